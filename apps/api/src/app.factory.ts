@@ -1,0 +1,23 @@
+import { Logger, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { SvcConfig } from './core/config.provider';
+import { AppModule } from './app.module';
+import { bodyParserErrors, jsonBodyParser, requireJsonContentType } from './common/http-middleware';
+import { globalValidationPipe } from './common/validation';
+
+/** The API application, configured exactly as in production; e2e tests build it the same way. */
+export async function createApiApp(config: SvcConfig, logLevels?: LogLevel[]): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    logger: logLevels ?? (config.env === 'test' ? ['error', 'warn'] : ['log', 'error', 'warn']),
+  });
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requireJsonContentType, jsonBodyParser(), bodyParserErrors);
+  app.useGlobalPipes(globalValidationPipe());
+  app.enableShutdownHooks();
+  app.enableCors({ origin: true, methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] });
+  Logger.flush();
+  return app;
+}

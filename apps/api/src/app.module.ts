@@ -1,0 +1,36 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { GlobalErrorFilter } from './common/error.filter';
+import { CoreModule } from './core/core.module';
+import { SvcConfig } from './core/config.provider';
+import { ApiKeyGuard } from './modules/auth/api-key.guard';
+import { ChangelogModule } from './modules/changelog/changelog.module';
+import { CheckoutModule } from './modules/checkout/checkout.module';
+import { DevModule } from './modules/dev/dev.module';
+import { HealthModule } from './modules/health/health.module';
+import { PaymentsModule } from './modules/payments/payments.module';
+import { ProductsModule } from './modules/products/products.module';
+import { WorkspacesModule } from './modules/workspaces/workspaces.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: SvcConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.forRoot(config),
+        WorkspacesModule,
+        HealthModule,
+        ChangelogModule,
+        ProductsModule,
+        CheckoutModule,
+        PaymentsModule,
+        ...(config.devClock ? [DevModule] : []),
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_FILTER, useClass: GlobalErrorFilter },
+      ],
+    };
+  }
+}

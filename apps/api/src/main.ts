@@ -1,0 +1,18 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { generateMnemonic } from '@svc/chains';
+import { ConfigError, loadConfig, resolveMnemonic } from '@svc/config';
+import { createApiApp } from './app.factory';
+
+async function main(): Promise<void> {
+  const config = resolveMnemonic(loadConfig(), generateMnemonic);
+  const app = await createApiApp(config);
+  await app.listen(config.port, '0.0.0.0');
+  new Logger('api').log(`listening on ${config.baseUrl} (port ${config.port}, ${config.env})`);
+}
+
+main().catch((err: unknown) => {
+  // eslint-disable-next-line no-console
+  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+  process.exit(1);
+});

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { ChangelogController } from './changelog.controller';
+
+@Module({ controllers: [ChangelogController] })
+export class ChangelogModule {}

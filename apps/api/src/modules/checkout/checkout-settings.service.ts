@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { originOf, originProblem } from '@svc/domain';
+import { badRequest } from '../../common/api-error';
+
+export interface CheckoutSettingsView {
+  returnOrigins: string[];
+  checkoutSecretSet: boolean;
+}
+
+export const MAX_RETURN_ORIGINS = 20;
+const newSecret = () => randomBytes(32).toString('hex');
+
+/** spec: Resources › Checkout settings; Endpoints › Checkout settings and secret. */
+@Injectable()
+export class CheckoutSettingsService {
+  /** Workspaces known to have a secret: session create skips the upsert for them. */
+  private readonly secretKnown = new Set<string>();
+
+  constructor(private readonly db: DataSource) {}
+
+  async get(workspaceId: string, tx: EntityManager = this.db.manager): Promise<CheckoutSettingsView> {
+    const rows: Array<{ return_origins: string[]; checkout_secret: string | null }> = await tx.query(
+      `SELECT return_origins, checkout_secret FROM checkout_settings WHERE workspace_id = $1`,
+      [workspaceId],
+    );
+    return { returnOrigins: rows[0]?.return_origins ?? [], checkoutSecretSet: !!rows[0]?.checkout_secret };
+  }
+
+  async putReturnOrigins(workspaceId: string, origins: string[]): Promise<CheckoutSettingsView> {
+    if (origins.length > MAX_RETURN_ORIGINS) throw badRequest(`returnOrigins must contain at most ${MAX_RETURN_ORIGINS} origins.`);
+    const problems = origins.map(originProblem).filter((p): p is string => p !== null);
+    if (problems.length) throw badRequest(problems);
+    const normalized = [...new Set(origins.map((o) => new URL(o).origin))];
+    await this.db.query(
+      `INSERT INTO checkout_settings (workspace_id, return_origins, updated_at) VALUES ($1, $2, now())
+       ON CONFLICT (workspace_id) DO UPDATE SET return_origins = EXCLUDED.return_origins, updated_at = now()`,
+      [workspaceId, normalized],
+    );
+    return this.get(workspaceId);
+  }
+
+  /** The secret, created if absent (spec: "created if absent"; concurrent callers get the same one). */
+  async secret(workspaceId: string, tx: EntityManager = this.db.manager): Promise<string> {
+    const rows: Array<{ checkout_secret: string }> = await tx.query(
+      `INSERT INTO checkout_settings (workspace_id, checkout_secret) VALUES ($1, $2)
+       ON CONFLICT (workspace_id) DO UPDATE
+         SET checkout_secret = COALESCE(checkout_settings.checkout_secret, EXCLUDED.checkout_secret)
+       RETURNING checkout_secret`,
+      [workspaceId, newSecret()],
+    );
+    this.secretKnown.add(workspaceId);
+    return rows[0].checkout_secret;
+  }
+
+  /** spec: "It is created with the first session if none exists." */
+  async ensureSecret(workspaceId: string, tx: EntityManager): Promise<void> {
+    if (this.secretKnown.has(workspaceId)) return;
+    await this.secret(workspaceId, tx);
+  }
+
+  /** Signed returns made with the old secret stop verifying at once. */
+  async rotate(workspaceId: string): Promise<string> {
+    const rows: Array<{ checkout_secret: string }> = await this.db.query(
+      `INSERT INTO checkout_settings (workspace_id, checkout_secret) VALUES ($1, $2)
+       ON CONFLICT (workspace_id) DO UPDATE SET checkout_secret = EXCLUDED.checkout_secret, updated_at = now()
+       RETURNING checkout_secret`,
+      [workspaceId, newSecret()],
+    );
+    this.secretKnown.add(workspaceId);
+    return rows[0].checkout_secret;
+  }
+
+  /**
+   * Each return URL must be on a registered return origin (spec: Products › successUrl; Checkout
+   * sessions › return URLs). Reads the origins once for all the fields given.
+   */
+  async assertOnReturnOrigins(workspaceId: string, urls: Record<string, string | null | undefined>, tx?: EntityManager): Promise<void> {
+    const given = Object.entries(urls).filter((e): e is [string, string] => typeof e[1] === 'string');
+    if (!given.length) return;
+    const { returnOrigins } = await this.get(workspaceId, tx);
+    const problems = given
+      .filter(([, url]) => {
+        const origin = originOf(url);
+        return origin === null || !returnOrigins.includes(origin);
+      })
+      .map(([field, url]) => {
+        const origin = originOf(url);
+        return origin === null
+          ? `${field} must be an absolute http(s) URL.`
+          : `${field} must be on a registered return origin: ${origin} is not registered (PUT /v1/checkout/settings).`;
+      });
+    if (problems.length) throw badRequest(problems);
+  }
+}

@@ -1,0 +1,67 @@
+import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { formatUsdCents } from '@svc/domain';
+import { Public } from '../auth/auth.decorators';
+import { publicPayment } from '../payments/payments.presenter';
+import { networkRows } from '../products/products.presenter';
+import { ProductsService } from '../products/products.service';
+import { PaymentLinksService } from './payment-links.service';
+
+class LinkCheckoutDto {
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(120)
+  idempotencyKey?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  chain?: string;
+
+  @IsOptional()
+  @MaxLength(32)
+  @IsString()
+  amount?: string;
+}
+
+@Public()
+@Controller('v1/public/products')
+export class PaymentLinksController {
+  constructor(
+    private readonly links: PaymentLinksService,
+    private readonly products: ProductsService,
+  ) {}
+
+  /** spec: Public product projection: bound fields are the effective values; null on a fixed product. */
+  @Get(':slug')
+  async get(@Param('slug') slug: string) {
+    const p = await this.links.product(slug);
+    const custom = p.pricingMode === 'custom_amount';
+    const bounds = custom ? this.products.effectiveBounds(p) : null;
+    return {
+      id: p.id,
+      slug: p.slug,
+      name: p.name,
+      description: p.description,
+      imageUrl: p.imageUrl,
+      kind: p.kind,
+      chain: p.chain,
+      network: p.network,
+      token: p.token,
+      price: custom ? null : p.price,
+      pricingMode: p.pricingMode,
+      networks: networkRows(p),
+      minAmount: bounds ? formatUsdCents(bounds.min) : null,
+      maxAmount: bounds && bounds.max !== null ? formatUsdCents(bounds.max) : null,
+      currency: custom ? 'USD' : null,
+    };
+  }
+
+  /** `{kind, payment}`: kind is `payment` (a link mints a payment, no session). */
+  @Post(':slug/checkout')
+  async checkout(@Param('slug') slug: string, @Body() body: LinkCheckoutDto) {
+    const { payment } = await this.links.checkout(slug, body);
+    return { kind: 'payment', payment: publicPayment(payment, []) };
+  }
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ProductEntity } from '@svc/db';
+import { formatUsdCents, normalizeDecimal } from '@svc/domain';
+import { badRequest, gone, notFound } from '../../common/api-error';
+import { MintResult, PaymentsService } from '../payments/payments.service';
+import { ProductsService } from '../products/products.service';
+import { CheckoutSessionsService } from './checkout-sessions.service';
+import * as msg from './checkout.errors';
+
+export interface LinkCheckoutInput {
+  idempotencyKey?: string;
+  chain?: string;
+  amount?: string;
+}
+
+/** spec: Endpoints › Payment link (public): `{pay_url}/pay/<slug>` and its checkout. */
+@Injectable()
+export class PaymentLinksService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly products: ProductsService,
+    private readonly payments: PaymentsService,
+    private readonly sessions: CheckoutSessionsService,
+  ) {}
+
+  /** An archived product disappears from the link (404); a legacy subscription product is 410. */
+  async product(slug: string): Promise<ProductEntity> {
+    const product = await this.products.findBySlug(slug);
+    if (!product || product.status !== 'active') throw notFound(`No such payment link: ${slug}.`);
+    if (product.kind === 'subscription') throw gone('This product was a subscription; recurring billing was removed on 2026-09-17.');
+    return product;
+  }
+
+  async checkout(slug: string, input: LinkCheckoutInput): Promise<MintResult> {
+    const product = await this.product(slug);
+    const chain = input.chain ?? product.chain;
+    const row = product.networks.find((r) => r.chain === chain);
+    if (!row) throw badRequest(msg.chainNotEnabled(chain, product.enabledChains));
+    let amount: string;
+    let scope: string | null = null;
+    if (product.pricingMode === 'fixed') {
+      if (input.amount !== undefined) throw badRequest(msg.LINK_AMOUNT_ON_FIXED);
+      amount = row.price as string;
+      if (input.idempotencyKey !== undefined) scope = `link:${product.id}:${chain}:${input.idempotencyKey}`;
+    } else {
+      if (input.amount === undefined) throw badRequest(msg.AMOUNT_REQUIRED);
+      const cents = this.sessions.checkCustomAmount(product, input.amount);
+      amount = normalizeDecimal(formatUsdCents(cents));
+      // spec: on a custom_amount product the idempotencyKey is scoped by chain and amount.
+      if (input.idempotencyKey !== undefined) scope = `link:${product.id}:${chain}:${amount}:${input.idempotencyKey}`;
+    }
+    if (scope) {
+      const existing = await this.payments.findByScope(product.workspaceId, scope);
+      if (existing) return { payment: existing, created: false };
+    }
+    return this.payments.mint(this.db.manager, {
+      workspaceId: product.workspaceId,
+      chain,
+      network: product.network,
+      token: row.token,
+      amount,
+      currency: row.token.toUpperCase(),
+      idempotencyKey: input.idempotencyKey ?? null,
+      idempotencyScope: scope,
+      metadata: {},
+      productId: product.id,
+      checkoutSessionId: null,
+    });
+  }
+}

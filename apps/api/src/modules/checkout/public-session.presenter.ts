@@ -1,0 +1,51 @@
+import { formatAtomic } from '@svc/domain';
+import { expectedAmountOf } from '../payments/payments.presenter';
+import { networkRows } from '../products/products.presenter';
+import type { LoadedSession } from './checkout-sessions.service';
+
+/**
+ * What the hosted page may show a buyer: never `reference` or `metadata`, never the merchant's
+ * return URLs except the signed one for the current outcome.
+ */
+export function publicSessionView(loaded: LoadedSession, opts: { url: string; chainId: number | null; returnUrl: string | null }) {
+  const { session: s, fullProduct: product, payment: p } = loaded;
+  return {
+    id: s.id,
+    object: 'checkout.session' as const,
+    url: opts.url,
+    status: s.status,
+    source: s.source,
+    product: product && {
+      name: product.name,
+      description: product.description,
+      imageUrl: product.imageUrl,
+      pricingMode: product.pricingMode,
+    },
+    // spec: Checkout session › chain — a pinned session offers no picker.
+    chains: product ? networkRows(product).filter((r) => s.pinnedChain === null || r.chain === s.pinnedChain) : [],
+    pinnedChain: s.pinnedChain,
+    amount: s.amount,
+    currency: s.amount === null ? null : 'USD',
+    network: s.network,
+    payment: p && {
+      id: p.id,
+      chain: p.chain,
+      chainId: opts.chainId,
+      token: p.token,
+      tokenAddress: p.tokenAddress,
+      decimals: p.decimals,
+      expectedAmount: expectedAmountOf(p),
+      expectedAmountAtomic: p.expectedAmountAtomic?.toString() ?? null,
+      receivedAmount: formatAtomic(p.receivedAmountAtomic, p.decimals ?? 0),
+      paymentAddress: p.paymentAddress,
+      status: p.status,
+      expiresAt: p.expiresAt.toISOString(),
+    },
+    late: s.late,
+    locale: s.locale,
+    expiresAt: s.expiresAt.toISOString(),
+    redeemedAt: s.redeemedAt?.toISOString() ?? null,
+    completedAt: s.completedAt?.toISOString() ?? null,
+    returnUrl: opts.returnUrl,
+  };
+}

@@ -1,0 +1,73 @@
+// spec: Endpoints › Checkout sessions › Signed return.
+import { createHmac } from 'node:crypto';
+import { assertUnreachable, SessionStatus } from '@svc/domain';
+
+export type ReturnStatus = 'completed' | 'pending' | 'cancelled' | 'expired' | 'failed';
+
+export interface ReturnUrls {
+  successUrl: string | null;
+  pendingUrl: string | null;
+  cancelUrl: string | null;
+  expiredUrl: string | null;
+  failedUrl: string | null;
+  returnUrl: string | null;
+}
+
+export interface ProductReturnUrls {
+  successUrl: string | null;
+  cancelUrl: string | null;
+}
+
+/** The outcome a return reports; `pending` means an address was shown and the payment has not finished. */
+export function returnStatusOf(status: SessionStatus): ReturnStatus | null {
+  switch (status) {
+    case 'open':
+      return null;
+    case 'processing':
+      return 'pending';
+    case 'completed':
+    case 'cancelled':
+    case 'expired':
+    case 'failed':
+      return status;
+    default:
+      return assertUnreachable(status);
+  }
+}
+
+/** First URL set wins, in the spec's order per outcome; "product" means the product's own URL. */
+export function pickReturnUrl(status: ReturnStatus, s: ReturnUrls, p: ProductReturnUrls | null): string | null {
+  const order: Array<string | null | undefined> = (() => {
+    switch (status) {
+      case 'completed':
+        return [s.successUrl, s.returnUrl, p?.successUrl];
+      case 'pending':
+        return [s.pendingUrl, s.returnUrl, s.successUrl, p?.successUrl];
+      case 'cancelled':
+        return [s.cancelUrl, s.returnUrl, p?.cancelUrl];
+      case 'expired':
+        return [s.expiredUrl, s.cancelUrl, s.returnUrl, p?.cancelUrl];
+      case 'failed':
+        return [s.failedUrl, s.cancelUrl, s.returnUrl, p?.cancelUrl];
+      default:
+        return assertUnreachable(status);
+    }
+  })();
+  return order.find((u): u is string => typeof u === 'string' && u !== '') ?? null;
+}
+
+/** HMAC-SHA256 of `svc.v1|<session>|<status>|<ts>` keyed with the UTF-8 bytes of the secret string. */
+export function returnSignature(secret: string, sessionId: string, status: ReturnStatus, ts: number): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`svc.v1|${sessionId}|${status}|${ts}`).digest('hex');
+}
+
+/** Appends the four svc_* parameters, keeping the URL's existing query parameters. */
+export function signReturnUrl(url: string, secret: string, sessionId: string, status: ReturnStatus, now: Date): string {
+  const ts = Math.floor(now.getTime() / 1000);
+  const out = new URL(url);
+  out.searchParams.set('svc_session', sessionId);
+  out.searchParams.set('svc_status', status);
+  out.searchParams.set('svc_ts', String(ts));
+  out.searchParams.set('svc_sig', returnSignature(secret, sessionId, status, ts));
+  return out.toString();
+}

@@ -1,0 +1,28 @@
+// Two projects: unit specs beside the code, e2e specs under e2e/ (real PostgreSQL, one fresh
+// database per file; see e2e/support/setup.ts).
+const swc = ['@swc/jest', JSON.parse(require('fs').readFileSync(__dirname + '/.swcrc', 'utf8'))];
+const moduleNameMapper = {
+  '^@svc/(domain|chains|db|config)$': '<rootDir>/libs/$1/src',
+};
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/migrations/**/*.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/apps/pay/'],
+      transform: { '^.+\\.ts$': swc },
+      moduleNameMapper,
+      testEnvironment: 'node',
+    },
+    {
+      displayName: 'e2e',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/e2e/**/*.e2e-spec.ts'],
+      transform: { '^.+\\.ts$': swc },
+      moduleNameMapper,
+      testEnvironment: 'node',
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { HDNodeWallet, Mnemonic } from 'ethers';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { toBase58 } from '@mysten/sui/utils';
+import { DepositAddressDeriver, generateMnemonic } from './derivation';
+import type { ChainKind } from './registry';
+
+// Published vectors: Hardhat/Anvil default accounts; BIP-39 "abandon … about" (Ian Coleman's tool,
+// Ledger's Tron app test, Solana wallets); Mysten's ed25519-keypair.test.ts TEST_CASES.
+const HARDHAT = 'test test test test test test test test test test test junk';
+const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+const SUI_CASES: [string, string][] = [
+  [
+    'film crazy soon outside stand loop subway crumble thrive popular green nuclear struggle pistol arm wife phrase warfare march wheat nephew ask sunny firm',
+    '0xa2d14fad60c56049ecf75246a481934691214ce413e6a8ae2fe6834c173a6133',
+  ],
+  [
+    'require decline left thought grid priority false tiny gasp angle royal system attack beef setup reward aunt skill wasp tray vital bounce inflict level',
+    '0x1ada6e6f3f3e4055096f606c746690f1108fcc2ca479055cc434a3e1d3f758aa',
+  ],
+];
+
+// @mysten/sui's own SLIP-0010 implementation (not in its public exports), as the independent
+// reference for the Solana path, which Ed25519Keypair.deriveKeypair refuses (Sui paths only).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { derivePath } = require(join(dirname(require.resolve('@mysten/sui/keypairs/ed25519')), 'ed25519-hd-key.js')) as {
+  derivePath: (path: string, seedHex: string) => { key: Uint8Array };
+};
+
+/** Independent Tron conversion: plain BigInt base58 over node:crypto double SHA-256. */
+function tronFromEvm(evm: string): string {
+  const payload = Buffer.from('41' + evm.slice(2), 'hex');
+  const sha = (b: Buffer) => createHash('sha256').update(b).digest();
+  const bytes = Buffer.concat([payload, sha(sha(payload)).subarray(0, 4)]);
+  const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+  let n = BigInt('0x' + bytes.toString('hex'));
+  let out = '';
+  while (n > 0n) {
+    out = alphabet[Number(n % 58n)] + out;
+    n /= 58n;
+  }
+  return out;
+}
+
+describe('DepositAddressDeriver', () => {
+  it('rejects an invalid mnemonic without echoing it', () => {
+    expect(() => new DepositAddressDeriver('test test test')).toThrow('Invalid BIP-39 mnemonic');
+    expect(() => new DepositAddressDeriver(HARDHAT.replace('junk', 'test'))).toThrow(/^Invalid BIP-39 mnemonic$/);
+  });
+
+  it('rejects indexes outside 0..2^31-1', () => {
+    const d = new DepositAddressDeriver(HARDHAT);
+    for (const bad of [-1, 1.5, 2 ** 31, NaN, -1n, 2n ** 31n]) expect(() => d.derive('evm', bad)).toThrow(RangeError);
+    expect(d.derive('evm', 2n ** 31n - 1n)).toBe(d.derive('evm', 2 ** 31 - 1));
+  });
+
+  it('EVM m/44\'/60\'/0\'/0/i matches the Hardhat accounts and the BIP-39 vector', () => {
+    const d = new DepositAddressDeriver(HARDHAT);
+    expect(d.derive('evm', 0)).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+    expect(d.derive('evm', 1)).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    expect(d.derive('evm', 1n)).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    expect(new DepositAddressDeriver(ABANDON).derive('evm', 0)).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
+    // The deriver's own BIP-32 child step against ethers' full-path derivation.
+    for (const i of [2, 3, 19, 1000, 2 ** 31 - 1]) {
+      expect(d.derive('evm', i)).toBe(HDNodeWallet.fromPhrase(HARDHAT, undefined, `m/44'/60'/0'/0/${i}`).address);
+    }
+  });
+
+  it('Sui m/44\'/784\'/0\'/0\'/i\' matches Mysten TEST_CASES and Ed25519Keypair.deriveKeypair', () => {
+    for (const [mnemonic, address] of SUI_CASES) {
+      const d = new DepositAddressDeriver(mnemonic);
+      expect(d.derive('sui', 0)).toBe(address);
+      for (const i of [0, 1, 2, 7, 1000, 2 ** 31 - 1]) {
+        const ref = Ed25519Keypair.deriveKeypair(mnemonic, `m/44'/784'/0'/0'/${i}'`).toSuiAddress();
+        expect(d.derive('sui', i)).toBe(ref);
+      }
+    }
+  });
+
+  it('Solana m/44\'/501\'/i\'/0\' matches the published vector and @mysten/sui SLIP-0010', () => {
+    expect(new DepositAddressDeriver(ABANDON).derive('solana', 0)).toBe('HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk');
+    const seedHex = Mnemonic.fromPhrase(HARDHAT).computeSeed().slice(2);
+    const d = new DepositAddressDeriver(HARDHAT);
+    for (const i of [0, 1, 2, 42, 99999]) {
+      const { key } = derivePath(`m/44'/501'/${i}'/0'`, seedHex);
+      const ref = toBase58(Ed25519Keypair.fromSecretKey(key).getPublicKey().toRawBytes());
+      expect(d.derive('solana', i)).toBe(ref);
+    }
+  });
+
+  it('Tron m/44\'/195\'/0\'/0/i matches the published vector and an independent base58check', () => {
+    expect(new DepositAddressDeriver(ABANDON).derive('tron', 0)).toBe('TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH');
+    const d = new DepositAddressDeriver(HARDHAT);
+    for (const i of [0, 1, 5, 123456]) {
+      // Full path straight from the phrase, independent of the deriver's cached account node.
+      const evm = HDNodeWallet.fromPhrase(HARDHAT, undefined, `m/44'/195'/0'/0/${i}`).address;
+      expect(d.derive('tron', i)).toBe(tronFromEvm(evm));
+    }
+  });
+
+  it('gives 1,000 distinct addresses per kind, and derive stays cheap', () => {
+    const d = new DepositAddressDeriver(generateMnemonic());
+    const kinds: ChainKind[] = ['evm', 'sui', 'solana', 'tron'];
+    const perCallMs: Record<string, string> = {};
+    for (const kind of kinds) {
+      const started = process.hrtime.bigint();
+      const seen = new Set<string>();
+      for (let i = 0; i < 1000; i++) seen.add(d.derive(kind, i));
+      perCallMs[kind] = (Number(process.hrtime.bigint() - started) / 1e6 / 1000).toFixed(3);
+      expect(seen.size).toBe(1000);
+    }
+    console.log(`derive() ms per call over 1,000 indexes: ${JSON.stringify(perCallMs)}`);
+  });
+
+  it('generateMnemonic returns a valid, fresh 24-word phrase', () => {
+    const a = generateMnemonic();
+    expect(a.split(' ')).toHaveLength(24);
+    expect(Mnemonic.isValidMnemonic(a)).toBe(true);
+    expect(generateMnemonic()).not.toBe(a);
+  });
+});
+

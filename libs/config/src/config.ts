@@ -1,0 +1,94 @@
+// Configuration is read and validated once, here; process.env appears nowhere else
+// (spec: ../shared/docs/runtime-contract.md › Configuration).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export type SvcEnv = 'production' | 'development' | 'test';
+
+export interface SvcConfig {
+  databaseUrl: string;
+  redisUrl: string;
+  port: number;
+  payPort: number;
+  baseUrl: string;
+  payUrl: string;
+  env: SvcEnv;
+  /** null only before `resolveMnemonic` has run (development generates one). */
+  mnemonic: string | null;
+  chainsFile: string | undefined;
+  devClock: boolean;
+  jobIntervalMs: number;
+  webhookRetryScheduleSeconds: number[] | null;
+}
+
+export class ConfigError extends Error {}
+
+const ENVS: readonly SvcEnv[] = ['production', 'development', 'test'];
+
+function int(name: string, raw: string | undefined, fallback: number, min = 0): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}".`);
+  return Number(raw);
+}
+
+function url(name: string, raw: string | undefined, fallback: string): string {
+  const value = raw === undefined || raw === '' ? fallback : raw;
+  try {
+    new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${value}".`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): SvcConfig {
+  const svcEnv = (env.SVC_ENV || 'development') as SvcEnv;
+  if (!ENVS.includes(svcEnv)) throw new ConfigError(`SVC_ENV must be one of ${ENVS.join(', ')}, got "${svcEnv}".`);
+  const devClock = env.SVC_DEV_CLOCK === '1';
+  if (devClock && svcEnv === 'production') throw new ConfigError('SVC_DEV_CLOCK is refused in production.');
+  const mnemonic = env.SVC_MNEMONIC?.trim() || null;
+  if (!mnemonic && svcEnv === 'production') throw new ConfigError('SVC_MNEMONIC is required in production.');
+  const schedule = env.SVC_WEBHOOK_RETRY_SCHEDULE;
+  let webhookRetryScheduleSeconds: number[] | null = null;
+  if (schedule) {
+    const parts = schedule.split(',').map((s) => s.trim());
+    if (parts.some((p) => !/^\d+$/.test(p))) {
+      throw new ConfigError(`SVC_WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, got "${schedule}".`);
+    }
+    webhookRetryScheduleSeconds = parts.map(Number);
+  }
+  const chainsFile = env.SVC_CHAINS_FILE || undefined;
+  if (chainsFile && !fs.existsSync(chainsFile)) throw new ConfigError(`SVC_CHAINS_FILE ${chainsFile} does not exist.`);
+  return {
+    databaseUrl: url('DATABASE_URL', env.DATABASE_URL, 'postgres://postgres@127.0.0.1:5432/svc'),
+    redisUrl: url('REDIS_URL', env.REDIS_URL, 'redis://127.0.0.1:6379'),
+    port: int('PORT', env.PORT, 3000),
+    payPort: int('PAY_PORT', env.PAY_PORT, 3001),
+    baseUrl: url('BASE_URL', env.BASE_URL, 'http://localhost:3000'),
+    payUrl: url('PAY_URL', env.PAY_URL, 'http://localhost:3001'),
+    env: svcEnv,
+    mnemonic,
+    chainsFile,
+    devClock,
+    jobIntervalMs: int('SVC_JOB_INTERVAL_MS', env.SVC_JOB_INTERVAL_MS, 5000, 10),
+    webhookRetryScheduleSeconds,
+  };
+}
+
+/**
+ * Outside production a missing mnemonic is generated once and kept under `.svc/` so that dev
+ * addresses survive restarts (runtime contract › SVC_MNEMONIC).
+ */
+export function resolveMnemonic(config: SvcConfig, generate: () => string, dir = path.resolve('.svc')): SvcConfig {
+  if (config.mnemonic) return config;
+  const file = path.join(dir, 'mnemonic');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dir, { recursive: true });
+    try {
+      fs.writeFileSync(file, `${generate()}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  return { ...config, mnemonic: fs.readFileSync(file, 'utf8').trim() };
+}

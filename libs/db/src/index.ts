@@ -1,0 +1,3 @@
+export * from './data-source';
+export * from './entities';
+export * from './transformers';

@@ -1,0 +1,5 @@
+export * from './types';
+export * from './amounts';
+export * from './ids';
+export * from './session-projection';
+export * from './session-decisions';
