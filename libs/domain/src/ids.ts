@@ -28,7 +28,7 @@ export function originProblem(value: string): string | null {
   } catch {
     return `${value} is not an origin (expected scheme://host[:port]).`;
   }
-  if (url.origin === 'null' || value.replace(/\/$/, '') !== url.origin) {
+  if (url.origin === 'null' || url.pathname !== '/' || /[?#@]/.test(value)) {
     return `${value} is not an origin: give scheme, host and port only, with no path, query or fragment.`;
   }
   const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';

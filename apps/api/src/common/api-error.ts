@@ -11,7 +11,7 @@ export class ApiError extends HttpException {
     message: string | string[],
     readonly extra: Record<string, unknown> = {},
   ) {
-    super(message, status);
+    super({ message }, status);
   }
 }
 

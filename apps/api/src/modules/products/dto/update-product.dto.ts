@@ -6,7 +6,8 @@ import { EnabledChainsField, NetworkRowDto, NetworksField } from './product-fiel
 export const IMMUTABLE_PRODUCT_FIELDS = ['pricingMode', 'chain', 'network', 'token', 'price', 'kind', 'slug'] as const;
 
 export class UpdateProductDto {
-  @IsOptional()
+  // `null` is refused, not skipped: name and status cannot be cleared.
+  @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @IsNotEmpty()
   @MaxLength(120)
@@ -22,7 +23,7 @@ export class UpdateProductDto {
   @MaxLength(2048)
   imageUrl?: string | null;
 
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsIn(PRODUCT_STATUSES)
   status?: ProductStatus;
 

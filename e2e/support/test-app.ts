@@ -1,0 +1,84 @@
+// One fresh PostgreSQL database per e2e file, migrated, and the API built exactly as in
+// production (createApiApp) on top of it. Real PostgreSQL, real Redis, nothing mocked.
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Client } from 'pg';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { loadConfig, SvcConfig } from '@svc/config';
+import { createDataSource } from '@svc/db';
+import { createApiApp } from '../../apps/api/src/app.factory';
+import { WorkspacesService } from '../../apps/api/src/modules/workspaces/workspaces.service';
+
+export const PG_ADMIN_URL = process.env.E2E_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
+export const PAY_URL = 'http://pay.test';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  db: DataSource;
+  config: SvcConfig;
+  databaseName: string;
+  http: () => ReturnType<typeof request>;
+  /** a workspace and its owner key */
+  workspace: (name?: string) => Promise<{ merchantId: string; apiKey: string }>;
+  close: () => Promise<void>;
+}
+
+async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createTestDatabase(prefix = 'svc_e2e'): Promise<{ name: string; url: string }> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
+
+export async function dropTestDatabase(name: string): Promise<void> {
+  await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    SVC_ENV: 'test',
+    SVC_DEV_CLOCK: '1',
+    SVC_MNEMONIC: TEST_MNEMONIC,
+    PAY_URL,
+    BASE_URL: 'http://api.test',
+    ...env,
+  });
+  const migrator = createDataSource(config.databaseUrl, 2);
+  await migrator.initialize();
+  await migrator.runMigrations({ transaction: 'all' });
+  await migrator.destroy();
+  const app = await createApiApp(config, ['error']);
+  await app.init();
+  const db = app.get(DataSource);
+  const workspaces = new WorkspacesService(db);
+  let n = 0;
+  return {
+    app,
+    db,
+    config,
+    databaseName: database.name,
+    http: () => request(app.getHttpServer()),
+    workspace: (name = `ws-${++n}`) => workspaces.createWorkspace(name),
+    close: async () => {
+      await app.close();
+      await dropTestDatabase(database.name);
+    },
+  };
+}
