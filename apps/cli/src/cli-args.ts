@@ -1,0 +1,44 @@
+import { parseArgs } from 'node:util';
+
+/** Wrong or missing arguments: reported on stderr with exit code 2 (with the whole usage when `withUsage`). */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly withUsage = false,
+  ) {
+    super(message);
+  }
+}
+
+export const USAGE = `usage: npm run svc -- <command> [options]
+
+commands:
+  migrate                                            create the database if missing, run pending migrations
+  workspace:create --name <name> [--json]            create a workspace (merchant) and its owner API key
+  apikey:create --merchant <uuid> --role owner|admin|developer [--json]
+                                                     create another API key for a workspace
+  recover --payment <uuid> --tx <hash>               credit one transfer from chain data (not available yet)
+  dev:pay --payment <uuid> [--amount <token units>] [--token <symbol>]
+                                                     pay on the devnet (not available yet)
+
+An API key is shown once and stored only as a hash.
+`;
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean' }>;
+type Parsed<T extends OptionSpec> = {
+  [K in keyof T]?: T[K]['type'] extends 'string' ? string : boolean;
+};
+
+/** Strict `--flag value` / `--flag=value` parsing: unknown options, positionals and missing values are usage errors. */
+export function parseOptions<T extends OptionSpec>(command: string, args: string[], options: T): Parsed<T> {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values as Parsed<T>;
+  } catch (err) {
+    throw new UsageError(`${command}: ${(err as Error).message}`);
+  }
+}
+
+export function requireOption(command: string, name: string, value: string | undefined): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`${command}: --${name} <value> is required.`);
+  return value.trim();
+}

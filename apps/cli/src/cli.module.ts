@@ -1,0 +1,36 @@
+import { DynamicModule, Module, OnModuleDestroy } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SvcConfig } from '@svc/config';
+import { createDataSource } from '@svc/db';
+import { WorkspacesService } from '../../api/src/modules/workspaces/workspaces.service';
+import { ApiKeyCreateCommand } from './commands/apikey-create.command';
+import { MigrateCommand } from './commands/migrate.command';
+import { WorkspaceCreateCommand } from './commands/workspace-create.command';
+
+/**
+ * The operator CLI's container: one small DataSource (not connected until a command needs it,
+ * so `migrate` can create the database first) and the api's own services, so keys and
+ * workspaces are made by exactly the code the API uses.
+ */
+@Module({})
+export class CliModule implements OnModuleDestroy {
+  constructor(private readonly db: DataSource) {}
+
+  static forRoot(config: SvcConfig): DynamicModule {
+    return {
+      module: CliModule,
+      providers: [
+        // Two connections: `migrate` holds the advisory lock on one while migrations run on the other.
+        { provide: DataSource, useFactory: () => createDataSource(config.databaseUrl, 2) },
+        { provide: MigrateCommand, useFactory: (db: DataSource) => new MigrateCommand(db, config.databaseUrl), inject: [DataSource] },
+        WorkspacesService,
+        WorkspaceCreateCommand,
+        ApiKeyCreateCommand,
+      ],
+    };
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.db.isInitialized) await this.db.destroy();
+  }
+}

@@ -1,0 +1,90 @@
+import 'reflect-metadata';
+import { HttpException, INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError, loadConfig } from '@svc/config';
+import { UsageError, USAGE } from './cli-args';
+import { CliModule } from './cli.module';
+import { ApiKeyCreateCommand, parseApiKeyCreateArgs } from './commands/apikey-create.command';
+import { PG_INVALID_CATALOG_NAME, PG_UNDEFINED_TABLE } from './commands/database';
+import { MigrateCommand, parseMigrateArgs } from './commands/migrate.command';
+import { parseWorkspaceCreateArgs, WorkspaceCreateCommand } from './commands/workspace-create.command';
+
+// The operator CLI (runtime contract › Operator CLI). Exit codes: 0 done, 1 failed, 2 usage.
+// stdout carries only the command's result (one JSON line with --json); everything else goes to stderr.
+
+/** A contract command whose machinery does not exist yet. */
+class NotAvailableYet extends Error {}
+
+type Run = (app: INestApplicationContext) => Promise<void>;
+
+/** Parses the command line into the work to do; bad arguments fail here, before anything connects. */
+function plan(argv: string[]): Run | 'help' {
+  const [command, ...args] = argv;
+  switch (command) {
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      return 'help';
+    case 'migrate':
+      parseMigrateArgs(args);
+      return (app) => app.get(MigrateCommand).run();
+    case 'workspace:create': {
+      const parsed = parseWorkspaceCreateArgs(args);
+      return (app) => app.get(WorkspaceCreateCommand).run(parsed);
+    }
+    case 'apikey:create': {
+      const parsed = parseApiKeyCreateArgs(args);
+      return (app) => app.get(ApiKeyCreateCommand).run(parsed);
+    }
+    case 'recover':
+    case 'dev:pay':
+      throw new NotAvailableYet(`\`${command}\` is not available yet: it arrives with the chain listener.`);
+    default:
+      throw new UsageError(`unknown command "${command}".`, true);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const run = plan(argv);
+  if (run === 'help') {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const config = loadConfig(); // the CLI needs no mnemonic: it derives no addresses
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error'], abortOnError: false });
+  try {
+    await run(app);
+    return 0;
+  } finally {
+    await app.close(); // closes the DataSource, so the process exits at once
+  }
+}
+
+/** Reports a failure on stderr and returns the exit code. */
+function report(err: unknown): number {
+  const fail = (message: string, code: number): number => {
+    process.stderr.write(`${message}\n`);
+    return code;
+  };
+  if (err instanceof UsageError) {
+    return fail(err.withUsage ? `${err.message}\n\n${USAGE}` : `${err.message}\nRun \`npm run svc -- help\` for the commands.`, 2);
+  }
+  if (err instanceof NotAvailableYet) return fail(err.message, 2);
+  if (err instanceof ConfigError) return fail(`configuration error: ${err.message}`, 1);
+  if (err instanceof HttpException) return fail(err.message, 1);
+  const code = (err as { code?: string } | null)?.code;
+  if (code === PG_INVALID_CATALOG_NAME || code === PG_UNDEFINED_TABLE) {
+    return fail(`${(err as Error).message}: run \`npm run svc -- migrate\` first.`, 1);
+  }
+  return fail(err instanceof Error ? (err.stack ?? err.message) : String(err), 1);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.exitCode = report(err);
+  },
+);

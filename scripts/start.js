@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// `npm start` (runtime contract › Commands): production mode. Migrates the database with the
+// built CLI, then runs every process of the built service in the foreground; SIGINT/SIGTERM stop
+// them all, and when one dies the others are stopped and this exits non-zero (let the
+// supervisor above restart the whole service). No devnet, nothing seeded.
+const { spawn } = require('node:child_process');
+const { isatty } = require('node:tty');
+const { root, dist } = require('./svc.js');
+
+const node = (name, script) => ({ name, command: process.execPath, args: [script], script });
+
+/** Every process of the service, one line each. */
+const PROCESSES = [
+  node('api', dist('api')),
+  // listener, worker and pay arrive with later issues (npm run start:listener|worker|pay say so).
+];
+
+const STOP_GRACE_MS = 15_000;
+const say = (line) => process.stderr.write(`[svc] ${line}\n`);
+
+/** Runs one command to completion with this process's stdio; resolves with its exit code. */
+function runOnce(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
+    child.on('error', (err) => {
+      say(`${command} ${args.join(' ')}: ${err.message}`);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/**
+ * Starts the processes and keeps them in the foreground. `done` resolves with the exit code once
+ * every child is gone: 0 after a requested stop, non-zero when a child died on its own.
+ */
+function supervise(processes) {
+  const live = new Map();
+  let stopping = false;
+  let exitCode = 0;
+  let resolveDone;
+  const done = new Promise((resolve) => (resolveDone = resolve));
+
+  /** `delivered`: the signal already reached the children (Ctrl-C in a terminal); only escalate. */
+  function stop(signal = 'SIGTERM', delivered = false) {
+    if (stopping) return;
+    stopping = true;
+    const kill = (sig) => {
+      for (const child of live.values()) child.kill(sig);
+    };
+    if (delivered) setTimeout(() => kill('SIGTERM'), 5_000).unref();
+    else kill(signal);
+    setTimeout(() => {
+      for (const name of live.keys()) say(`${name} still running ${STOP_GRACE_MS / 1000}s after ${signal}; killing it`);
+      kill('SIGKILL');
+    }, STOP_GRACE_MS).unref();
+  }
+
+  for (const { name, command, args } of processes) {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+    live.set(name, child);
+    child.on('error', (err) => say(`${name}: ${err.message}`));
+    child.on('exit', (code, signal) => {
+      live.delete(name);
+      if (!stopping) {
+        say(`${name} exited (${signal ?? `code ${code}`}); stopping the others`);
+        exitCode = code || 1;
+        stop();
+      }
+      if (live.size === 0) resolveDone(exitCode);
+    });
+  }
+
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      if (stopping) {
+        // A second Ctrl-C: do not wait for graceful shutdowns.
+        for (const child of live.values()) child.kill('SIGKILL');
+        return;
+      }
+      // Ctrl-C in a terminal already reached every process of the foreground group; sending it
+      // again would cut their graceful shutdown short.
+      stop(signal, signal === 'SIGINT' && isatty(0));
+    });
+  }
+  return { done, stop };
+}
+
+async function main() {
+  const migrated = await runOnce(process.execPath, [dist('cli'), 'migrate']);
+  if (migrated !== 0) {
+    say(`migrate failed (exit ${migrated}); not starting the service`);
+    return migrated;
+  }
+  return supervise(PROCESSES).done;
+}
+
+module.exports = { PROCESSES, runOnce, supervise, say };
+
+if (require.main === module) {
+  const fs = require('node:fs');
+  const missing = [dist('cli'), ...PROCESSES.map((p) => p.script).filter(Boolean)].filter((f) => !fs.existsSync(f));
+  if (missing.length) {
+    say(`no build found (${missing.join(', ')}): run \`npm run build\` first`);
+    process.exit(1);
+  }
+  main().then((code) => process.exit(code));
+}
