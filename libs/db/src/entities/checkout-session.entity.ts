@@ -45,7 +45,7 @@ export class CheckoutSessionEntity {
   @Column({ type: 'varchar', length: 256, nullable: true })
   reference!: string | null;
 
-  @Column({ type: 'jsonb', nullable: true })
+  @Column({ type: 'json', nullable: true })
   metadata!: Record<string, unknown> | null;
 
   @Column({ name: 'reference_origin', type: 'varchar', length: 32 })

@@ -16,7 +16,7 @@ export class EventEntity {
   @Column({ type: 'varchar', length: 64 })
   type!: string;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'json' })
   data!: Record<string, unknown>;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

@@ -79,7 +79,7 @@ export class PaymentEntity {
   @Column({ name: 'idempotency_scope', type: 'varchar', length: 400, nullable: true })
   idempotencyScope!: string | null;
 
-  @Column({ type: 'jsonb', default: () => "'{}'" })
+  @Column({ type: 'json', default: () => "'{}'" })
   metadata!: Record<string, unknown>;
 
   @Index('IDX_payments_product')

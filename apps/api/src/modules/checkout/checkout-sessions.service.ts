@@ -316,12 +316,12 @@ export class CheckoutSessionsService {
 
   /** POST /expire (merchant) and the buyer's cancel: → cancelled with checkout.session.cancelled. */
   async cancel(id: string, workspaceId?: string): Promise<LoadedSession> {
-    return this.db.transaction(async (tx) => {
+    return this.afterCommit(async (tx) => {
       const loaded = await this.load(tx, id, workspaceId, true);
       if (!loaded) throw notFound(msg.sessionNotFound(id));
       await this.applyProjection(tx, loaded);
       const decision = decideCancel(loaded.session.status, projectable(loaded.payment));
-      if (decision.kind === 'conflict') throw conflict(decision.message);
+      if (decision.kind === 'conflict') return refusal(decision.message);
       const now = this.clock.now();
       Object.assign(loaded.session, { status: 'cancelled', updatedAt: now });
       await this.saveState(tx, loaded.session);
@@ -332,7 +332,7 @@ export class CheckoutSessionsService {
 
   /** spec: Endpoints › Checkout sessions › redeem and its chain-change rules. */
   async redeem(id: string, requestedChain: string | undefined): Promise<LoadedSession> {
-    return this.db.transaction(async (tx) => {
+    return this.afterCommit(async (tx) => {
       const loaded = await this.load(tx, id, undefined, true);
       if (!loaded) throw notFound(msg.sessionNotFound(id));
       await this.applyProjection(tx, loaded);
@@ -347,7 +347,7 @@ export class CheckoutSessionsService {
         currentPayment: projectable(payment),
         currentChain: payment?.chain ?? null,
       });
-      if (decision.kind === 'conflict') throw conflict(decision.message);
+      if (decision.kind === 'conflict') return refusal(decision.message);
       if (decision.kind === 'quote' || !product) return loaded;
       const now = this.clock.now();
       const events: OutboxEvent[] = [];
@@ -386,6 +386,16 @@ export class CheckoutSessionsService {
     });
   }
 
+  /**
+   * Runs a locked session action. A refusal (409) is thrown only after the transaction commits,
+   * so the status change and events the projection found on the way are kept, not rolled back.
+   */
+  private async afterCommit(work: (tx: EntityManager) => Promise<LoadedSession | Refusal>): Promise<LoadedSession> {
+    const result = await this.db.transaction(work);
+    if ('refused' in result) throw conflict(result.refused);
+    return result;
+  }
+
   /** The chain id of the session's rail, for the page's EIP-681 link (null off EVM). */
   chainIdOf(chain: string | null, network: SessionContext['session']['network']): number | null {
     return chain ? (this.chains.get(chain, network)?.chainId ?? null) : null;
@@ -395,6 +405,11 @@ export class CheckoutSessionsService {
     return this.config.payUrl;
   }
 }
+
+interface Refusal {
+  refused: string;
+}
+const refusal = (message: string): Refusal => ({ refused: message });
 
 function projectable(p: PaymentEntity | null): ProjectablePayment | null {
   return p && { id: p.id, status: p.status, expiresAt: p.expiresAt, receivedAmountAtomic: p.receivedAmountAtomic, confirmedAt: p.confirmedAt };

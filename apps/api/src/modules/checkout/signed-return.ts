@@ -61,13 +61,38 @@ export function returnSignature(secret: string, sessionId: string, status: Retur
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`svc.v1|${sessionId}|${status}|${ts}`).digest('hex');
 }
 
-/** Appends the four svc_* parameters, keeping the URL's existing query parameters. */
+export const SIGNED_RETURN_PARAMS = ['svc_session', 'svc_status', 'svc_ts', 'svc_sig'] as const;
+
+/**
+ * Appends the four svc_* parameters, keeping the URL's existing query parameters as written.
+ * The raw query is kept: re-serializing it (URLSearchParams) would rewrite the merchant's own
+ * parameters (`%20` → `+`, `/` → `%2F`, `flag` → `flag=`). A stale svc_* parameter is dropped so
+ * the signed values are the only ones.
+ */
 export function signReturnUrl(url: string, secret: string, sessionId: string, status: ReturnStatus, now: Date): string {
   const ts = Math.floor(now.getTime() / 1000);
-  const out = new URL(url);
-  out.searchParams.set('svc_session', sessionId);
-  out.searchParams.set('svc_status', status);
-  out.searchParams.set('svc_ts', String(ts));
-  out.searchParams.set('svc_sig', returnSignature(secret, sessionId, status, ts));
-  return out.toString();
+  const parsed = new URL(url);
+  const kept = parsed.search
+    .slice(1)
+    .split('&')
+    .filter((part) => part !== '' && !(SIGNED_RETURN_PARAMS as readonly string[]).includes(paramName(part)));
+  const signed = new URLSearchParams({
+    svc_session: sessionId,
+    svc_status: status,
+    svc_ts: String(ts),
+    svc_sig: returnSignature(secret, sessionId, status, ts),
+  });
+  const hash = parsed.hash;
+  parsed.search = '';
+  parsed.hash = '';
+  return `${parsed.toString()}?${[...kept, signed.toString()].join('&')}${hash}`;
+}
+
+function paramName(part: string): string {
+  const raw = part.split('=', 1)[0].replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
