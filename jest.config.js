@@ -5,6 +5,7 @@ const moduleNameMapper = {
   '^@svc/(domain|chains|db|config)$': '<rootDir>/libs/$1/src',
 };
 module.exports = {
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -22,7 +23,6 @@ module.exports = {
       transform: { '^.+\\.ts$': swc },
       moduleNameMapper,
       testEnvironment: 'node',
-      testTimeout: 60000,
     },
   ],
 };

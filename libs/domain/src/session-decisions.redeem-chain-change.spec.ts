@@ -2,8 +2,6 @@ import { decideRedeem, RedeemInput } from './session-decisions';
 import { ProjectablePayment } from './session-projection';
 import { PaymentStatus } from './types';
 
-const FUNDS_SENT =
-  'Funds have already been sent to this checkout, so its payment method cannot be changed. Continue with the existing payment.';
 
 const payment = (status: PaymentStatus, receivedAmountAtomic = 0n): ProjectablePayment => ({
   id: 'pay_1',

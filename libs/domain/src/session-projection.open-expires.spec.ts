@@ -1,5 +1,5 @@
-import { ProjectablePayment, ProjectableSession, projectSession } from './session-projection';
-import { PaymentStatus, SessionStatus } from './types';
+import { ProjectableSession, projectSession } from './session-projection';
+import { SessionStatus } from './types';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const MIN = 60 * 1000;
@@ -11,15 +11,6 @@ const session = (status: SessionStatus, over: Partial<ProjectableSession> = {}):
   completedAt: null,
   expiresAt: at(30 * MIN),
   paymentId: 'pay_1',
-  ...over,
-});
-
-const payment = (status: PaymentStatus, over: Partial<ProjectablePayment> = {}): ProjectablePayment => ({
-  id: 'pay_1',
-  status,
-  expiresAt: at(30 * MIN),
-  receivedAmountAtomic: 0n,
-  confirmedAt: null,
   ...over,
 });
 

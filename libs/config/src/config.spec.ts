@@ -1,0 +1,52 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ConfigError, loadConfig, resolveMnemonic } from './config';
+
+describe('configuration (runtime contract › Configuration)', () => {
+  test('defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/svc',
+      redisUrl: 'redis://127.0.0.1:6379',
+      port: 3000,
+      payPort: 3001,
+      baseUrl: 'http://localhost:3000',
+      payUrl: 'http://localhost:3001',
+      env: 'development',
+      devClock: false,
+      jobIntervalMs: 5000,
+      webhookRetryScheduleSeconds: null,
+    });
+  });
+
+  test('SVC_DEV_CLOCK is refused in production', () => {
+    expect(() => loadConfig({ SVC_ENV: 'production', SVC_DEV_CLOCK: '1', SVC_MNEMONIC: 'x' })).toThrow(ConfigError);
+  });
+
+  test('SVC_MNEMONIC is required in production', () => {
+    expect(() => loadConfig({ SVC_ENV: 'production' })).toThrow('SVC_MNEMONIC is required in production.');
+  });
+
+  test('invalid values are refused at boot', () => {
+    expect(() => loadConfig({ SVC_ENV: 'staging' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SVC_WEBHOOK_RETRY_SCHEDULE: '1,x' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SVC_CHAINS_FILE: '/nonexistent/chains.json' })).toThrow(ConfigError);
+  });
+
+  test('SVC_WEBHOOK_RETRY_SCHEDULE is comma-separated seconds', () => {
+    expect(loadConfig({ SVC_WEBHOOK_RETRY_SCHEDULE: '1,1,2' }).webhookRetryScheduleSeconds).toEqual([1, 1, 2]);
+  });
+
+  test('development generates a mnemonic once and keeps it under .svc/', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-'));
+    let calls = 0;
+    const gen = () => `${++calls} word`;
+    const a = resolveMnemonic(loadConfig({}), gen, dir);
+    const b = resolveMnemonic(loadConfig({}), gen, dir);
+    expect(a.mnemonic).toBe('1 word');
+    expect(b.mnemonic).toBe('1 word');
+    expect(calls).toBe(1);
+  });
+});
