@@ -12,7 +12,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  // eslint-disable-next-line no-console
   console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
   process.exit(1);
 });

@@ -37,7 +37,8 @@ export class ClockService implements OnModuleInit, OnModuleDestroy {
   }
 
   async advance(seconds: number): Promise<Date> {
-    const rows: Array<{ offset_ms: string }> = await this.db.query(
+    // TypeORM answers an UPDATE … RETURNING as [rows, rowCount].
+    const [rows]: [Array<{ offset_ms: string }>, number] = await this.db.query(
       `UPDATE service_clock SET offset_ms = offset_ms + $1 WHERE id = 1 RETURNING offset_ms`,
       [seconds * 1000],
     );

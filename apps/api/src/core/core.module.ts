@@ -4,6 +4,7 @@ import { ChainRegistry, DepositAddressDeriver } from '@svc/chains';
 import { dataSourceOptions } from '@svc/db';
 import { ClockService } from './clock.service';
 import { SVC_CONFIG, SvcConfig } from './config.provider';
+import { SqlService } from './sql.service';
 
 /**
  * What every module shares: configuration, the database, the clock, the chain registry and the
@@ -23,8 +24,9 @@ export class CoreModule {
         { provide: ChainRegistry, useFactory: () => ChainRegistry.fromFile(config.chainsFile) },
         { provide: DepositAddressDeriver, useFactory: () => new DepositAddressDeriver(mnemonic) },
         ClockService,
+        SqlService,
       ],
-      exports: [SVC_CONFIG, ChainRegistry, DepositAddressDeriver, ClockService],
+      exports: [SVC_CONFIG, ChainRegistry, DepositAddressDeriver, ClockService, SqlService],
     };
   }
 }

@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { DataSource } from 'typeorm';
 import type { ApiKeyRole } from '@svc/domain';
 import { ApiError } from '../../common/api-error';
+import { SqlService } from '../../core/sql.service';
 import { API_KEY_RE, hashApiKey } from '../workspaces/api-key';
 import { AuthedRequest, Caller, IS_PUBLIC } from './auth.decorators';
 
@@ -19,7 +19,7 @@ export class ApiKeyGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly db: DataSource,
+    private readonly sql: SqlService,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -37,8 +37,9 @@ export class ApiKeyGuard implements CanActivate {
   private async lookup(hash: string): Promise<Caller | null> {
     const hit = this.cache.get(hash);
     if (hit && hit.until > Date.now()) return hit.caller;
-    const rows: Array<{ workspace_id: string; role: ApiKeyRole }> = await this.db.query(
-      `SELECT workspace_id, role FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+    const rows = await this.sql.rows<{ workspace_id: string; role: ApiKeyRole }>(
+      'api_key_by_hash',
+      'SELECT workspace_id, role FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
       [hash],
     );
     if (!rows.length) return null;

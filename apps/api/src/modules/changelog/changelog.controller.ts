@@ -1,15 +1,22 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { ClockService } from '../../core/clock.service';
+import { SVC_CONFIG, SvcConfig } from '../../core/config.provider';
 import { Public } from '../auth/auth.decorators';
-import { CHANGELOG, ChangelogEntry } from './changelog';
+import { CHANGELOG } from './changelog';
 
 @Public()
 @Controller('v1/changelog')
 export class ChangelogController {
-  constructor(private readonly clock: ClockService) {}
+  constructor(
+    private readonly clock: ClockService,
+    @Inject(SVC_CONFIG) private readonly config: SvcConfig,
+  ) {}
 
   @Get()
-  list(): { generatedAt: string; entries: readonly ChangelogEntry[] } {
-    return { generatedAt: this.clock.now().toISOString(), entries: CHANGELOG };
+  list() {
+    return {
+      generatedAt: this.clock.now().toISOString(),
+      entries: CHANGELOG.map(({ anchor, ...entry }) => ({ ...entry, url: `${this.config.baseUrl}/v1/changelog#${anchor}` })),
+    };
   }
 }

@@ -6,10 +6,9 @@ export interface ChangelogEntry {
   breaking: boolean;
   changes: string[];
   migrationGuide: string | null;
-  url: string;
+  /** anchor of the entry; the controller makes it a URL on this service's own changelog */
+  anchor: string;
 }
-
-const DOCS = 'https://docs.svc.dev/changelog';
 
 export const CHANGELOG: readonly ChangelogEntry[] = [
   {
@@ -22,7 +21,7 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'A credit note is issued on every refund, partial ones included.',
     ],
     migrationGuide: null,
-    url: `${DOCS}#2026-09-21-receipts`,
+    anchor: '2026-09-21-receipts',
   },
   {
     date: '2026-09-21',
@@ -33,7 +32,7 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'Breaking on write only: the old filter never matched an event. checkout.* and facilitator.* are unchanged.',
     ],
     migrationGuide: 'Replace flow.* with payment.flow.* in the eventTypes of your webhook endpoints before saving them again.',
-    url: `${DOCS}#2026-09-21-flow-filter`,
+    anchor: '2026-09-21-flow-filter',
   },
   {
     date: '2026-09-20',
@@ -46,7 +45,7 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'requiresManualPayout narrowed to a chain with no sweep support, a held sweep, or native SUI.',
     ],
     migrationGuide: null,
-    url: `${DOCS}#2026-09-20-walk`,
+    anchor: '2026-09-20-walk',
   },
   {
     date: '2026-09-19',
@@ -60,7 +59,7 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'Rails of custom_amount products are validated at write time.',
     ],
     migrationGuide: null,
-    url: `${DOCS}#2026-09-19-custom-amount`,
+    anchor: '2026-09-19-custom-amount',
   },
   {
     date: '2026-09-19',
@@ -68,7 +67,7 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
     breaking: false,
     changes: ['The arc mainnet listener is enabled.', 'Chain RPC reads rotate off rate-limit errors.'],
     migrationGuide: null,
-    url: `${DOCS}#2026-09-19-arc`,
+    anchor: '2026-09-19-arc',
   },
   {
     date: '2026-09-18',
@@ -80,7 +79,7 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'A cool-down per settlement address.',
     ],
     migrationGuide: null,
-    url: `${DOCS}#2026-09-18-settlement`,
+    anchor: '2026-09-18-settlement',
   },
   {
     date: '2026-09-17',
@@ -96,6 +95,6 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'Sell recurring access as one-off products: create a checkout session per billing period from your own scheduler. ' +
       'Read source instead of kind on sessions. Remove subscription.* from your webhook filters (they are dropped on save). ' +
       'Legacy subscription products answer 410 on their public page and 409 on checkout.',
-    url: `${DOCS}#2026-09-17-direct-pay-removed`,
+    anchor: '2026-09-17-direct-pay-removed',
   },
 ];

@@ -20,6 +20,7 @@ import {
 import { badRequest, conflict, notFound } from '../../common/api-error';
 import { ClockService } from '../../core/clock.service';
 import { SVC_CONFIG, SvcConfig } from '../../core/config.provider';
+import { SqlService } from '../../core/sql.service';
 import { appendEvents, OutboxEvent } from '../events/outbox';
 import { parseIsoTimestamp, parseLimit } from '../payments/payments-walk';
 import { PaymentsService } from '../payments/payments.service';
@@ -61,6 +62,7 @@ export class CheckoutSessionsService {
     private readonly settings: CheckoutSettingsService,
     private readonly clock: ClockService,
     private readonly chains: ChainRegistry,
+    private readonly sql: SqlService,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
   ) {}
 
@@ -118,12 +120,14 @@ export class CheckoutSessionsService {
   }
 
   private async sessionProduct(workspaceId: string, dto: CreateSessionDto): Promise<ProductEntity> {
-    const product =
+    // Hot path: named prepared statements (planned once per connection).
+    const rows =
       dto.productId !== undefined
         ? isUuid(dto.productId)
-          ? await this.db.manager.findOne(ProductEntity, { where: { id: dto.productId, workspaceId } })
-          : null
-        : await this.db.manager.findOne(ProductEntity, { where: { slug: dto.productSlug, workspaceId } });
+          ? await this.sql.rows('session_product_by_id', 'SELECT * FROM products WHERE id = $1 AND workspace_id = $2', [dto.productId, workspaceId])
+          : []
+        : await this.sql.rows('session_product_by_slug', 'SELECT * FROM products WHERE slug = $1 AND workspace_id = $2', [dto.productSlug, workspaceId]);
+    const product = rows.length ? this.sql.hydrate(ProductEntity, rows[0]) : null;
     if (!product) throw notFound(`No such product: ${dto.productId ?? dto.productSlug}.`);
     if (product.kind === 'subscription') throw conflict(msg.legacySubscription(product.id));
     if (product.status === 'archived') throw conflict(msg.archivedProduct(product.id));
@@ -154,7 +158,8 @@ export class CheckoutSessionsService {
 
   /** The database decides between concurrent creates with one key (unique index, ON CONFLICT). */
   private async insertSession(s: CheckoutSessionEntity): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
+    const rows = await this.sql.rows(
+      'session_insert',
       `INSERT INTO checkout_sessions (id, workspace_id, source, product_id, invoice_id, status, reference, metadata,
          reference_origin, amount, pinned_chain, network, locale, success_url, pending_url, cancel_url, expired_url,
          failed_url, return_url, idempotency_key, payment_id, late, completed_at, expires_at, redeemed_at, livemode,

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Inject, OnModuleDestroy, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -7,7 +7,7 @@ import { Public } from '../auth/auth.decorators';
 
 /** runtime contract › Health: 200 once PostgreSQL and Redis answer, 503 otherwise. */
 @Controller()
-export class HealthController {
+export class HealthController implements OnModuleDestroy {
   private readonly redis: Redis;
 
   constructor(
@@ -24,6 +24,10 @@ export class HealthController {
     const [database, redis] = await Promise.all([this.check(() => this.db.query('SELECT 1')), this.check(() => this.pingRedis())]);
     const ok = database === 'ok' && redis === 'ok';
     res.status(ok ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json({ status: ok ? 'ok' : 'unavailable', database, redis });
+  }
+
+  onModuleDestroy(): void {
+    this.redis.disconnect();
   }
 
   private async pingRedis(): Promise<void> {

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
-import { BlockchainTransactionEntity, CheckoutSessionEntity, PaymentEntity } from '@svc/db';
+import { BlockchainTransactionEntity, PaymentEntity } from '@svc/db';
 import { isUuid, Network, normalizeDecimal, SIGNED_DECIMAL_RE, toAtomic } from '@svc/domain';
 import { badRequest, conflict, notFound } from '../../common/api-error';
 import { ClockService } from '../../core/clock.service';
+import { SqlService } from '../../core/sql.service';
 import { AddressAllocator } from './address-allocator.service';
 import { CreatePaymentDto } from './dto/create-payment.dto';
 import { CheckoutSessionRef } from './payments.presenter';
@@ -41,6 +42,7 @@ export class PaymentsService {
     private readonly chains: ChainRegistry,
     private readonly addresses: AddressAllocator,
     private readonly clock: ClockService,
+    private readonly sql: SqlService,
   ) {}
 
   /** POST /v1/payments (spec: Endpoints › Payments). */
@@ -95,7 +97,8 @@ export class PaymentsService {
     const address = await this.addresses.allocate(kind);
     const now = this.clock.now();
     const id = randomUUID();
-    const rows: Array<{ id: string }> = await tx.query(
+    const rows = await this.sql.rows(
+      'payment_insert',
       `INSERT INTO payments (id, workspace_id, chain, network, token, token_address, decimals, amount, currency,
          expected_amount_atomic, received_amount_atomic, fee_bps, fee_amount_atomic, payment_address, address_kind,
          address_index, status, idempotency_key, idempotency_scope, metadata, product_id, checkout_session_id,
@@ -103,7 +106,7 @@ export class PaymentsService {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, 0, 0, $11, $12, $13, 'waiting_for_payment', $14, $15, $16,
          $17, $18, $19, NULL, $20, $20)
        ON CONFLICT (workspace_id, idempotency_scope) WHERE idempotency_scope IS NOT NULL DO NOTHING
-       RETURNING id`,
+       RETURNING *`,
       [
         id,
         input.workspaceId,
@@ -126,8 +129,9 @@ export class PaymentsService {
         new Date(now.getTime() + PAYMENT_TTL_MS),
         now,
       ],
+      tx,
     );
-    if (rows.length) return { payment: await this.load(tx, id), created: true };
+    if (rows.length) return { payment: this.sql.hydrate(PaymentEntity, rows[0]), created: true };
     const existing = await this.findByScope(input.workspaceId, input.idempotencyScope as string, tx);
     if (!existing) throw new Error('idempotency conflict without a stored payment');
     return { payment: existing, created: false };
@@ -145,9 +149,11 @@ export class PaymentsService {
   }
 
   async get(workspaceId: string, id: string): Promise<PaymentEntity> {
-    const payment = isUuid(id) ? await this.db.manager.findOne(PaymentEntity, { where: { id, workspaceId } }) : null;
-    if (!payment) throw notFound(`No such payment: ${id}.`);
-    return payment;
+    const rows = isUuid(id)
+      ? await this.sql.rows('payment_by_id', 'SELECT * FROM payments WHERE id = $1 AND workspace_id = $2', [id, workspaceId])
+      : [];
+    if (!rows.length) throw notFound(`No such payment: ${id}.`);
+    return this.sql.hydrate(PaymentEntity, rows[0]);
   }
 
   async getPublic(id: string): Promise<PaymentEntity> {
@@ -156,25 +162,25 @@ export class PaymentsService {
     return payment;
   }
 
-  load(tx: EntityManager, id: string): Promise<PaymentEntity> {
-    return tx.findOneOrFail(PaymentEntity, { where: { id } });
-  }
-
   findByScope(workspaceId: string, scope: string, tx: EntityManager = this.db.manager): Promise<PaymentEntity | null> {
     return tx.findOne(PaymentEntity, { where: { workspaceId, idempotencyScope: scope } });
   }
 
   /** Transfers per payment, newest first, at most `perPayment` each (all when undefined). */
-  async transfers(paymentIds: string[], perPayment?: number): Promise<Map<string, BlockchainTransactionEntity[]>> {
+  async transfers(paymentIds: string[], perPayment = 1_000_000): Promise<Map<string, BlockchainTransactionEntity[]>> {
     const out = new Map<string, BlockchainTransactionEntity[]>(paymentIds.map((id) => [id, []]));
     if (!paymentIds.length) return out;
-    const rows = await this.db.manager.find(BlockchainTransactionEntity, {
-      where: { paymentId: In(paymentIds) },
-      order: { createdAt: 'DESC', id: 'DESC' },
-    });
-    for (const t of rows) {
-      const list = out.get(t.paymentId) as BlockchainTransactionEntity[];
-      if (perPayment === undefined || list.length < perPayment) list.push(t);
+    const rows = await this.sql.rows(
+      'payment_transfers',
+      `SELECT * FROM (
+         SELECT t.*, row_number() OVER (PARTITION BY payment_id ORDER BY created_at DESC, id DESC) AS rank
+         FROM blockchain_transactions t WHERE payment_id = ANY($1)) ranked
+       WHERE rank <= $2 ORDER BY created_at DESC, id DESC`,
+      [paymentIds, perPayment],
+    );
+    for (const row of rows) {
+      const t = this.sql.hydrate(BlockchainTransactionEntity, row);
+      out.get(t.paymentId)?.push(t);
     }
     return out;
   }
@@ -187,10 +193,11 @@ export class PaymentsService {
     const ids = [...new Set(payments.map((p) => p.checkoutSessionId).filter((s): s is string => s !== null))];
     const out = new Map<string, CheckoutSessionRef>();
     if (!ids.length) return out;
-    const sessions = await this.db.manager.find(CheckoutSessionEntity, {
-      where: { id: In(ids) },
-      select: { id: true, reference: true, metadata: true },
-    });
+    const sessions = await this.sql.rows<{ id: string; reference: string | null; metadata: Record<string, unknown> | null }>(
+      'payment_session_refs',
+      'SELECT id, reference, metadata FROM checkout_sessions WHERE id = ANY($1)',
+      [ids],
+    );
     for (const s of sessions) out.set(s.id, { id: s.id, reference: s.reference, metadata: s.metadata });
     return out;
   }

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import type { Pool, PoolClient } from 'pg';
+import { DataSource, EntityManager, EntityTarget, ObjectLiteral, ValueTransformer } from 'typeorm';
+
+/**
+ * Named prepared statements for the hot paths (session create, payment create and retrieve):
+ * PostgreSQL parses and plans each once per connection instead of once per request. Inside a
+ * transaction the statement runs on that transaction's connection.
+ */
+@Injectable()
+export class SqlService {
+  constructor(private readonly db: DataSource) {}
+
+  async rows<R extends ObjectLiteral>(name: string, text: string, values: unknown[], tx?: EntityManager): Promise<R[]> {
+    const client: Pool | PoolClient = tx?.queryRunner ? await tx.queryRunner.connect() : (this.db.driver as unknown as { master: Pool }).master;
+    return (await client.query<R>({ name, text, values })).rows;
+  }
+
+  /** A raw row (snake_case columns) as the entity TypeORM would have loaded, transformers applied. */
+  hydrate<T extends ObjectLiteral>(entity: EntityTarget<T>, row: ObjectLiteral): T {
+    const out: ObjectLiteral = {};
+    for (const column of this.db.getMetadata(entity).columns) {
+      const value: unknown = row[column.databaseName];
+      if (value === undefined) continue;
+      const transformer = column.transformer as ValueTransformer | undefined;
+      out[column.propertyName] = transformer && value !== null ? transformer.from(value) : value;
+    }
+    return out as T;
+  }
+}
