@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// npm run bench:api — throughput and latency of the built API on real PostgreSQL, beside the
+// rate of a bare `pg` INSERT loop writing the same session rows over a pool of the same size.
+// Prints a table; the goal (issue 2): session create >= 35% of the bare-INSERT rate, p99 < 50 ms.
+'use strict';
+require('reflect-metadata');
+const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const path = require('node:path');
+const autocannon = require('autocannon');
+const { Client, Pool } = require('pg');
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST = path.join(ROOT, 'dist');
+const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const PORT = Number(process.env.BENCH_PORT ?? 3950);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const POOL = 32; // the API's pool size (apps/api/src/core/core.module.ts)
+const MNEMONIC = 'test test test test test test test test test test test junk';
+
+async function admin(sql) {
+  const c = new Client({ connectionString: `${PG}/postgres` });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+async function waitHealthy(url, ms = 30000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not healthy`);
+}
+
+function cannon(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) => (err ? reject(err) : resolve(res)));
+  });
+}
+
+function row(name, res) {
+  const errors = res.non2xx + res.errors;
+  return { name, rps: res.requests.average, p50: res.latency.p50, p99: res.latency.p99, errors };
+}
+
+async function bareInserts(dbUrl, workspaceId, productId) {
+  const pool = new Pool({ connectionString: dbUrl, max: POOL });
+  let count = 0;
+  const latencies = [];
+  const until = Date.now() + DURATION * 1000;
+  const worker = async () => {
+    while (Date.now() < until) {
+      const now = new Date();
+      const t0 = process.hrtime.bigint();
+      await pool.query(
+        `INSERT INTO checkout_sessions (id, workspace_id, source, product_id, invoice_id, status, reference, metadata,
+           reference_origin, amount, pinned_chain, network, locale, success_url, pending_url, cancel_url, expired_url,
+           failed_url, return_url, idempotency_key, payment_id, late, completed_at, expires_at, redeemed_at, livemode,
+           created_at, updated_at)
+         VALUES ($1, $2, 'product', $3, NULL, 'open', $4, NULL, 'server', NULL, NULL, 'mainnet', NULL, NULL, NULL, NULL,
+           NULL, NULL, NULL, NULL, NULL, false, NULL, $5, NULL, true, $6, $6)`,
+        [`cs_${randomBytes(16).toString('hex')}`, workspaceId, productId, 'bench-ref', new Date(now.getTime() + 1800e3), now],
+      );
+      latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      count++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  await pool.end();
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  return { name: 'bare pg INSERT (same row, same pool)', rps: count / DURATION, p50: pct(50), p99: pct(99), errors: 0 };
+}
+
+async function main() {
+  const dbName = `svc_bench_${Date.now()}`;
+  const dbUrl = `${PG}/${dbName}`;
+  await admin(`CREATE DATABASE "${dbName}"`);
+  let api;
+  try {
+    const { createDataSource } = require(path.join(DIST, 'libs/db/src'));
+    const { WorkspacesService } = require(path.join(DIST, 'apps/api/src/modules/workspaces/workspaces.service'));
+    const ds = createDataSource(dbUrl, 2);
+    await ds.initialize();
+    await ds.runMigrations({ transaction: 'all' });
+    const { merchantId, apiKey } = await new WorkspacesService(ds).createWorkspace('bench');
+    await ds.destroy();
+
+    const env = { ...process.env, DATABASE_URL: dbUrl, PORT: String(PORT), SVC_ENV: 'production', SVC_MNEMONIC: MNEMONIC };
+    api = spawn(process.execPath, [path.join(DIST, 'apps/api/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const base = `http://127.0.0.1:${PORT}`;
+    await waitHealthy(`${base}/healthz`);
+    const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+    const product = await (
+      await fetch(`${base}/v1/products`, { method: 'POST', headers, body: JSON.stringify({ name: 'Bench lamp', kind: 'one_off', chain: 'bnb', token: 'USDC', price: '37' }) })
+    ).json();
+    const payment = await (
+      await fetch(`${base}/v1/payments`, { method: 'POST', headers, body: JSON.stringify({ chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' }) })
+    ).json();
+
+    const warm = { duration: 2 };
+    await cannon({ ...warm, url: `${base}/v1/checkout/sessions`, method: 'POST', headers, body: JSON.stringify({ productId: product.id, reference: 'warm' }) });
+    const results = [];
+    results.push(row('POST /v1/checkout/sessions', await cannon({ url: `${base}/v1/checkout/sessions`, method: 'POST', headers, body: JSON.stringify({ productId: product.id, reference: 'bench-ref' }) })));
+    results.push(await bareInserts(dbUrl, merchantId, product.id));
+    results.push(row('POST /v1/payments', await cannon({ url: `${base}/v1/payments`, method: 'POST', headers, body: JSON.stringify({ chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' }) })));
+    results.push(row('GET /v1/payments/:id', await cannon({ url: `${base}/v1/payments/${payment.id}`, headers: { 'x-api-key': apiKey } })));
+
+    console.log(`\nbench:api — ${CONNECTIONS} connections, ${DURATION} s each, API pool ${POOL}, ${require('node:os').cpus().length} cores\n`);
+    console.log('| what | requests/s | p50 ms | p99 ms | errors |');
+    console.log('|---|---:|---:|---:|---:|');
+    for (const r of results) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`);
+    const ratio = results[0].rps / results[1].rps;
+    console.log(`\nsession create / bare INSERT = ${(ratio * 100).toFixed(1)}% (goal >= 35%); session create p99 = ${results[0].p99} ms (goal < 50 ms)`);
+  } finally {
+    if (api) api.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
