@@ -97,7 +97,12 @@ async function main() {
     await ds.destroy();
 
     const env = { ...process.env, DATABASE_URL: dbUrl, PORT: String(PORT), SVC_ENV: 'production', SVC_MNEMONIC: MNEMONIC };
-    api = spawn(process.execPath, [path.join(DIST, 'apps/api/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    api = spawn(process.execPath, [path.join(DIST, 'apps/api/src/main.js')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let apiErrors = '';
+    api.stderr.on('data', (chunk) => (apiErrors += chunk));
+    api.on('exit', (code, signal) => {
+      if (signal !== 'SIGTERM') console.error(`the API exited (${code ?? signal}):\n${apiErrors.slice(-4000)}`);
+    });
     const base = `http://127.0.0.1:${PORT}`;
     await waitHealthy(`${base}/healthz`);
     const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
