@@ -2,7 +2,7 @@
 // database per file; see e2e/support/setup.ts).
 const swc = ['@swc/jest', JSON.parse(require('fs').readFileSync(__dirname + '/.swcrc', 'utf8'))];
 const moduleNameMapper = {
-  '^@svc/(domain|chains|db|config)$': '<rootDir>/libs/$1/src',
+  '^@svc/(domain|chains|db|config|devnet|webhooks)$': '<rootDir>/libs/$1/src',
 };
 module.exports = {
   testTimeout: 60000,
@@ -11,7 +11,7 @@ module.exports = {
       displayName: 'unit',
       rootDir: __dirname,
       testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/migrations/**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '/apps/pay/'],
+      testPathIgnorePatterns: ['/node_modules/', '/apps/pay/.next/'],
       transform: { '^.+\\.ts$': swc },
       moduleNameMapper,
       testEnvironment: 'node',

@@ -151,10 +151,26 @@ describe('operator CLI (npm run svc)', () => {
     });
   });
 
-  it.each(['recover', 'dev:pay'])('%s says it is not available yet (exit 2)', async (command) => {
-    const run = await svc(db, command, '--payment', '00000000-0000-4000-8000-000000000000');
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`\`${command}\` is not available yet`);
+  it('recover without --tx is a usage error (exit 2); an unknown payment fails (exit 1)', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const usage = await svc(db, 'recover', '--payment', unknown);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('recover: --tx <value> is required.');
+    const missing = await svc(db, 'recover', '--payment', unknown, '--tx', '0x' + 'ab'.repeat(32));
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toContain(`No such payment: ${unknown}.`);
+  });
+
+  it('dev:pay checks its arguments before connecting (exit 2); paying is covered in listener-dev-pay.e2e-spec.ts', async () => {
+    const missing = await svc(db, 'dev:pay');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('dev:pay: --payment <value> is required.');
+    const badId = await svc(db, 'dev:pay', '--payment', 'nope');
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toContain('--payment must be a payment id');
+    const badAmount = await svc(db, 'dev:pay', '--payment', '00000000-0000-4000-8000-000000000000', '--amount', '1e5');
+    expect(badAmount.code).toBe(2);
+    expect(badAmount.stderr).toContain('--amount must be a decimal in token units');
   });
 
   it('an unknown command prints the usage on stderr (exit 2)', async () => {

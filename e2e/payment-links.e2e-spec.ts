@@ -97,6 +97,8 @@ describe('GET /v1/public/products/:slug (public product projection)', () => {
     const res = await pub.get(`/v1/public/products/${p.slug}`);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    // worded apart from an unknown slug, so the hosted page can say "no longer available"
+    expect(res.body.message).toBe(`The payment link ${p.slug} is no longer available: the product was archived.`);
   });
 
   test('an unknown slug is 404', async () => {

@@ -683,6 +683,28 @@ describe('GET /v1/public/payments/:id (public payment projection)', () => {
     });
   });
 
+  test('GET /v1/public/payments/:id/rail: the chain id, token contract, decimals and atomic amount a wallet link needs', async () => {
+    const p = await createOk(m, paymentBody({ amount: '37.5' }));
+    const res = await publicApi(t).get(`/v1/public/payments/${p.id}/rail`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: p.id,
+      chain: 'bnb',
+      network: 'mainnet',
+      chainId: 56,
+      token: 'USDC',
+      tokenAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+      decimals: 18,
+      expectedAmountAtomic: '37500000000000000000',
+    });
+    const native = await createOk(m, paymentBody({ token: 'BNB', amount: '0.25', currency: 'BNB' }));
+    expect((await publicApi(t).get(`/v1/public/payments/${native.id}/rail`)).body).toMatchObject({ chainId: 56, tokenAddress: null, decimals: 18, expectedAmountAtomic: '250000000000000000' });
+    const sui = await createOk(m, paymentBody({ chain: 'sui', amount: '2', currency: 'USDC' }));
+    expect((await publicApi(t).get(`/v1/public/payments/${sui.id}/rail`)).body).toMatchObject({ chain: 'sui', chainId: null, decimals: 6, expectedAmountAtomic: '2000000' });
+    expect((await publicApi(t).get(`/v1/public/payments/${NO_SUCH_ID}/rail`)).status).toBe(404);
+    expect((await publicApi(t).get('/v1/public/payments/12345/rail')).status).toBe(404);
+  });
+
   test('an unknown id → 404; a malformed id → 404', async () => {
     const unknown = await publicApi(t).get(`/v1/public/payments/${NO_SUCH_ID}`);
     expect(unknown.status).toBe(404);

@@ -4,11 +4,16 @@
 // workspace and a demo product (idempotent), prints how to use them, then runs the service's
 // processes in the foreground until Ctrl-C. The product and the checkout session are created
 // through the running API, so seeding follows the real rules.
-// Not yet: the devnet (Anvil), listener, worker and pay arrive with later issues.
+// The devnet: one Anvil per watched EVM chain (from the npm package @foundry-rs/anvil) with the
+// dev tokens (USDC with 18 decimals on bnb, USDG with 6 on brokerchain, native USDC on arc
+// testnet), a block a second, its chains file under .svc/devnet/ handed to every process as
+// SVC_CHAINS_FILE; `npm run svc -- dev:pay --payment <id>` pays on it.
+// The hosted pages (pay) run from their Next.js build (apps/pay/.next), rebuilt when apps/pay changed.
 const fs = require('node:fs');
 const path = require('node:path');
 const { root, dist, isBuildCurrent } = require('./svc.js');
 const { PROCESSES, runOnce, supervise, say } = require('./start.js');
+const { isPayBuildCurrent, buildPay } = require('./pay.js');
 
 // Development defaults; whatever the environment already says wins.
 process.env.SVC_ENV ??= 'development';
@@ -107,7 +112,27 @@ async function waitForHealth(localUrl, isStopped) {
   throw new Error(`GET /healthz did not answer 200 within ${HEALTH_TIMEOUT_MS / 1000}s (last: ${last})`);
 }
 
-function printSummary(config, { apiKey, slug, sessionUrl }) {
+const DEVNET_DIR = path.join(root, '.svc', 'devnet');
+
+/** Starts the devnet unless SVC_CHAINS_FILE already points somewhere; exports SVC_CHAINS_FILE to the processes. */
+async function startDevnet() {
+  if (process.env.SVC_CHAINS_FILE) {
+    say(`SVC_CHAINS_FILE is set (${process.env.SVC_CHAINS_FILE}): not starting the devnet`);
+    return null;
+  }
+  const { startDevnet: start, defaultDevChains } = require(built('libs', 'devnet', 'src'));
+  fs.rmSync(DEVNET_DIR, { recursive: true, force: true });
+  say('starting the devnet (Anvil) and deploying the dev tokens');
+  const devnet = await start({ dir: DEVNET_DIR, chains: defaultDevChains(2), blockTimeSeconds: 1, logs: true });
+  process.env.SVC_CHAINS_FILE = devnet.chainsFile;
+  for (const c of devnet.chains) {
+    const tokens = c.entry.tokens.filter((t) => t.watched).map((t) => `${t.symbol}${t.native ? ' (native)' : ''}`);
+    say(`devnet ${c.spec.chain}/${c.spec.network}: ${c.node.url}, ${tokens.join(', ')}, ${c.spec.confirmations} confirmation(s)`);
+  }
+  return devnet;
+}
+
+function printSummary(config, { apiKey, slug, sessionUrl, payment }) {
   const lines = [
     '',
     `svc is running (${config.env})`,
@@ -117,8 +142,15 @@ function printSummary(config, { apiKey, slug, sessionUrl }) {
     `  Checkout       ${sessionUrl}`,
     `  Payment link   ${config.payUrl}/pay/${slug}`,
     '',
-    'Not here yet: the chain listener, the local devnet (Anvil) and the hosted pages (pay) arrive',
-    'with later issues, so the checkout and payment-link pages do not load and no payment is detected.',
+    ...(payment
+      ? [
+          `  Demo payment   ${payment.expectedAmount} ${payment.token} on ${payment.chain} to ${payment.paymentAddress}`,
+          `  Pay it         npm run svc -- dev:pay --payment ${payment.id}`,
+          `  Watch it       curl -s ${config.baseUrl}/v1/payments/${payment.id} -H 'x-api-key: ${apiKey}'`,
+          '                 (confirmed within a few seconds: the devnet makes a block a second)',
+        ]
+      : []),
+    'Webhooks: POST /v1/webhooks with a URL on this machine (http://localhost:<port>/...) is allowed here.',
     'Ctrl-C stops everything.',
     '',
   ];
@@ -126,10 +158,17 @@ function printSummary(config, { apiKey, slug, sessionUrl }) {
 }
 
 async function main() {
-  if (!isBuildCurrent([dist('api'), dist('cli')])) {
+  if (!isBuildCurrent([dist('api'), dist('cli'), dist('listener'), dist('worker')])) {
     say('building (the build is missing or older than the sources)');
-    if ((await runOnce('npm', ['run', 'build'])) !== 0 || !isBuildCurrent([dist('api'), dist('cli')])) {
+    if ((await runOnce('npm', ['run', 'build'])) !== 0 || !isBuildCurrent([dist('api'), dist('cli'), dist('listener'), dist('worker')])) {
       say('the build failed; fix the errors above and run `npm run dev` again');
+      return 1;
+    }
+  }
+  if (!isPayBuildCurrent()) {
+    say('building the hosted pages (apps/pay: missing or older than its sources)');
+    if ((await buildPay()).code !== 0) {
+      say('the hosted pages did not build; fix the errors above and run `npm run dev` again');
       return 1;
     }
   }
@@ -139,6 +178,7 @@ async function main() {
   const config = loadConfig();
   const seeded = await seedWorkspace(config);
 
+  const devnet = await startDevnet();
   const service = supervise(PROCESSES);
   let stopped = false;
   let seedFailed = false;
@@ -152,7 +192,10 @@ async function main() {
     const product = seeded.product ?? (await api(localUrl, seeded.apiKey, 'POST', '/v1/products', DEMO_PRODUCT));
     if (!seeded.product) say(`created the demo product "${DEMO_PRODUCT.name}" (${product.id})`);
     const session = await api(localUrl, seeded.apiKey, 'POST', '/v1/checkout/sessions', { productId: product.id });
-    printSummary(config, { apiKey: seeded.apiKey, slug: product.slug, sessionUrl: session.url });
+    const payment = devnet
+      ? await api(localUrl, seeded.apiKey, 'POST', '/v1/payments', { chain: 'bnb', token: 'USDC', amount: '25', currency: 'USDC' })
+      : null;
+    printSummary(config, { apiKey: seeded.apiKey, slug: product.slug, sessionUrl: session.url, payment });
   } catch (err) {
     if (!stopped) {
       seedFailed = true;
@@ -161,6 +204,7 @@ async function main() {
     }
   }
   const code = await exited;
+  await devnet?.stop();
   return seedFailed ? 1 : code;
 }
 

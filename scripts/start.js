@@ -6,13 +6,16 @@
 const { spawn } = require('node:child_process');
 const { isatty } = require('node:tty');
 const { root, dist } = require('./svc.js');
+const { payProcess } = require('./pay.js');
 
 const node = (name, script) => ({ name, command: process.execPath, args: [script], script });
 
 /** Every process of the service, one line each. */
 const PROCESSES = [
   node('api', dist('api')),
-  // listener, worker and pay arrive with later issues (npm run start:listener|worker|pay say so).
+  node('listener', dist('listener')),
+  node('worker', dist('worker')),
+  payProcess(), // the hosted pages: next start apps/pay on PAY_PORT (its build is apps/pay/.next)
 ];
 
 const STOP_GRACE_MS = 15_000;

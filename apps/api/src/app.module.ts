@@ -7,9 +7,11 @@ import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { ChangelogModule } from './modules/changelog/changelog.module';
 import { CheckoutModule } from './modules/checkout/checkout.module';
 import { DevModule } from './modules/dev/dev.module';
+import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProductsModule } from './modules/products/products.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 
 @Module({})
@@ -25,6 +27,8 @@ export class AppModule {
         ProductsModule,
         CheckoutModule,
         PaymentsModule,
+        WebhooksModule,
+        EventsModule,
         ...(config.devClock ? [DevModule] : []),
       ],
       providers: [

@@ -17,9 +17,10 @@ commands:
   workspace:create --name <name> [--json]            create a workspace (merchant) and its owner API key
   apikey:create --merchant <uuid> --role owner|admin|developer [--json]
                                                      create another API key for a workspace
-  recover --payment <uuid> --tx <hash>               credit one transfer from chain data (not available yet)
+  recover --payment <uuid> --tx <hash> [--json]      credit one transaction from chain data (the support recovery;
+                                                     exit code 3 when refused, the spec's 409)
   dev:pay --payment <uuid> [--amount <token units>] [--token <symbol>]
-                                                     pay on the devnet (not available yet)
+                                                     pay a payment on the devnet (npm run dev; not in production)
 
 An API key is shown once and stored only as a hash.
 `;

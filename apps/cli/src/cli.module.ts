@@ -4,7 +4,9 @@ import { SvcConfig } from '@svc/config';
 import { createDataSource } from '@svc/db';
 import { WorkspacesService } from '../../api/src/modules/workspaces/workspaces.service';
 import { ApiKeyCreateCommand } from './commands/apikey-create.command';
+import { DevPayCommand } from './commands/dev-pay.command';
 import { MigrateCommand } from './commands/migrate.command';
+import { RecoverCommand } from './commands/recover.command';
 import { WorkspaceCreateCommand } from './commands/workspace-create.command';
 
 /**
@@ -23,6 +25,8 @@ export class CliModule implements OnModuleDestroy {
         // Two connections: `migrate` holds the advisory lock on one while migrations run on the other.
         { provide: DataSource, useFactory: () => createDataSource(config.databaseUrl, 2) },
         { provide: MigrateCommand, useFactory: (db: DataSource) => new MigrateCommand(db, config.databaseUrl), inject: [DataSource] },
+        { provide: RecoverCommand, useFactory: (db: DataSource) => new RecoverCommand(db, config), inject: [DataSource] },
+        { provide: DevPayCommand, useFactory: (db: DataSource) => new DevPayCommand(db, config), inject: [DataSource] },
         WorkspacesService,
         WorkspaceCreateCommand,
         ApiKeyCreateCommand,

@@ -6,10 +6,13 @@ import { UsageError, USAGE } from './cli-args';
 import { CliModule } from './cli.module';
 import { ApiKeyCreateCommand, parseApiKeyCreateArgs } from './commands/apikey-create.command';
 import { PG_INVALID_CATALOG_NAME, PG_UNDEFINED_TABLE } from './commands/database';
+import { DevPayCommand, DevPayError, parseDevPayArgs } from './commands/dev-pay.command';
 import { MigrateCommand, parseMigrateArgs } from './commands/migrate.command';
+import { parseRecoverArgs, RecoverCommand, RecoveryFailed, RecoveryRefused } from './commands/recover.command';
 import { parseWorkspaceCreateArgs, WorkspaceCreateCommand } from './commands/workspace-create.command';
 
-// The operator CLI (runtime contract › Operator CLI). Exit codes: 0 done, 1 failed, 2 usage.
+// The operator CLI (runtime contract › Operator CLI). Exit codes: 0 done, 1 failed, 2 usage,
+// 3 refused (the spec's 409, e.g. recovery on a refunded payment).
 // stdout carries only the command's result (one JSON line with --json); everything else goes to stderr.
 
 /** A contract command whose machinery does not exist yet. */
@@ -37,9 +40,14 @@ function plan(argv: string[]): Run | 'help' {
       const parsed = parseApiKeyCreateArgs(args);
       return (app) => app.get(ApiKeyCreateCommand).run(parsed);
     }
-    case 'recover':
-    case 'dev:pay':
-      throw new NotAvailableYet(`\`${command}\` is not available yet: it arrives with the chain listener.`);
+    case 'recover': {
+      const parsed = parseRecoverArgs(args);
+      return (app) => app.get(RecoverCommand).run(parsed);
+    }
+    case 'dev:pay': {
+      const parsed = parseDevPayArgs(args);
+      return (app) => app.get(DevPayCommand).run(parsed);
+    }
     default:
       throw new UsageError(`unknown command "${command}".`, true);
   }
@@ -71,7 +79,10 @@ function report(err: unknown): number {
     return fail(err.withUsage ? `${err.message}\n\n${USAGE}` : `${err.message}\nRun \`npm run svc -- help\` for the commands.`, 2);
   }
   if (err instanceof NotAvailableYet) return fail(err.message, 2);
+  if (err instanceof DevPayError) return fail(err.message, 1);
   if (err instanceof ConfigError) return fail(`configuration error: ${err.message}`, 1);
+  if (err instanceof RecoveryRefused) return fail(err.message, 3);
+  if (err instanceof RecoveryFailed) return fail(err.message, 1);
   if (err instanceof HttpException) return fail(err.message, 1);
   const code = (err as { code?: string } | null)?.code;
   if (code === PG_INVALID_CATALOG_NAME || code === PG_UNDEFINED_TABLE) {

@@ -1,2 +1,3 @@
 export * from './registry';
 export * from './derivation';
+export * from './addresses';

@@ -149,7 +149,8 @@ function normaliseSuiCoinType(value: string): string {
   return m ? `0x${m[1].toLowerCase().padStart(64, '0')}${m[2]}` : value;
 }
 
-function sameAddress(kind: ChainKind, a: string, b: string): boolean {
+/** Token contract / coin type equality per chain kind (EVM case-insensitive, Sui with widened package addresses). */
+export function sameAddress(kind: ChainKind, a: string, b: string): boolean {
   switch (kind) {
     case 'evm':
       return a.toLowerCase() === b.toLowerCase();

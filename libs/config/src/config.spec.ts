@@ -39,6 +39,13 @@ describe('configuration (runtime contract › Configuration)', () => {
     expect(loadConfig({ SVC_WEBHOOK_RETRY_SCHEDULE: '1,1,2' }).webhookRetryScheduleSeconds).toEqual([1, 1, 2]);
   });
 
+  test('SVC_WEBHOOK_TIMEOUT_MS: default 10000, lowered for tests, never above 10000', () => {
+    expect(loadConfig({}).webhookTimeoutMs).toBe(10_000);
+    expect(loadConfig({ SVC_WEBHOOK_TIMEOUT_MS: '1000' }).webhookTimeoutMs).toBe(1000);
+    expect(() => loadConfig({ SVC_WEBHOOK_TIMEOUT_MS: '20000' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SVC_WEBHOOK_TIMEOUT_MS: '50' })).toThrow(ConfigError);
+  });
+
   test('development generates a mnemonic once and keeps it under .svc/', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-'));
     let calls = 0;

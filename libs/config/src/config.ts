@@ -19,6 +19,8 @@ export interface SvcConfig {
   devClock: boolean;
   jobIntervalMs: number;
   webhookRetryScheduleSeconds: number[] | null;
+  /** How long a webhook attempt may take (spec default 10 s); lowered only by tests. */
+  webhookTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -72,7 +74,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SvcConfig {
     devClock,
     jobIntervalMs: int('SVC_JOB_INTERVAL_MS', env.SVC_JOB_INTERVAL_MS, 5000, 10),
     webhookRetryScheduleSeconds,
+    webhookTimeoutMs: webhookTimeout(env.SVC_WEBHOOK_TIMEOUT_MS),
   };
+}
+
+/** SVC_WEBHOOK_TIMEOUT_MS: 100 to 10000 ms, default 10000 (a 2xx within 10 seconds is success). */
+function webhookTimeout(raw: string | undefined): number {
+  const ms = int('SVC_WEBHOOK_TIMEOUT_MS', raw, 10_000, 100);
+  if (ms > 10_000) throw new ConfigError(`SVC_WEBHOOK_TIMEOUT_MS must be at most 10000, got "${raw}".`);
+  return ms;
 }
 
 /**

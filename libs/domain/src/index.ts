@@ -3,3 +3,4 @@ export * from './amounts';
 export * from './ids';
 export * from './session-projection';
 export * from './session-decisions';
+export * from './payment-engine';

@@ -1,26 +1,36 @@
 import { ApiKeyEntity } from './api-key.entity';
 import { BlockchainTransactionEntity } from './blockchain-transaction.entity';
+import { ChainCursorEntity } from './chain-cursor.entity';
 import { CheckoutSessionEntity } from './checkout-session.entity';
 import { CheckoutSettingsEntity } from './checkout-settings.entity';
 import { EventEntity } from './event.entity';
 import { PaymentEntity } from './payment.entity';
 import { ProductEntity } from './product.entity';
 import { ServiceClockEntity } from './service-clock.entity';
+import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WorkspaceEntity } from './workspace.entity';
 
 export {
   ApiKeyEntity,
   BlockchainTransactionEntity,
+  ChainCursorEntity,
   CheckoutSessionEntity,
   CheckoutSettingsEntity,
   EventEntity,
   PaymentEntity,
   ProductEntity,
   ServiceClockEntity,
+  WebhookDeliveryAttemptEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
   WorkspaceEntity,
 };
+export * from './chain-cursor.entity';
 export * from './checkout-session.entity';
 export * from './product.entity';
+export * from './webhook-delivery.entity';
 
 export const ENTITIES = [
   WorkspaceEntity,
@@ -32,4 +42,8 @@ export const ENTITIES = [
   BlockchainTransactionEntity,
   EventEntity,
   ServiceClockEntity,
+  ChainCursorEntity,
+  WebhookEndpointEntity,
+  WebhookDeliveryEntity,
+  WebhookDeliveryAttemptEntity,
 ];

@@ -10,6 +10,12 @@ import { WorkspaceEntity } from './workspace.entity';
 @Index('IDX_payments_workspace_created', ['workspaceId', 'createdAt'])
 @Index('UQ_payments_idempotency', ['workspaceId', 'idempotencyScope'], { unique: true, where: '"idempotency_scope" IS NOT NULL' })
 @Index('UQ_payments_address', ['addressKind', 'addressIndex'], { unique: true })
+// The listener's watch set (spec: Payment › Other rules › watch window) and the expiry job.
+@Index('IDX_payments_watch', ['chain', 'network', 'expiresAt'], {
+  where: `"status" IN ('waiting_for_payment', 'detected', 'confirming', 'underpaid', 'expired')`,
+})
+@Index('IDX_payments_recorded', ['chain', 'network', 'recordedXid'])
+@Index('IDX_payments_waiting_expiry', ['expiresAt'], { where: `"status" = 'waiting_for_payment'` })
 @Check('CHK_payments_status', `"status" IN ('waiting_for_payment', 'detected', 'confirming', 'confirmed', 'underpaid', 'overpaid', 'expired', 'refunded', 'created', 'settled', 'failed')`)
 export class PaymentEntity {
   @PrimaryColumn('uuid')
@@ -110,4 +116,19 @@ export class PaymentEntity {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', precision: 3 })
   updatedAt!: Date;
+
+  /**
+   * The id of the transaction that inserted the row (txid_current(), 64-bit): the listener's watch set
+   * picks up new payments by it, exactly (whatever the dev clock says). Filled by the default only;
+   * not part of any response.
+   */
+  @Column({
+    name: 'recorded_xid',
+    type: 'bigint',
+    default: () => 'txid_current()',
+    select: false,
+    insert: false,
+    update: false,
+  })
+  recordedXid?: string;
 }

@@ -11,7 +11,6 @@ import {
   isUuid,
   normalizeDecimal,
   parseUsdCents,
-  ProjectablePayment,
   projectSession,
   SESSION_STATUSES,
   SessionStatus,
@@ -27,6 +26,7 @@ import { PaymentsService } from '../payments/payments.service';
 import { ProductsService } from '../products/products.service';
 import { CheckoutSettingsService } from './checkout-settings.service';
 import { sessionEventData, SessionContext } from './checkout-sessions.presenter';
+import { projectable, storeSessionProjection } from './session-projection.store';
 import { CreateSessionDto } from './dto/create-session.dto';
 import * as msg from './checkout.errors';
 
@@ -300,13 +300,7 @@ export class CheckoutSessionsService {
 
   /** Applies the projection to a locked session: stores the change and appends its events. */
   private async applyProjection(tx: EntityManager, loaded: LoadedSession): Promise<void> {
-    const now = this.clock.now();
-    const projection = projectSession(loaded.session, projectable(loaded.payment), now);
-    const s = loaded.session;
-    if (projection.status === s.status && projection.late === s.late && projection.completedAt?.getTime() === s.completedAt?.getTime()) return;
-    Object.assign(s, { status: projection.status, late: projection.late, completedAt: projection.completedAt, updatedAt: now });
-    await this.saveState(tx, s);
-    await appendEvents(tx, s.workspaceId, projection.events.map((type) => ({ type, data: sessionEventData(loaded) })), now);
+    await storeSessionProjection(tx, loaded, this.clock.now());
   }
 
   private async saveState(tx: EntityManager, s: CheckoutSessionEntity): Promise<void> {
@@ -415,10 +409,6 @@ interface Refusal {
   refused: string;
 }
 const refusal = (message: string): Refusal => ({ refused: message });
-
-function projectable(p: PaymentEntity | null): ProjectablePayment | null {
-  return p && { id: p.id, status: p.status, expiresAt: p.expiresAt, receivedAmountAtomic: p.receivedAmountAtomic, confirmedAt: p.confirmedAt };
-}
 
 function decodeSessionCursor(value: string): { createdAt: Date; id: string } | null {
   const [at, id, ...rest] = value.split('|');

@@ -18,6 +18,8 @@ export const chainNotEnabled = (chain: string, enabled: string[]) =>
 export const archivedProduct = (id: string) => `Product ${id} is archived: new checkout sessions for it are refused.`;
 export const legacySubscription = (id: string) =>
   `Product ${id} is a legacy subscription product: recurring billing was removed on 2026-09-17.`;
+/** The hosted page matches "no longer available" to tell an archived product from an unknown slug. */
+export const linkNoLongerAvailable = (slug: string) => `The payment link ${slug} is no longer available: the product was archived.`;
 export const sessionNotFound = (id: string) => `No such checkout session: ${id}.`;
 
 export function idempotencyMismatch(key: string, existing: CheckoutSessionEntity, attempted: CheckoutSessionEntity): string {

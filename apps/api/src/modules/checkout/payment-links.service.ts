@@ -24,10 +24,14 @@ export class PaymentLinksService {
     private readonly sessions: CheckoutSessionsService,
   ) {}
 
-  /** An archived product disappears from the link (404); a legacy subscription product is 410. */
+  /**
+   * An archived product disappears from the link (404, worded so the hosted page can say "no
+   * longer available"); a legacy subscription product is 410.
+   */
   async product(slug: string): Promise<ProductEntity> {
     const product = await this.products.findBySlug(slug);
-    if (!product || product.status !== 'active') throw notFound(`No such payment link: ${slug}.`);
+    if (!product) throw notFound(`No such payment link: ${slug}.`);
+    if (product.status !== 'active') throw notFound(msg.linkNoLongerAvailable(slug));
     if (product.kind === 'subscription') throw gone('This product was a subscription; recurring billing was removed on 2026-09-17.');
     return product;
   }

@@ -2,8 +2,21 @@ import { Controller, Get, HttpStatus, Inject, OnModuleDestroy, Res } from '@nest
 import type { Response } from 'express';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { ChainRegistry } from '@svc/chains';
+import type { Network } from '@svc/domain';
 import { SVC_CONFIG, SvcConfig } from '../../core/config.provider';
 import { Public } from '../auth/auth.decorators';
+
+interface ChainHealth {
+  chain: string;
+  network: Network;
+  head: string | null;
+  nextBlock: string;
+  lag: string | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  updatedAt: string;
+}
 
 /** runtime contract › Health: 200 once PostgreSQL and Redis answer, 503 otherwise. */
 @Controller()
@@ -12,6 +25,7 @@ export class HealthController implements OnModuleDestroy {
 
   constructor(
     private readonly db: DataSource,
+    private readonly chains: ChainRegistry,
     @Inject(SVC_CONFIG) config: SvcConfig,
   ) {
     this.redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
@@ -23,7 +37,31 @@ export class HealthController implements OnModuleDestroy {
   async health(@Res() res: Response): Promise<void> {
     const [database, redis] = await Promise.all([this.check(() => this.db.query('SELECT 1')), this.check(() => this.pingRedis())]);
     const ok = database === 'ok' && redis === 'ok';
-    res.status(ok ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json({ status: ok ? 'ok' : 'unavailable', database, redis });
+    const chains = database === 'ok' ? await this.chainHealth().catch(() => undefined) : undefined;
+    res.status(ok ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json({ status: ok ? 'ok' : 'unavailable', database, redis, chains });
+  }
+
+  /**
+   * runtime contract › Health: what the listener last reported per chain (head, next block, lag in
+   * final blocks, last error). Informational: a lagging or unreachable chain never fails /healthz.
+   */
+  private async chainHealth(): Promise<ChainHealth[]> {
+    const rows: Array<{ chain: string; network: Network; next_block: string; head: string | null; last_error: string | null; last_error_at: Date | null; updated_at: Date }> =
+      await this.db.query(`SELECT chain, network, next_block, head, last_error, last_error_at, updated_at FROM chain_cursors ORDER BY chain, network`);
+    return rows.map((r) => {
+      const confirmations = Math.max(1, this.chains.get(r.chain, r.network)?.confirmations ?? 1);
+      const lag = r.head === null ? null : BigInt(r.head) - BigInt(confirmations) + 1n - BigInt(r.next_block) + 1n;
+      return {
+        chain: r.chain,
+        network: r.network,
+        head: r.head,
+        nextBlock: r.next_block,
+        lag: lag === null ? null : (lag > 0n ? lag : 0n).toString(),
+        lastError: r.last_error,
+        lastErrorAt: r.last_error_at?.toISOString() ?? null,
+        updatedAt: r.updated_at.toISOString(),
+      };
+    });
   }
 
   onModuleDestroy(): void {

@@ -1,12 +1,13 @@
 import { Body, Controller, Get, Param, Query } from '@nestjs/common';
 import { Post } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ChainRegistry } from '@svc/chains';
 import { PaymentEntity } from '@svc/db';
 import { ClockService } from '../../core/clock.service';
 import { Caller, CurrentCaller, Public } from '../auth/auth.decorators';
 import { CreatePaymentDto } from './dto/create-payment.dto';
 import { encodeCursor, NEWEST_LIMIT, parsePaymentList, PaymentListQuery, WALK_LAG_MS } from './payments-walk';
-import { paymentObject, paymentWithRelations, publicPayment } from './payments.presenter';
+import { paymentObject, paymentWithRelations, publicPayment, publicRail } from './payments.presenter';
 import { PaymentsService } from './payments.service';
 
 @Controller()
@@ -15,6 +16,7 @@ export class PaymentsController {
     private readonly payments: PaymentsService,
     private readonly db: DataSource,
     private readonly clock: ClockService,
+    private readonly chains: ChainRegistry,
   ) {}
 
   @Post('v1/payments')
@@ -61,6 +63,18 @@ export class PaymentsController {
     const payment = await this.payments.getPublic(id);
     const transfers = await this.payments.transfers([payment.id], 5);
     return publicPayment(payment, transfers.get(payment.id) ?? []);
+  }
+
+  /**
+   * What a wallet needs beyond the public projection (whose fields the spec fixes): the hosted
+   * payment-link page builds its EIP-681 QR code from it, as the session page does from the
+   * session view. Public like the projection; the payment id is the only key.
+   */
+  @Public()
+  @Get('v1/public/payments/:id/rail')
+  async getPublicRail(@Param('id') id: string) {
+    const payment = await this.payments.getPublic(id);
+    return publicRail(payment, this.chains.get(payment.chain, payment.network)?.chainId ?? null);
   }
 
   private async withRelations(rows: PaymentEntity[]) {

@@ -94,3 +94,17 @@ export function publicPayment(p: PaymentEntity, latestTransfers: BlockchainTrans
     })),
   };
 }
+
+/** GET /v1/public/payments/:id/rail: the rail and the exact atomic amount, for a wallet link (chainId null off EVM). */
+export function publicRail(p: PaymentEntity, chainId: number | null) {
+  return {
+    id: p.id,
+    chain: p.chain,
+    network: p.network,
+    chainId,
+    token: p.token,
+    tokenAddress: p.tokenAddress,
+    decimals: p.decimals,
+    expectedAmountAtomic: p.expectedAmountAtomic?.toString() ?? null,
+  };
+}

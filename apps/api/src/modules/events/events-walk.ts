@@ -1,0 +1,44 @@
+// GET /v1/events: the keyset walk of the payments walk (spec: Endpoints › Payments ›
+// Reconciliation walk), over the outbox: oldest first by (createdAt, id), `createdAfter`
+// exclusive, `limit` 1..100 (default 25, clamped), `cursor` = `<createdAt>|<id>`, events younger
+// than 60 seconds withheld (a transaction that commits late cannot slip behind a cursor).
+import { parseEventFilters } from '@svc/webhooks';
+import { badRequest } from '../../common/api-error';
+import { decodeCursor, parseIsoTimestamp, parseLimit } from '../payments/payments-walk';
+
+export interface EventListQuery {
+  type?: string;
+  createdAfter?: string;
+  limit?: string;
+  cursor?: string;
+}
+
+export interface ParsedEventList {
+  /** null: every type; otherwise exact types and `prefix.` wildcards, as the webhook filters. */
+  filters: string[] | null;
+  createdAfter?: Date;
+  limit: number;
+  cursor?: { createdAt: Date; id: string };
+}
+
+export function parseEventList(q: EventListQuery): ParsedEventList {
+  let filters: string[] | null = null;
+  if (q.type !== undefined) {
+    const parsed = parseEventFilters(q.type.split(',').map((t) => t.trim()).filter(Boolean));
+    if (!parsed.ok) throw badRequest(parsed.message.replace(/^eventTypes/, 'type'));
+    filters = parsed.filters.includes('*') ? null : parsed.filters;
+  }
+  let createdAfter: Date | undefined;
+  if (q.createdAfter !== undefined) {
+    const at = parseIsoTimestamp(q.createdAfter);
+    if (!at) throw badRequest('createdAfter must be an ISO 8601 timestamp, e.g. 2026-09-20T12:00:00.000Z.');
+    createdAfter = at;
+  }
+  let cursor: ParsedEventList['cursor'];
+  if (q.cursor !== undefined) {
+    const parsed = decodeCursor(q.cursor);
+    if (!parsed) throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
+    cursor = { createdAt: parsed.updatedAt, id: parsed.id };
+  }
+  return { filters, createdAfter, limit: parseLimit(q.limit), cursor };
+}

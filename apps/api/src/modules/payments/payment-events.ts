@@ -1,0 +1,47 @@
+import { BlockchainTransactionEntity, CheckoutSessionEntity, PaymentEntity } from '@svc/db';
+import { assertUnreachable, PaymentEventType } from '@svc/domain';
+import { OutboxEvent } from '../events/outbox';
+import { blockchainTransaction, CheckoutSessionRef, paymentObject } from './payments.presenter';
+
+export const sessionRef = (s: Pick<CheckoutSessionEntity, 'id' | 'reference' | 'metadata'>): CheckoutSessionRef => ({
+  id: s.id,
+  reference: s.reference,
+  metadata: s.metadata,
+});
+
+/**
+ * The outbox event of a payment status change (spec: Events › Payloads):
+ * - payment.confirmed / underpaid / overpaid / amount_increased: {merchantId, eventType, payment, blockchainTransaction, checkoutSession?}
+ * - payment.expired: {merchantId, eventType, paymentId, checkoutSession?} (no payment, no metadata)
+ * `checkoutSession` is present for a payment minted for a session (also an abandoned one) and
+ * absent, not null, otherwise.
+ */
+export function paymentEvent(
+  type: PaymentEventType,
+  payment: PaymentEntity,
+  transfer: BlockchainTransactionEntity | null,
+  session: CheckoutSessionRef | null,
+): OutboxEvent {
+  const withSession = session ? { checkoutSession: session } : {};
+  switch (type) {
+    case 'payment.expired':
+      return { type, data: { merchantId: payment.workspaceId, eventType: type, paymentId: payment.id, ...withSession } };
+    case 'payment.confirmed':
+    case 'payment.underpaid':
+    case 'payment.overpaid':
+    case 'payment.amount_increased':
+      if (!transfer) throw new Error(`${type} needs the transfer that caused it`);
+      return {
+        type,
+        data: {
+          merchantId: payment.workspaceId,
+          eventType: type,
+          payment: paymentObject(payment),
+          blockchainTransaction: blockchainTransaction(payment, transfer),
+          ...withSession,
+        },
+      };
+    default:
+      return assertUnreachable(type);
+  }
+}

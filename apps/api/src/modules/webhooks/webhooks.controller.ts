@@ -1,0 +1,67 @@
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { Caller, CurrentCaller } from '../auth/auth.decorators';
+import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { TestWebhookDto } from './dto/test-webhook.dto';
+import { UpdateWebhookDto } from './dto/update-webhook.dto';
+import { endpointObject } from './webhooks.presenter';
+import { DeliveryListQuery, WebhooksService } from './webhooks.service';
+
+/** spec: Endpoints › Webhooks, plus what a merchant expects beyond create and test (README › Webhooks). */
+@Controller('v1/webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post()
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateWebhookDto) {
+    return endpointObject(await this.webhooks.create(caller.workspaceId, body), true);
+  }
+
+  @Get()
+  async list(@CurrentCaller() caller: Caller) {
+    return (await this.webhooks.list(caller.workspaceId)).map((e) => endpointObject(e));
+  }
+
+  @Get(':id')
+  async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+    return endpointObject(await this.webhooks.get(caller.workspaceId, id));
+  }
+
+  @Patch(':id')
+  async update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: UpdateWebhookDto) {
+    return endpointObject(await this.webhooks.update(caller.workspaceId, id, body));
+  }
+
+  @Delete(':id')
+  delete(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+    return this.webhooks.delete(caller.workspaceId, id);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(HttpStatus.OK)
+  async rotateSecret(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+    return endpointObject(await this.webhooks.rotateSecret(caller.workspaceId, id), true);
+  }
+
+  /** 202: the delivery is queued; its attempt shows in the delivery log. */
+  @Post(':id/test')
+  @HttpCode(HttpStatus.ACCEPTED)
+  test(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: TestWebhookDto) {
+    return this.webhooks.sendTest(caller.workspaceId, id, body?.eventType);
+  }
+
+  @Get(':id/deliveries')
+  deliveries(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() query: DeliveryListQuery) {
+    return this.webhooks.deliveries(caller.workspaceId, id, query);
+  }
+
+  @Get(':id/deliveries/:deliveryId')
+  delivery(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('deliveryId') deliveryId: string) {
+    return this.webhooks.delivery(caller.workspaceId, id, deliveryId);
+  }
+
+  @Post(':id/deliveries/:deliveryId/redeliver')
+  @HttpCode(HttpStatus.ACCEPTED)
+  redeliver(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('deliveryId') deliveryId: string) {
+    return this.webhooks.redeliver(caller.workspaceId, id, deliveryId);
+  }
+}

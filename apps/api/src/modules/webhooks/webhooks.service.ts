@@ -1,0 +1,193 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { WEBHOOK_DELIVERY_STATUSES, WebhookDeliveryEntity, WebhookDeliveryStatus, WebhookEndpointEntity } from '@svc/db';
+import { isUuid } from '@svc/domain';
+import { checkPublicDestination, isEventType, parseEventFilters, parseWebhookUrl } from '@svc/webhooks';
+import { badRequest, notFound } from '../../common/api-error';
+import { ClockService } from '../../core/clock.service';
+import { SVC_CONFIG, SvcConfig } from '../../core/config.provider';
+import { decodeCursor, encodeCursor, parseLimit } from '../payments/payments-walk';
+import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { UpdateWebhookDto } from './dto/update-webhook.dto';
+import { testEnvelope } from './test-event';
+import { WebhookQueueService } from './webhook-queue.service';
+import * as msg from './webhooks.errors';
+import { deliveryObject } from './webhooks.presenter';
+import { WebhooksRepository } from './webhooks.repository';
+
+export interface DeliveryListQuery {
+  limit?: string;
+  cursor?: string;
+  status?: string;
+  eventId?: string;
+}
+
+/** `whsec_` + 32 random bytes in hex; used as a UTF-8 string (not hex-decoded) as the HMAC key. */
+export const generateWebhookSecret = () => `whsec_${randomBytes(32).toString('hex')}`;
+
+const DEFAULT_TEST_TYPE = 'checkout.session.completed';
+
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly repo: WebhooksRepository,
+    private readonly queue: WebhookQueueService,
+    private readonly clock: ClockService,
+    @Inject(SVC_CONFIG) private readonly config: SvcConfig,
+  ) {}
+
+  async create(workspaceId: string, dto: CreateWebhookDto): Promise<WebhookEndpointEntity> {
+    const url = await this.checkUrl(dto.url);
+    const now = this.clock.now();
+    const endpoint: WebhookEndpointEntity = {
+      id: randomUUID(),
+      workspaceId,
+      url,
+      description: dto.description ?? null,
+      eventTypes: this.filters(dto.eventTypes),
+      secret: generateWebhookSecret(),
+      enabled: true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.repo.insertEndpoint(endpoint);
+    return endpoint;
+  }
+
+  list(workspaceId: string): Promise<WebhookEndpointEntity[]> {
+    return this.repo.listEndpoints(workspaceId);
+  }
+
+  async get(workspaceId: string, id: string): Promise<WebhookEndpointEntity> {
+    const endpoint = await this.repo.findEndpoint(workspaceId, id);
+    if (!endpoint) throw notFound(msg.endpointNotFound(id));
+    return endpoint;
+  }
+
+  async update(workspaceId: string, id: string, dto: UpdateWebhookDto): Promise<WebhookEndpointEntity> {
+    const endpoint = await this.get(workspaceId, id);
+    if (dto.url !== undefined) endpoint.url = await this.checkUrl(dto.url);
+    if (dto.eventTypes !== undefined) endpoint.eventTypes = this.filters(dto.eventTypes);
+    if (dto.description !== undefined) endpoint.description = dto.description;
+    if (dto.enabled !== undefined) endpoint.enabled = dto.enabled;
+    endpoint.updatedAt = this.clock.now();
+    await this.repo.updateEndpoint(endpoint);
+    return endpoint;
+  }
+
+  async delete(workspaceId: string, id: string) {
+    await this.get(workspaceId, id);
+    await this.repo.deleteEndpoint(workspaceId, id);
+    return { id, object: 'webhook_endpoint' as const, deleted: true as const };
+  }
+
+  /** The old secret stops verifying at once; deliveries still pending are signed with the new one. */
+  async rotateSecret(workspaceId: string, id: string): Promise<WebhookEndpointEntity> {
+    const endpoint = await this.get(workspaceId, id);
+    endpoint.secret = generateWebhookSecret();
+    endpoint.updatedAt = this.clock.now();
+    await this.repo.updateEndpoint(endpoint);
+    return endpoint;
+  }
+
+  /**
+   * spec: Endpoints › Webhooks › test. Sent whatever the endpoint's filters say (and even when it
+   * is disabled): the merchant asked for it. Attempted once, no automatic retry.
+   */
+  async sendTest(workspaceId: string, id: string, eventType: string | undefined) {
+    const endpoint = await this.get(workspaceId, id);
+    const type = eventType ?? DEFAULT_TEST_TYPE;
+    if (!isEventType(type)) throw badRequest(msg.TEST_EVENT_TYPE);
+    const now = this.clock.now();
+    const envelope = testEnvelope(workspaceId, type, now);
+    const delivery: WebhookDeliveryEntity = {
+      id: randomUUID(),
+      workspaceId,
+      endpointId: endpoint.id,
+      eventId: envelope.id,
+      eventType: type,
+      test: true,
+      payload: envelope,
+      status: 'pending',
+      attemptCount: 0,
+      runAttempts: 0,
+      nextAttemptAt: now,
+      lastAttemptAt: null,
+      lastResponseStatus: null,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.repo.insertDelivery(delivery);
+    await this.queue.wake(delivery.id);
+    return deliveryObject(delivery, []);
+  }
+
+  async deliveries(workspaceId: string, id: string, q: DeliveryListQuery) {
+    const endpoint = await this.get(workspaceId, id);
+    const limit = parseLimit(q.limit);
+    let cursor: { at: Date; id: string } | undefined;
+    if (q.cursor !== undefined) {
+      const parsed = decodeCursor(q.cursor);
+      if (!parsed) throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
+      cursor = { at: parsed.updatedAt, id: parsed.id };
+    }
+    if (q.eventId !== undefined && !isUuid(q.eventId)) return { data: [], hasMore: false, nextCursor: null };
+    if (q.status !== undefined && !WEBHOOK_DELIVERY_STATUSES.includes(q.status as WebhookDeliveryStatus)) throw badRequest(msg.STATUS_FILTER);
+    const rows = await this.repo.listDeliveries(endpoint.id, {
+      limit: limit + 1,
+      cursor,
+      status: q.status as WebhookDeliveryStatus | undefined,
+      eventId: q.eventId,
+    });
+    const page = rows.slice(0, limit);
+    const attempts = await this.repo.attemptsOf(page.map((d) => d.id));
+    const last = page[page.length - 1];
+    const hasMore = rows.length > limit;
+    return {
+      data: page.map((d) => deliveryObject(d, attempts.get(d.id) ?? [])),
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor({ updatedAt: last.createdAt, id: last.id }) : null,
+    };
+  }
+
+  async delivery(workspaceId: string, id: string, deliveryId: string) {
+    const d = await this.findDelivery(workspaceId, id, deliveryId);
+    return deliveryObject(d, (await this.repo.attemptsOf([d.id])).get(d.id) ?? []);
+  }
+
+  /**
+   * Sends the delivery again at once with the same envelope (same id, same body, signed with the
+   * current secret), whatever its status; should that attempt fail, the retry schedule runs again.
+   */
+  async redeliver(workspaceId: string, id: string, deliveryId: string) {
+    const d = await this.findDelivery(workspaceId, id, deliveryId);
+    await this.repo.reopenDelivery(d.id, this.clock.now());
+    await this.queue.wake(d.id);
+    return this.delivery(workspaceId, id, deliveryId);
+  }
+
+  private async findDelivery(workspaceId: string, id: string, deliveryId: string): Promise<WebhookDeliveryEntity> {
+    const endpoint = await this.get(workspaceId, id);
+    const d = await this.repo.findDelivery(endpoint.id, deliveryId);
+    if (!d) throw notFound(msg.deliveryNotFound(deliveryId));
+    return d;
+  }
+
+  private filters(eventTypes: string[]): string[] {
+    const parsed = parseEventFilters(eventTypes);
+    if (!parsed.ok) throw badRequest(parsed.message);
+    return parsed.filters;
+  }
+
+  /** http(s); in production the host must resolve to public addresses only (SSRF). */
+  private async checkUrl(raw: string): Promise<string> {
+    const parsed = parseWebhookUrl(raw);
+    if (!parsed.ok) throw badRequest(parsed.message);
+    if (this.config.env === 'production') {
+      const refused = await checkPublicDestination(parsed.url);
+      if (refused) throw badRequest(refused);
+    }
+    return raw;
+  }
+}

@@ -1,0 +1,66 @@
+import { DataSource } from 'typeorm';
+import { ChainRegistry } from '@svc/chains';
+import { SvcConfig } from '@svc/config';
+import { isUuid } from '@svc/domain';
+import { ClockService } from '../../../api/src/core/clock.service';
+import { CreditService } from '../../../listener/src/credit/credit.service';
+import { RecoveryError, RecoveryService } from '../../../listener/src/credit/recovery.service';
+import { parseOptions, requireOption, UsageError } from '../cli-args';
+import { connect } from './database';
+
+export interface RecoverArgs {
+  paymentId: string;
+  txHash: string;
+  json: boolean;
+}
+
+/** The spec's 409 for recovery (refunded payment, not final yet, wrong address or token): exit code 3. */
+export class RecoveryRefused extends Error {}
+/** No such payment, transaction not on chain, chain data unreadable: exit code 1. */
+export class RecoveryFailed extends Error {}
+
+export function parseRecoverArgs(args: string[]): RecoverArgs {
+  const values = parseOptions('recover', args, { payment: { type: 'string' }, tx: { type: 'string' }, json: { type: 'boolean' } });
+  const paymentId = requireOption('recover', 'payment', values.payment);
+  const txHash = requireOption('recover', 'tx', values.tx);
+  if (!isUuid(paymentId)) throw new UsageError(`recover: --payment must be a payment UUID, got "${paymentId}".`);
+  return { paymentId, txHash, json: values.json === true };
+}
+
+/**
+ * runtime contract › Operator CLI › `recover`: the support recovery action of the spec, credited
+ * through the listener's own credit transaction. The services are built here, after the database
+ * is connected (the CLI's container connects only when a command needs it).
+ */
+export class RecoverCommand {
+  constructor(
+    private readonly db: DataSource,
+    private readonly config: SvcConfig,
+  ) {}
+
+  async run({ paymentId, txHash, json }: RecoverArgs): Promise<void> {
+    await connect(this.db);
+    const clock = new ClockService(this.db, this.config);
+    await clock.onModuleInit(); // reads the dev clock when SVC_DEV_CLOCK=1
+    try {
+      const chains = ChainRegistry.fromFile(this.config.chainsFile);
+      const recovery = new RecoveryService(this.db, chains, new CreditService(this.db, clock, chains));
+      const result = await recovery.recover(paymentId, txHash).catch((err: unknown) => {
+        if (!(err instanceof RecoveryError)) throw err;
+        throw err.kind === 'refused' ? new RecoveryRefused(`refused (409): ${err.message}`) : new RecoveryFailed(err.message);
+      });
+      if (json) {
+        process.stdout.write(`${JSON.stringify(result)}\n`);
+        return;
+      }
+      process.stdout.write(
+        result.outcome === 'credited'
+          ? `Credited ${result.txHash} to payment ${result.paymentId}: ${result.previousStatus} → ${result.status}, received ${result.receivedAmount}` +
+              `${result.events.length ? ` (${result.events.join(', ')})` : ''}.\n`
+          : `Already credited: ${result.txHash} on payment ${result.paymentId} (${result.status}, received ${result.receivedAmount}); nothing changed.\n`,
+      );
+    } finally {
+      clock.onModuleDestroy();
+    }
+  }
+}

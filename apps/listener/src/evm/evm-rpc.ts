@@ -1,0 +1,163 @@
+import { JsonRpcPayload, JsonRpcProvider, JsonRpcResult, Network } from 'ethers';
+
+/** Why a call failed, as far as choosing what to do next goes. */
+export type RpcFailure = 'rate_limited' | 'range_too_large' | 'unavailable' | 'bad_response';
+
+export class RpcError extends Error {
+  constructor(
+    readonly failure: RpcFailure,
+    readonly url: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const RATE_LIMIT_RE = /\b429\b|rate.?limit|too many requests|request limit|exceeded.*(rate|limit|quota|capacity|compute units)|capacity|throttl/i;
+const RANGE_RE = /block range|range (is )?too (large|wide|big)|too many (results|blocks|logs)|more than \d+ (results|logs)|query returned more than|response (size|is too big)|log response size/i;
+
+/** Classifies an error from ethers or from our transport. */
+export function classifyRpcError(err: unknown): RpcFailure {
+  const e = err as { status?: number; code?: string; error?: { message?: string }; info?: { error?: { message?: string } }; message?: string };
+  if (e?.status === 429) return 'rate_limited';
+  const text = [e?.message, e?.error?.message, e?.info?.error?.message].filter(Boolean).join(' | ');
+  if (RANGE_RE.test(text)) return 'range_too_large';
+  if (RATE_LIMIT_RE.test(text)) return 'rate_limited';
+  if (e?.code === 'BAD_DATA') return 'bad_response';
+  return 'unavailable';
+}
+
+/**
+ * ethers' JSON-RPC provider (batching, JSON-RPC error mapping) over Node's fetch: a hard timeout,
+ * HTTP status kept on the error (429 is a rate limit, not a retry loop inside the transport) and
+ * fast JSON parsing of large batches.
+ */
+class HttpJsonRpcProvider extends JsonRpcProvider {
+  constructor(
+    private readonly endpoint: string,
+    network: Network,
+    private readonly timeoutMs: number,
+    batchMaxCount: number,
+  ) {
+    super(endpoint, network, { staticNetwork: network, batchMaxCount, batchStallTime: 0, cacheTimeout: -1, polling: false });
+  }
+
+  override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<Array<JsonRpcResult>> {
+    const res = await fetch(this.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    if (!res.ok) {
+      const body = await res.text().catch(() => '');
+      throw Object.assign(new Error(`HTTP ${res.status} ${res.statusText} ${body.slice(0, 200)}`.trim()), { status: res.status });
+    }
+    const json = (await res.json()) as JsonRpcResult | JsonRpcResult[];
+    return Array.isArray(json) ? json : [json];
+  }
+}
+
+interface Endpoint {
+  url: string;
+  provider: HttpJsonRpcProvider;
+  failures: number;
+  /** not used again before this time (ms since epoch) */
+  coolUntil: number;
+  /** bumped by each counted failure: calls already in flight then fail with it, not again */
+  generation: number;
+}
+
+export interface EvmRpcOptions {
+  chainId: number | null;
+  timeoutMs?: number;
+  batchMaxCount?: number;
+  /** backoff after the n-th consecutive failure of an endpoint: min(max, base * 2^(n-1)), with jitter */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+}
+
+/**
+ * The RPC endpoints of one chain. Calls go to the current endpoint; a failure benches it for a
+ * backoff that grows with its consecutive failures (longer for a rate limit) and moves to the next
+ * endpoint, so the caller's retry lands elsewhere when another URL is configured.
+ */
+export class EvmRpc {
+  private readonly endpoints: Endpoint[];
+  private index = 0;
+  private readonly backoffBaseMs: number;
+  private readonly backoffMaxMs: number;
+
+  constructor(urls: string[], options: EvmRpcOptions) {
+    if (urls.length === 0) throw new Error('EvmRpc needs at least one RPC URL');
+    // The node's chain id is checked by the watcher; ethers only needs some static network.
+    const network = Network.from(options.chainId ?? 1);
+    this.endpoints = urls.map((url) => ({
+      url,
+      provider: new HttpJsonRpcProvider(url, network, options.timeoutMs ?? 15_000, options.batchMaxCount ?? 25),
+      failures: 0,
+      coolUntil: 0,
+      generation: 0,
+    }));
+    this.backoffBaseMs = options.backoffBaseMs ?? 500;
+    this.backoffMaxMs = options.backoffMaxMs ?? 30_000;
+  }
+
+  get url(): string {
+    return this.endpoints[this.index].url;
+  }
+
+  /** One JSON-RPC call on the current endpoint; concurrent calls are sent as one batch. */
+  async call<T>(method: string, params: unknown[] = []): Promise<T> {
+    const ep = this.endpoints[this.index];
+    const generation = ep.generation;
+    try {
+      const result = (await ep.provider.send(method, params)) as T;
+      ep.failures = 0;
+      return result;
+    } catch (err) {
+      throw this.fail(ep, err, generation);
+    }
+  }
+
+  /** How long to wait before the next attempt: 0 when some endpoint is not benched. */
+  delayMs(now = Date.now()): number {
+    const soonest = Math.min(...this.endpoints.map((e) => e.coolUntil));
+    return Math.max(0, soonest - now);
+  }
+
+  destroy(): void {
+    for (const ep of this.endpoints) ep.provider.destroy();
+  }
+
+  private fail(ep: Endpoint, err: unknown, generation: number): RpcError {
+    if (err instanceof RpcError) return err;
+    const failure = classifyRpcError(err);
+    const message = (err as Error)?.message ?? String(err);
+    if (failure !== 'range_too_large' && generation === ep.generation) {
+      ep.generation += 1;
+      ep.failures += 1;
+      const base = failure === 'rate_limited' ? this.backoffBaseMs * 4 : this.backoffBaseMs;
+      const delay = Math.min(this.backoffMaxMs, base * 2 ** (ep.failures - 1));
+      ep.coolUntil = Date.now() + delay * (0.75 + Math.random() * 0.5);
+      this.rotate();
+    }
+    return new RpcError(failure, ep.url, `${ep.url}: ${failure}: ${message.split('\n')[0].slice(0, 300)}`);
+  }
+
+  /** Moves to the next endpoint that is not benched (or the one benched for the shortest time). */
+  private rotate(): void {
+    const now = Date.now();
+    const n = this.endpoints.length;
+    for (let step = 1; step <= n; step++) {
+      const i = (this.index + step) % n;
+      if (this.endpoints[i].coolUntil <= now) {
+        this.index = i;
+        return;
+      }
+    }
+    let best = 0;
+    for (let i = 1; i < n; i++) if (this.endpoints[i].coolUntil < this.endpoints[best].coolUntil) best = i;
+    this.index = best;
+  }
+}

@@ -1,0 +1,407 @@
+// The EVM watcher of one (chain, network) (architecture › Chains: EVM watcher). It walks final
+// blocks (head − confirmations + 1) from the persisted cursor in bounded chunks: per chunk one
+// eth_getLogs for the Transfer event of the watched token contracts and the chunk's blocks (with
+// their transactions when a native coin is watched), matched locally against the watch set. The
+// cursor moves only after the sink has taken the chunk, so an outage or a crash repeats a chunk
+// (the sink is idempotent per transfer) and never skips one.
+import { Logger } from '@nestjs/common';
+import type { ChainConfig } from '@svc/chains';
+import type { ProcessedBlock } from '@svc/db';
+import type { Network } from '@svc/domain';
+import { DataSource } from 'typeorm';
+import type { ObservedTransfer, TransferSink } from '../credit/observed-transfer';
+import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
+import { ChainLease, EvmCursor, LeaseLostError } from './chain-lease';
+import { EvmRpc, RpcError } from './evm-rpc';
+import {
+  EvmMatchContext,
+  RpcBlock,
+  RpcLog,
+  TRANSFER_TOPIC,
+  finalHead,
+  nativeCandidates,
+  nativeTransfer,
+  transfersFromLogs,
+  watchedTokenContracts,
+  watchesNative,
+} from './evm-transfers';
+
+export interface EvmWatcherOptions {
+  /** wait between head polls once caught up */
+  pollIntervalMs: number;
+  /** blocks per chunk (one eth_getLogs, one sink call, one cursor write); halved when the node says the range is too large */
+  chunkSize: number;
+  /** chunks per round before the head and the watch set are read again */
+  chunksPerRound: number;
+  /** how often a standby copy tries to claim the chain */
+  claimRetryMs: number;
+  /** processed block hashes kept for reorg detection */
+  recentBlocks: number;
+  /** where a new cursor starts: this many final blocks before the final head (0: at the final head) */
+  initialLookback: number;
+  rpcTimeoutMs: number;
+  rpcBatchSize: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+}
+
+export const DEFAULT_EVM_WATCHER_OPTIONS: EvmWatcherOptions = {
+  pollIntervalMs: 400,
+  chunkSize: 100,
+  chunksPerRound: 20,
+  claimRetryMs: 5_000,
+  recentBlocks: 64,
+  initialLookback: 100,
+  rpcTimeoutMs: 15_000,
+  rpcBatchSize: 25,
+  backoffBaseMs: 500,
+  backoffMaxMs: 30_000,
+};
+
+export interface EvmWatcherDeps {
+  db: DataSource;
+  sink: TransferSink;
+  watchSet: WatchSet;
+  /** the service clock, for health timestamps */
+  now: () => Date;
+}
+
+const IDLE_REPORT_MS = 5_000;
+const hex = (n: bigint): string => `0x${n.toString(16)}`;
+
+/** The node answered something inconsistent (a reorg in flight, a lagging node): retry the chunk. */
+class TransientChainError extends Error {}
+/** The node serves another chain than configured: wait and retry slowly, never process it. */
+class WrongChainError extends Error {}
+
+export class EvmWatcher implements ChainWatcher {
+  readonly chain: string;
+  readonly network: Network;
+  private readonly logger: Logger;
+  private readonly options: EvmWatcherOptions;
+  private readonly rpc: EvmRpc | null;
+  private readonly tokenContracts: Map<string, string>;
+  private readonly native: boolean;
+  private chunkSize: number;
+  private loop: Promise<void> | null = null;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+  private lease: ChainLease | null = null;
+  private failures = 0;
+  private lastReportAt = 0;
+  private readonly st: {
+    state: WatcherState;
+    head: bigint | null;
+    nextBlock: bigint | null;
+    lastError: string | null;
+    lastErrorAt: Date | null;
+    lastProgressAt: Date | null;
+  } = { state: 'starting', head: null, nextBlock: null, lastError: null, lastErrorAt: null, lastProgressAt: null };
+
+  constructor(
+    readonly config: ChainConfig,
+    private readonly deps: EvmWatcherDeps,
+    options: Partial<EvmWatcherOptions> = {},
+  ) {
+    if (config.kind !== 'evm') throw new Error(`EvmWatcher: ${config.chain}/${config.network} is a ${config.kind} chain`);
+    this.chain = config.chain;
+    this.network = config.network;
+    this.options = { ...DEFAULT_EVM_WATCHER_OPTIONS, ...options };
+    this.chunkSize = this.options.chunkSize;
+    this.logger = new Logger(`evm-watcher ${config.chain}/${config.network}`);
+    this.tokenContracts = watchedTokenContracts(config);
+    this.native = watchesNative(config);
+    this.rpc = config.rpcUrls.length
+      ? new EvmRpc(config.rpcUrls, {
+          chainId: config.chainId,
+          timeoutMs: this.options.rpcTimeoutMs,
+          batchMaxCount: this.options.rpcBatchSize,
+          backoffBaseMs: this.options.backoffBaseMs,
+          backoffMaxMs: this.options.backoffMaxMs,
+        })
+      : null;
+  }
+
+  start(): void {
+    if (this.loop) return;
+    if (!this.rpc) {
+      this.st.state = 'idle';
+      this.st.lastError = 'no rpcUrls configured (SVC_CHAINS_FILE): deposits on this chain are not detected';
+      this.logger.warn(this.st.lastError);
+      return;
+    }
+    this.stopping = false;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    this.loop = null;
+    this.rpc?.destroy();
+    this.st.state = 'stopped';
+  }
+
+  status(): WatcherStatus {
+    const fin = this.st.head === null ? null : finalHead(this.st.head, this.config.confirmations);
+    const lag = fin === null || this.st.nextBlock === null ? null : fin - this.st.nextBlock + 1n;
+    return {
+      chain: this.chain,
+      network: this.network,
+      kind: 'evm',
+      state: this.st.state,
+      endpoint: this.rpc?.url ?? null,
+      head: this.st.head?.toString() ?? null,
+      finalHead: fin?.toString() ?? null,
+      nextBlock: this.st.nextBlock?.toString() ?? null,
+      lag: lag === null ? null : (lag > 0n ? lag : 0n).toString(),
+      lastError: this.st.lastError,
+      lastErrorAt: this.st.lastErrorAt?.toISOString() ?? null,
+      lastProgressAt: this.st.lastProgressAt?.toISOString() ?? null,
+    };
+  }
+
+  // ---- claim loop ---------------------------------------------------------------------------
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      let lease: ChainLease | null = null;
+      try {
+        lease = await ChainLease.tryClaim(this.deps.db, this.chain, this.network);
+      } catch (err) {
+        this.recordError(`claim failed: ${(err as Error).message}`);
+      }
+      if (!lease) {
+        if (this.st.state !== 'standby') this.logger.log('another listener copy holds this chain; standing by');
+        this.st.state = 'standby';
+        await this.sleep(this.options.claimRetryMs);
+        continue;
+      }
+      this.lease = lease;
+      this.st.state = 'active';
+      this.logger.log(`claimed; watching ${[...this.tokenContracts.values(), ...(this.native ? ['native'] : [])].join(', ') || 'nothing'} via ${this.rpc?.url}`);
+      try {
+        await this.work(lease);
+      } catch (err) {
+        this.recordError((err as Error).message);
+      } finally {
+        this.lease = null;
+        await lease.release();
+      }
+      if (!this.stopping) await this.sleep(this.options.claimRetryMs / 5);
+    }
+  }
+
+  // ---- the walk -----------------------------------------------------------------------------
+
+  /** Works the chain until stopped or the lease is lost (LeaseLostError propagates). */
+  private async work(lease: ChainLease): Promise<void> {
+    let cursor: EvmCursor | null = null;
+    while (!this.stopping) {
+      try {
+        cursor ??= await this.openCursor(lease);
+        const head = await this.head();
+        const fin = finalHead(head, this.config.confirmations);
+        if (cursor.nextBlock > fin) {
+          await this.idle(lease);
+          await this.sleep(this.options.pollIntervalMs);
+          continue;
+        }
+        // Read after the head: every payment with a transfer in blocks up to `fin` already exists.
+        const watched = await this.deps.watchSet.addresses(this.chain, this.network);
+        for (let i = 0; i < this.options.chunksPerRound && cursor.nextBlock <= fin && !this.stopping; i++) {
+          const to = minBig(fin, cursor.nextBlock + BigInt(this.chunkSize) - 1n);
+          cursor = await this.processChunk(lease, cursor, to, head, watched);
+        }
+        this.healthy();
+      } catch (err) {
+        if (err instanceof LeaseLostError) throw err;
+        if (err instanceof RpcError && err.failure === 'range_too_large' && this.chunkSize > 1) {
+          this.chunkSize = Math.max(1, Math.floor(this.chunkSize / 2));
+          this.logger.warn(`${err.message}; chunk size now ${this.chunkSize}`);
+          continue;
+        }
+        this.failures += 1;
+        this.recordError((err as Error).message);
+        await lease.report(this.st.head, { message: (err as Error).message, at: this.deps.now() }).catch((e: Error) => {
+          throw new LeaseLostError(e.message);
+        });
+        if (err instanceof WrongChainError || !(err instanceof RpcError)) cursor = null; // re-read the cursor after a non-RPC failure
+        const backoff = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** Math.min(10, this.failures - 1));
+        let wait: number;
+        if (err instanceof WrongChainError) wait = this.options.backoffMaxMs;
+        else if (err instanceof RpcError) wait = Math.max(this.rpc?.delayMs() ?? 0, 100); // the endpoint's own backoff
+        else if (err instanceof TransientChainError) wait = Math.min(backoff, 2_000); // a lagging node or a reorg in flight: soon again
+        else wait = backoff; // the database or the credit service
+        await this.sleep(wait);
+      }
+    }
+  }
+
+  /** Loads the cursor, checking the node's chain id and genesis; starts a new cursor at the final head. */
+  private async openCursor(lease: ChainLease): Promise<EvmCursor> {
+    if (this.config.chainId !== null) {
+      const id = BigInt(await this.call<string>('eth_chainId'));
+      if (id !== BigInt(this.config.chainId)) {
+        throw new WrongChainError(`${this.rpc?.url} serves chain id ${id}, not ${this.config.chainId}: not reading it`);
+      }
+    }
+    const genesis = await this.call<RpcBlock | null>('eth_getBlockByNumber', ['0x0', false]);
+    if (!genesis) throw new TransientChainError('the node has no block 0');
+    const stored = await lease.load();
+    if (stored && stored.genesisHash !== null && stored.genesisHash !== genesis.hash) {
+      this.logger.warn(`the chain at ${this.rpc?.url} has another genesis block than the cursor (${stored.genesisHash}): it was reset; starting over`);
+    } else if (stored) {
+      this.st.nextBlock = stored.nextBlock;
+      if (stored.genesisHash === null) await lease.reset({ ...stored, genesisHash: genesis.hash }, this.st.head ?? 0n);
+      return { ...stored, genesisHash: genesis.hash };
+    }
+    const head = await this.head();
+    const fin = finalHead(head, this.config.confirmations);
+    const start = maxBig(0n, fin - BigInt(this.options.initialLookback));
+    const cursor: EvmCursor = { nextBlock: start, recent: [], genesisHash: genesis.hash };
+    await lease.reset(cursor, head);
+    this.st.nextBlock = start;
+    this.logger.log(`new cursor at block ${start} (head ${head})`);
+    return cursor;
+  }
+
+  private async processChunk(lease: ChainLease, cursor: EvmCursor, to: bigint, head: bigint, watched: ReadonlySet<string>): Promise<EvmCursor> {
+    const from = cursor.nextBlock;
+    const numbers: bigint[] = [];
+    for (let n = from; n <= to; n++) numbers.push(n);
+    const [blocks, logs] = await Promise.all([
+      Promise.all(numbers.map((n) => this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(n), this.native]))),
+      this.tokenContracts.size
+        ? this.call<RpcLog[]>('eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(to), address: [...this.tokenContracts.keys()], topics: [TRANSFER_TOPIC] }])
+        : Promise.resolve([] as RpcLog[]),
+    ]);
+
+    // Continuity: the chunk hangs off the last processed block and is one chain.
+    const hashes = new Map<bigint, string>();
+    for (let i = 0; i < blocks.length; i++) {
+      const b = blocks[i];
+      if (!b) throw new TransientChainError(`block ${numbers[i]} not available yet on ${this.rpc?.url}`);
+      if (i > 0 && b.parentHash !== blocks[i - 1]!.hash) throw new TransientChainError(`blocks ${numbers[i - 1]}..${numbers[i]} do not link (reorg in flight)`);
+      hashes.set(numbers[i], b.hash);
+    }
+    const last = cursor.recent[cursor.recent.length - 1];
+    if (last && BigInt(last.n) === from - 1n && blocks[0]!.parentHash !== last.h) return this.rewind(lease, cursor, head);
+    for (const log of logs) {
+      if (hashes.get(BigInt(log.blockNumber)) !== log.blockHash) throw new TransientChainError(`logs of block ${BigInt(log.blockNumber)} come from another fork`);
+    }
+
+    const ctx: EvmMatchContext = { chain: this.chain, network: this.network, watched, tokenContracts: this.tokenContracts, head };
+    const transfers: ObservedTransfer[] = [];
+    if (this.native) {
+      const candidates = blocks.flatMap((b) => nativeCandidates(b!, watched).map((tx) => ({ tx, block: b! })));
+      // A reverted transaction keeps its value in the block but moves nothing.
+      const receipts = await Promise.all(candidates.map(({ tx }) => this.call<{ status: string } | null>('eth_getTransactionReceipt', [tx.hash])));
+      candidates.forEach(({ tx, block }, i) => {
+        const receipt = receipts[i];
+        if (!receipt) throw new TransientChainError(`no receipt for ${tx.hash}`);
+        if (BigInt(receipt.status) === 1n) transfers.push(nativeTransfer(tx, block, ctx));
+      });
+    }
+    transfers.push(...transfersFromLogs(logs, ctx));
+    transfers.sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
+
+    // spec: States › Payment — bnb, arc, brokerchain report a transfer only once final; every block here is.
+    if (transfers.length) await this.deps.sink.credit(transfers);
+
+    const recent: ProcessedBlock[] = [...cursor.recent, ...numbers.map((n) => ({ n: n.toString(), h: hashes.get(n) as string }))].slice(-this.options.recentBlocks);
+    const next: EvmCursor = { nextBlock: to + 1n, recent, genesisHash: cursor.genesisHash };
+    await lease.advance(from, next, head);
+    this.st.nextBlock = next.nextBlock;
+    this.st.lastProgressAt = this.deps.now();
+    if (transfers.length) this.logger.log(`blocks ${from}..${to}: ${transfers.length} transfer(s) to watched addresses`);
+    return next;
+  }
+
+  /**
+   * The chain no longer contains the last processed block: walk the kept hashes back to the
+   * newest block both agree on and continue after it. Transfers already reported from the
+   * abandoned blocks stay credited (they were final by the configured confirmations).
+   */
+  private async rewind(lease: ChainLease, cursor: EvmCursor, head: bigint): Promise<EvmCursor> {
+    const recent = [...cursor.recent];
+    while (recent.length) {
+      const kept = recent[recent.length - 1];
+      const block = await this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(BigInt(kept.n)), false]);
+      if (block && block.hash === kept.h) break;
+      recent.pop();
+    }
+    const from = cursor.nextBlock;
+    let next: EvmCursor;
+    if (recent.length) {
+      next = { nextBlock: BigInt(recent[recent.length - 1].n) + 1n, recent, genesisHash: cursor.genesisHash };
+      this.logger.warn(`reorg: block ${from - 1n} was replaced; continuing from block ${next.nextBlock}`);
+    } else {
+      const oldest = cursor.recent.length ? BigInt(cursor.recent[0].n) : from;
+      next = { nextBlock: oldest, recent: [], genesisHash: cursor.genesisHash };
+      this.logger.error(
+        `reorg deeper than the ${cursor.recent.length} kept blocks below block ${from}: re-reading from block ${oldest}; ` +
+          `the confirmations (${this.config.confirmations}) are too low for this chain`,
+      );
+    }
+    await lease.advance(from, next, head);
+    this.st.nextBlock = next.nextBlock;
+    return next;
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  private async head(): Promise<bigint> {
+    const head = BigInt(await this.call<string>('eth_blockNumber'));
+    this.st.head = head;
+    return head;
+  }
+
+  private call<T>(method: string, params: unknown[] = []): Promise<T> {
+    return (this.rpc as EvmRpc).call<T>(method, params);
+  }
+
+  /** Caught up: health in the database follows the head (at most every few seconds) and drops a cleared error. */
+  private async idle(lease: ChainLease): Promise<void> {
+    const hadError = this.st.lastError !== null;
+    this.healthy();
+    const now = Date.now();
+    if (hadError || now - this.lastReportAt >= IDLE_REPORT_MS) {
+      this.lastReportAt = now;
+      await lease.report(this.st.head, null);
+    }
+  }
+
+  private healthy(): void {
+    if (this.st.lastError !== null) this.logger.log(`recovered (was: ${this.st.lastError})`);
+    this.st.lastError = null;
+    this.st.lastErrorAt = null;
+    this.failures = 0;
+  }
+
+  private recordError(message: string): void {
+    if (message !== this.st.lastError) this.logger.warn(message);
+    this.st.lastError = message;
+    this.st.lastErrorAt = this.deps.now();
+  }
+
+  /** Waits, or less when stop() is called. */
+  private sleep(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+}
+
+const minBig = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+const maxBig = (a: bigint, b: bigint): bigint => (a > b ? a : b);

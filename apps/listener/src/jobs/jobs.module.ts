@@ -1,0 +1,24 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { DEFAULT_JOBS_OPTIONS, JOBS_OPTIONS, JobsOptions } from './jobs.options';
+import { JobsRunner } from './jobs.runner';
+import { PaymentExpiryJob } from './payment-expiry.job';
+import { SessionExpiryJob } from './session-expiry.job';
+
+/**
+ * The time-driven jobs (payment expiry, open-session expiry, processing sessions whose payment
+ * expired or stayed underpaid past the tail). Needs CoreModule (global). Import `JobsModule` to
+ * run them every SVC_JOB_INTERVAL_MS, or `JobsModule.forRoot({autoStart: false})` and call
+ * JobsRunner.runOnce() (tests).
+ */
+@Module({
+  providers: [{ provide: JOBS_OPTIONS, useValue: DEFAULT_JOBS_OPTIONS }, PaymentExpiryJob, SessionExpiryJob, JobsRunner],
+  exports: [JobsRunner],
+})
+export class JobsModule {
+  static forRoot(options: Partial<JobsOptions> = {}): DynamicModule {
+    return {
+      module: JobsModule,
+      providers: [{ provide: JOBS_OPTIONS, useValue: { ...DEFAULT_JOBS_OPTIONS, ...options } }],
+    };
+  }
+}

@@ -1,0 +1,85 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SVC_CONFIG, SvcConfig } from '../../../api/src/core/config.provider';
+import { JOBS_LOCK_KEY, JOBS_OPTIONS, JobsOptions } from './jobs.options';
+import { PaymentExpiryJob } from './payment-expiry.job';
+import { SessionExpiryJob } from './session-expiry.job';
+
+export interface JobsRunReport {
+  paymentsExpired: number;
+  openSessionsExpired: number;
+  processingSessionsSettled: number;
+}
+
+/**
+ * Runs the time-driven jobs every SVC_JOB_INTERVAL_MS (runtime contract), one run at a time per
+ * process and, through a PostgreSQL advisory lock, one copy at a time across processes. Every
+ * job reads the service clock, so the dev clock drives them.
+ */
+@Injectable()
+export class JobsRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('jobs');
+  private timer: NodeJS.Timeout | null = null;
+  private current: Promise<unknown> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly db: DataSource,
+    @Inject(SVC_CONFIG) private readonly config: SvcConfig,
+    @Inject(JOBS_OPTIONS) private readonly options: JobsOptions,
+    private readonly payments: PaymentExpiryJob,
+    private readonly sessions: SessionExpiryJob,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.options.autoStart) this.schedule();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.current?.catch(() => undefined);
+  }
+
+  /** One run of every job; null when another copy holds the lock (it is doing the work). */
+  async runOnce(): Promise<JobsRunReport | null> {
+    const lock = this.db.createQueryRunner();
+    await lock.connect();
+    try {
+      const [{ locked }]: Array<{ locked: boolean }> = await lock.query('SELECT pg_try_advisory_lock($1) AS locked', [JOBS_LOCK_KEY]);
+      if (!locked) return null;
+      try {
+        const size = this.options.batchSize;
+        // Payments first: expiring one also expires its processing session in the same transaction.
+        const paymentsExpired = await this.payments.run(size);
+        const openSessionsExpired = await this.sessions.expireOpen(size);
+        const processingSessionsSettled = await this.sessions.settleProcessing(size);
+        return { paymentsExpired, openSessionsExpired, processingSessionsSettled };
+      } finally {
+        await lock.query('SELECT pg_advisory_unlock($1)', [JOBS_LOCK_KEY]);
+      }
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      const run = this.runOnce()
+        .then((report) => {
+          if (report && (report.paymentsExpired || report.openSessionsExpired || report.processingSessionsSettled)) {
+            this.logger.log(
+              `expired ${report.paymentsExpired} payment(s), ${report.openSessionsExpired} open session(s); settled ${report.processingSessionsSettled} processing session(s)`,
+            );
+          }
+        })
+        .catch((err: Error) => this.logger.error(`jobs run failed: ${err.message}`))
+        .finally(() => {
+          this.current = null;
+          this.schedule();
+        });
+      this.current = run;
+    }, this.config.jobIntervalMs);
+  }
+}

@@ -1,0 +1,49 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { SvcConfig } from '@svc/config';
+import { CoreModule } from '../../api/src/core/core.module';
+import { CreditModule } from './credit/credit.module';
+import { CreditService } from './credit/credit.service';
+import type { TransferSink } from './credit/observed-transfer';
+import { WatchSetService } from './credit/watch-set.service';
+import { JobsModule } from './jobs/jobs.module';
+import type { JobsOptions } from './jobs/jobs.options';
+import { TRANSFER_SINK, WATCH_SET, WatchSet } from './watchers/chain-watcher';
+import { LISTENER_OPTIONS, ListenerOptions } from './watchers/listener-options';
+import { WatchersService } from './watchers/watchers.service';
+
+export interface ListenerModuleOptions extends ListenerOptions {
+  /** tests: wrap the credit service (e.g. to crash mid-batch) */
+  wrapSink?: (sink: TransferSink) => TransferSink;
+  /** tests of the watcher alone: a sink instead of the credit service */
+  sink?: TransferSink;
+  /** tests of the watcher alone: a watch set instead of WatchSetService */
+  watchSet?: WatchSet;
+  /** the time-driven jobs run in the listener process; false leaves them out (tests of the watcher alone) */
+  jobs?: Partial<JobsOptions> | false;
+}
+
+/** The listener process: the chain watchers, the credit service they feed, and the time-driven jobs. */
+@Module({})
+export class ListenerModule {
+  static forRoot(config: SvcConfig, options: ListenerModuleOptions = {}): DynamicModule {
+    const { wrapSink, sink, watchSet, jobs, ...tuning } = options;
+    return {
+      module: ListenerModule,
+      imports: [CoreModule.forRoot(config), CreditModule, ...(jobs === false ? [] : [JobsModule.forRoot(jobs ?? {})])],
+      providers: [
+        { provide: LISTENER_OPTIONS, useValue: tuning },
+        {
+          provide: TRANSFER_SINK,
+          useFactory: (credit: CreditService): TransferSink => {
+            const base = sink ?? credit;
+            return wrapSink ? wrapSink(base) : base;
+          },
+          inject: [CreditService],
+        },
+        { provide: WATCH_SET, useFactory: (addresses: WatchSetService): WatchSet => watchSet ?? addresses, inject: [WatchSetService] },
+        WatchersService,
+      ],
+      exports: [WatchersService, CreditModule, ...(jobs === false ? [] : [JobsModule])],
+    };
+  }
+}

@@ -1,0 +1,21 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { generateMnemonic } from '@svc/chains';
+import { ConfigError, loadConfig, resolveMnemonic } from '@svc/config';
+import { createListenerApp } from './listener.factory';
+import { WatchersService } from './watchers/watchers.service';
+
+// `npm run start:listener`: the chain watchers (one per watched chain and network) and the
+// time-driven jobs. Any number of copies may run: each chain is worked by one copy at a time.
+async function main(): Promise<void> {
+  const config = resolveMnemonic(loadConfig(), generateMnemonic);
+  const app = await createListenerApp(config);
+  await app.init();
+  const chains = app.get(WatchersService).status().map((s) => `${s.chain}/${s.network}`);
+  new Logger('listener').log(`started (${config.env}); chains: ${chains.join(', ') || 'none'}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+  process.exit(1);
+});

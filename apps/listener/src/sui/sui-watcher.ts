@@ -1,0 +1,298 @@
+// The Sui watcher of one (chain, network) (architecture › Chains: Sui watcher). Sui's JSON-RPC
+// is being switched off, so it reads the GraphQL service through @mysten/sui's SuiGraphQLClient:
+// it walks certified checkpoints from the persisted cursor (chain_cursors, shared with the EVM
+// watcher) in bounded batches, reads each batch's transactions with their balance changes, and
+// hands every positive change to a watched owner in a watched coin type to the credit service.
+// The cursor moves only after the sink has taken a batch, so an outage or a crash repeats a batch
+// (the sink is idempotent per transfer) and never skips one. Endpoints rotate on every error.
+import { Logger } from '@nestjs/common';
+import type { ChainConfig } from '@svc/chains';
+import type { Network } from '@svc/domain';
+import { DataSource } from 'typeorm';
+import type { TransferSink } from '../credit/observed-transfer';
+import { ChainLease, EvmCursor, LeaseLostError } from '../evm/chain-lease';
+import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
+import { SuiCheckpointReader, SuiGraphQLReader, SuiLatest } from './sui-graphql-reader';
+import { transfersFromTransaction, watchedCoinTypes } from './sui-transfers';
+
+export interface SuiWatcherOptions {
+  /** wait between polls once caught up (mainnet certifies about four checkpoints a second) */
+  pollIntervalMs: number;
+  /** checkpoints per batch (one sink call, one cursor write) */
+  maxCheckpointsPerBatch: number;
+  /** how often a standby copy tries to claim the chain */
+  claimRetryMs: number;
+  /** where a new cursor starts: this many checkpoints before the latest (0: at the latest) */
+  initialLookback: number;
+  /** per GraphQL request */
+  requestTimeoutMs: number;
+  /** checkpoint sub-ranges of a batch read in parallel from the endpoint */
+  readConcurrency: number;
+  /** first wait after an error; doubles per consecutive error up to backoffMaxMs */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+}
+
+export const DEFAULT_SUI_WATCHER_OPTIONS: SuiWatcherOptions = {
+  pollIntervalMs: 500,
+  maxCheckpointsPerBatch: 50,
+  claimRetryMs: 5_000,
+  initialLookback: 100,
+  requestTimeoutMs: 15_000,
+  readConcurrency: 4,
+  backoffBaseMs: 500,
+  backoffMaxMs: 30_000,
+};
+
+export interface SuiWatcherDeps {
+  db: DataSource;
+  sink: TransferSink;
+  watchSet: WatchSet;
+  /** the service clock, for health timestamps */
+  now: () => Date;
+  /** one reader per endpoint, in rotation order; built from cfg.rpcUrls when left out (tests stage failures with it) */
+  readers?: SuiCheckpointReader[];
+}
+
+const IDLE_REPORT_MS = 5_000;
+
+/** The endpoint serves another network than the cursor's: never read it. */
+class WrongChainError extends Error {}
+
+export class SuiWatcher implements ChainWatcher {
+  readonly chain: string;
+  readonly network: Network;
+  private readonly logger: Logger;
+  private readonly options: SuiWatcherOptions;
+  private readonly readers: SuiCheckpointReader[];
+  private readonly coinTypes: Map<string, string | null>;
+  private current = 0;
+  private loop: Promise<void> | null = null;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+  private failures = 0;
+  private lastReportAt = 0;
+  private readonly st: {
+    state: WatcherState;
+    head: bigint | null;
+    nextCheckpoint: bigint | null;
+    lastError: string | null;
+    lastErrorAt: Date | null;
+    lastProgressAt: Date | null;
+  } = { state: 'starting', head: null, nextCheckpoint: null, lastError: null, lastErrorAt: null, lastProgressAt: null };
+
+  constructor(
+    readonly config: ChainConfig,
+    private readonly deps: SuiWatcherDeps,
+    options: Partial<SuiWatcherOptions> = {},
+  ) {
+    if (config.kind !== 'sui') throw new Error(`SuiWatcher: ${config.chain}/${config.network} is a ${config.kind} chain`);
+    this.chain = config.chain;
+    this.network = config.network;
+    this.options = { ...DEFAULT_SUI_WATCHER_OPTIONS, ...options };
+    this.readers = deps.readers ?? config.rpcUrls.map((url) => new SuiGraphQLReader(url, this.options.requestTimeoutMs, this.options.readConcurrency));
+    this.coinTypes = watchedCoinTypes(config);
+    this.logger = new Logger(`sui-watcher ${config.chain}/${config.network}`);
+  }
+
+  start(): void {
+    if (this.loop) return;
+    if (!this.readers.length) {
+      this.st.state = 'idle';
+      this.st.lastError = 'no rpcUrls configured (SVC_CHAINS_FILE): deposits on this chain are not detected';
+      this.logger.warn(this.st.lastError);
+      return;
+    }
+    this.stopping = false;
+    this.loop = this.run();
+  }
+
+  /** Finishes the batch in flight (its cursor write included), then releases the chain. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    this.loop = null;
+    this.st.state = 'stopped';
+  }
+
+  status(): WatcherStatus {
+    const fin = this.st.head === null ? null : this.finalCheckpoint(this.st.head);
+    const lag = fin === null || this.st.nextCheckpoint === null ? null : fin - this.st.nextCheckpoint + 1n;
+    return {
+      chain: this.chain,
+      network: this.network,
+      kind: 'sui',
+      state: this.st.state,
+      endpoint: this.readers[this.current]?.url ?? null,
+      head: this.st.head?.toString() ?? null,
+      finalHead: fin?.toString() ?? null,
+      nextBlock: this.st.nextCheckpoint?.toString() ?? null,
+      lag: lag === null ? null : (lag > 0n ? lag : 0n).toString(),
+      lastError: this.st.lastError,
+      lastErrorAt: this.st.lastErrorAt?.toISOString() ?? null,
+      lastProgressAt: this.st.lastProgressAt?.toISOString() ?? null,
+    };
+  }
+
+  // ---- claim loop ---------------------------------------------------------------------------
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      let lease: ChainLease | null = null;
+      try {
+        lease = await ChainLease.tryClaim(this.deps.db, this.chain, this.network);
+      } catch (err) {
+        this.recordError(`claim failed: ${(err as Error).message}`);
+      }
+      if (!lease) {
+        if (this.st.state !== 'standby') this.logger.log('another listener copy holds this chain; standing by');
+        this.st.state = 'standby';
+        await this.sleep(this.options.claimRetryMs);
+        continue;
+      }
+      this.st.state = 'active';
+      this.logger.log(`claimed; watching ${[...this.coinTypes.keys()].join(', ') || 'nothing'} via ${this.reader.url}`);
+      try {
+        await this.work(lease);
+      } catch (err) {
+        this.recordError((err as Error).message);
+      } finally {
+        await lease.release();
+      }
+      if (!this.stopping) await this.sleep(this.options.claimRetryMs / 5);
+    }
+  }
+
+  // ---- the walk -----------------------------------------------------------------------------
+
+  /** Works the chain until stopped or the lease is lost (LeaseLostError propagates). */
+  private async work(lease: ChainLease): Promise<void> {
+    let cursor: EvmCursor | null = null;
+    while (!this.stopping) {
+      const reader = this.reader;
+      try {
+        const latest = await reader.latest();
+        this.st.head = latest.sequenceNumber;
+        cursor ??= await this.openCursor(lease, latest);
+        if (cursor.genesisHash !== null && latest.chainIdentifier !== cursor.genesisHash) {
+          throw new WrongChainError(`${reader.url} serves chain ${latest.chainIdentifier}, not ${cursor.genesisHash} (the cursor's): not reading it`);
+        }
+        const fin = this.finalCheckpoint(latest.sequenceNumber);
+        if (cursor.nextBlock > fin) {
+          await this.idle(lease);
+          await this.sleep(this.options.pollIntervalMs);
+          continue;
+        }
+        const to = minBig(fin, cursor.nextBlock + BigInt(Math.max(1, this.options.maxCheckpointsPerBatch)) - 1n);
+        cursor = await this.processBatch(lease, reader, cursor, to, latest.sequenceNumber);
+        this.healthy();
+      } catch (err) {
+        if (err instanceof LeaseLostError) throw err;
+        this.failures += 1;
+        // The next attempt goes to the next endpoint: a dead, lagging, rate-limiting or wrong one is skipped.
+        this.current = (this.current + 1) % this.readers.length;
+        const message = (err as Error).message.includes(reader.url) ? (err as Error).message : `${(err as Error).message} (${reader.url})`;
+        this.recordError(message);
+        await lease.report(this.st.head, { message, at: this.deps.now() }).catch((e: Error) => {
+          throw new LeaseLostError(e.message);
+        });
+        // The cursor in memory stays right: it only moves together with its row (advance), and a failed advance ends the lease.
+        const backoff = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** Math.min(10, this.failures - 1));
+        await this.sleep(backoff);
+      }
+    }
+  }
+
+  /** Loads the cursor (recording the chain identifier on one that has none); starts a new cursor near the latest checkpoint. */
+  private async openCursor(lease: ChainLease, latest: SuiLatest): Promise<EvmCursor> {
+    const stored = await lease.load();
+    if (stored) {
+      this.st.nextCheckpoint = stored.nextBlock;
+      if (stored.genesisHash === null) {
+        await lease.reset({ ...stored, genesisHash: latest.chainIdentifier }, latest.sequenceNumber);
+        return { ...stored, genesisHash: latest.chainIdentifier };
+      }
+      return stored;
+    }
+    const fin = this.finalCheckpoint(latest.sequenceNumber);
+    const start = maxBig(0n, fin - BigInt(this.options.initialLookback));
+    const cursor: EvmCursor = { nextBlock: start, recent: [], genesisHash: latest.chainIdentifier };
+    await lease.reset(cursor, latest.sequenceNumber);
+    this.st.nextCheckpoint = start;
+    this.logger.log(`new cursor at checkpoint ${start} (latest ${latest.sequenceNumber}, chain ${latest.chainIdentifier})`);
+    return cursor;
+  }
+
+  private async processBatch(lease: ChainLease, reader: SuiCheckpointReader, cursor: EvmCursor, to: bigint, head: bigint): Promise<EvmCursor> {
+    const from = cursor.nextBlock;
+    // Throws unless this endpoint has seen `to`: a lagging endpoint cannot make us skip a checkpoint.
+    const transactions = await reader.transactions(from, to);
+    // Read after the transactions: every payment with money in checkpoints up to `to` already exists.
+    const watched = await this.deps.watchSet.addresses(this.chain, this.network);
+    const ctx = { chain: this.chain, network: this.network, watched, coinTypes: this.coinTypes, head };
+    const transfers = transactions.flatMap((tx) => transfersFromTransaction(tx, ctx));
+    // spec: States › Payment — sui reports a transfer only once final; a certified checkpoint is.
+    if (transfers.length) await this.deps.sink.credit(transfers);
+    const next: EvmCursor = { nextBlock: to + 1n, recent: [], genesisHash: cursor.genesisHash };
+    await lease.advance(from, next, head);
+    this.st.nextCheckpoint = next.nextBlock;
+    this.st.lastProgressAt = this.deps.now();
+    if (transfers.length) this.logger.log(`checkpoints ${from}..${to}: ${transfers.length} transfer(s) to watched addresses`);
+    return next;
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  private get reader(): SuiCheckpointReader {
+    return this.readers[this.current];
+  }
+
+  /** spec: Limits › required confirmations (sui 1): the latest certified checkpoint is final. */
+  private finalCheckpoint(head: bigint): bigint {
+    return head - BigInt(Math.max(this.config.confirmations, 1)) + 1n;
+  }
+
+  /** Caught up: health in the database follows the head (at most every few seconds) and drops a cleared error. */
+  private async idle(lease: ChainLease): Promise<void> {
+    const hadError = this.st.lastError !== null;
+    this.healthy();
+    const now = Date.now();
+    if (hadError || now - this.lastReportAt >= IDLE_REPORT_MS) {
+      this.lastReportAt = now;
+      await lease.report(this.st.head, null);
+    }
+  }
+
+  private healthy(): void {
+    if (this.st.lastError !== null) this.logger.log(`recovered (was: ${this.st.lastError})`);
+    this.st.lastError = null;
+    this.st.lastErrorAt = null;
+    this.failures = 0;
+  }
+
+  private recordError(message: string): void {
+    if (message !== this.st.lastError) this.logger.warn(message);
+    this.st.lastError = message;
+    this.st.lastErrorAt = this.deps.now();
+  }
+
+  /** Waits, or less when stop() is called. */
+  private sleep(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+}
+
+const minBig = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+const maxBig = (a: bigint, b: bigint): bigint => (a > b ? a : b);

@@ -1,0 +1,79 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { ChainConfig, ChainRegistry } from '@svc/chains';
+import { DataSource } from 'typeorm';
+import { ClockService } from '../../../api/src/core/clock.service';
+import type { TransferSink } from '../credit/observed-transfer';
+import { EvmWatcher } from '../evm/evm-watcher';
+import { SuiWatcher } from '../sui/sui-watcher';
+import { ChainWatcher, TRANSFER_SINK, WATCH_SET, WatcherStatus, WatchSet } from './chain-watcher';
+import { LISTENER_OPTIONS, ListenerOptions } from './listener-options';
+
+/**
+ * One watcher per watched (chain, network) of the registry (architecture › Chains), started with
+ * the application and stopped with it. Logs every chain's health (head, lag, last error) on a
+ * timer; status() is the same as data.
+ */
+@Injectable()
+export class WatchersService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('listener');
+  private readonly watchers: ChainWatcher[] = [];
+  private healthTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly registry: ChainRegistry,
+    private readonly clock: ClockService,
+    @Inject(TRANSFER_SINK) private readonly sink: TransferSink,
+    @Inject(WATCH_SET) private readonly watchSet: WatchSet,
+    @Inject(LISTENER_OPTIONS) private readonly options: ListenerOptions,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const cfg of this.registry.all()) {
+      if (!cfg.watched) continue;
+      const watcher = this.create(cfg);
+      if (watcher) this.watchers.push(watcher);
+    }
+    if (!this.watchers.length) this.logger.warn('no watched chain has a watcher: nothing to do');
+    for (const w of this.watchers) w.start();
+    const every = this.options.healthLogIntervalMs ?? 30_000;
+    if (every > 0) {
+      this.healthTimer = setInterval(() => this.logHealth(), every);
+      this.healthTimer.unref();
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.healthTimer) clearInterval(this.healthTimer);
+    await Promise.all(this.watchers.map((w) => w.stop()));
+  }
+
+  /** Per-chain health: head, final head, next block, lag, last error. */
+  status(): WatcherStatus[] {
+    return this.watchers.map((w) => w.status());
+  }
+
+  /** One line per chain (runtime contract › Health: the listener's log line). */
+  logHealth(): void {
+    for (const s of this.status()) {
+      this.logger.log(
+        `health ${s.chain}/${s.network} ${s.state} head=${s.head ?? '-'} final=${s.finalHead ?? '-'} next=${s.nextBlock ?? '-'} ` +
+          `lag=${s.lag ?? '-'} rpc=${s.endpoint ?? '-'} lastError=${s.lastError ? JSON.stringify(s.lastError) : '-'}`,
+      );
+    }
+  }
+
+  private create(cfg: ChainConfig): ChainWatcher | null {
+    const now = () => this.clock.now();
+    switch (cfg.kind) {
+      case 'evm':
+        return new EvmWatcher(cfg, { db: this.db, sink: this.sink, watchSet: this.watchSet, now }, this.options.evm);
+      case 'sui':
+        return new SuiWatcher(cfg, { db: this.db, sink: this.sink, watchSet: this.watchSet, now }, this.options.sui);
+      case 'solana':
+      case 'tron':
+        this.logger.warn(`${cfg.chain}/${cfg.network} is marked watched but ${cfg.kind} chains have no watcher yet: deposits on it are not detected`);
+        return null;
+    }
+  }
+}

@@ -1,0 +1,10 @@
+// The buyer's cancel button: POST /v1/public/checkout/sessions/:id/cancel.
+import { apiPaths, callApi } from '../../../../../lib/api';
+import { isSessionId } from '../../../../../lib/ids';
+import { notFoundJson, relay } from '../../../../../lib/relay';
+
+export async function POST(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  if (!isSessionId(id)) return notFoundJson();
+  return relay(await callApi('POST', apiPaths.cancel(id), {}));
+}

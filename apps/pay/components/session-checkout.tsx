@@ -1,0 +1,191 @@
+'use client';
+// The interactive part of /c/<session_id>: chain picker (redeem), payment details, live status by
+// polling, change of chain (spec: Redeem chain-change rules), cancel, and the signed return.
+import { useCallback, useRef, useState } from 'react';
+import { errorMessage } from '../lib/errors';
+import { fill, formatTokenAmount, networkName } from '../lib/format';
+import { clockOffsetFrom } from '../lib/clock';
+import type { Messages } from '../lib/messages';
+import { canCancel, canChangeChain, isFinal, sessionPhase } from '../lib/phase';
+import { sessionPayment, type NetworkRow, type PublicSession } from '../lib/types';
+import { PaymentDetails } from './payment-details';
+import { StatusBanner } from './status-banner';
+import { useLive, usePolling } from './use-polling';
+import { ReturnRedirect } from './widgets';
+
+const POLL_MS = 3_000;
+
+type Action = 'redeem' | 'cancel';
+
+export function SessionCheckout({ initial, serverNow, locale, m }: { initial: PublicSession; serverNow: number; locale: string; m: Messages }) {
+  const [session, setSession] = useState(initial);
+  const [clockOffset] = useState(() => clockOffsetFrom(serverNow));
+  const [busy, setBusy] = useState<Action | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [changing, setChanging] = useState(false);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
+  // a poll that started before an action must not overwrite the action's answer
+  const generation = useRef(0);
+
+  const phase = sessionPhase(session);
+  const final = isFinal(phase);
+  const payment = sessionPayment(session);
+
+  const poll = useCallback(async () => {
+    const started = generation.current;
+    const res = await fetch(`/api/sessions/${session.id}`, { cache: 'no-store' });
+    if (!res.ok) throw new Error(`poll answered ${res.status}`);
+    const next = (await res.json()) as PublicSession;
+    if (generation.current === started) setSession(next);
+  }, [session.id]);
+  const failing = usePolling(poll, !final, POLL_MS);
+  const live = useLive();
+
+  const act = async (action: Action, body: Record<string, string> = {}) => {
+    generation.current += 1;
+    setBusy(action);
+    setError(null);
+    try {
+      const res = await fetch(`/api/sessions/${session.id}/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json: unknown = await res.json().catch(() => null);
+      if (res.ok) {
+        setSession(json as PublicSession);
+        setChanging(false);
+        setConfirmingCancel(false);
+        requestAnimationFrame(() => heading.current?.focus());
+      } else {
+        // e.g. 409 "Funds have already been sent to this checkout, …": show it, then catch up
+        setError(errorMessage(json, m.errorGeneric));
+        requestAnimationFrame(() => errorRef.current?.focus());
+        void poll().catch(() => undefined);
+      }
+    } catch {
+      setError(m.errorGeneric);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const pinned = session.pinnedChain !== null ? (session.chains.find((r) => r.chain === session.pinnedChain) ?? null) : null;
+  // the change is offered only while nothing has arrived; a poll may end that at any time
+  const changeable = canChangeChain(session);
+  const changingNow = changing && changeable;
+  const showPicker = phase === 'choose' || changingNow;
+
+  return (
+    <>
+      <section className="card" aria-labelledby={phase === 'choose' ? 'choose-heading' : undefined} aria-busy={busy !== null} data-live={live || undefined}>
+        <StatusBanner phase={phase} payment={payment} late={session.late} m={m} locale={locale} headingRef={heading} />
+        {failing && !final && (
+          <p className="muted" role="status">
+            {m.connectionLost}
+          </p>
+        )}
+
+        {phase === 'choose' && pinned && (
+          <>
+            <h2 id="choose-heading">{fill(m.pinnedHeading, { token: pinned.token, network: networkName(pinned.chain, session.network, m.testnet) })}</h2>
+            <button type="button" onClick={() => void act('redeem', { chain: pinned.chain })} disabled={busy !== null} data-testid="show-address">
+              {busy === 'redeem' ? m.loading : m.showAddress}
+            </button>
+          </>
+        )}
+
+        {showPicker && !pinned && (
+          <>
+            <h2 id="choose-heading">{phase === 'choose' ? m.chooseHeading : m.changeNetwork}</h2>
+            {phase === 'choose' && <p className="muted">{m.chooseHint}</p>}
+            <ChainOptions
+              rows={pickable(session.chains).filter((r) => r.chain !== payment?.chain)}
+              network={session.network}
+              locale={locale}
+              m={m}
+              disabled={busy !== null}
+              onPick={(chain) => void act('redeem', { chain })}
+            />
+          </>
+        )}
+
+        {error && (
+          <div className="alert" role="alert" tabIndex={-1} ref={errorRef} data-testid="error">
+            {error}
+          </div>
+        )}
+
+        {payment && (phase === 'waiting' || phase === 'underpaid') && !changingNow && (
+          <PaymentDetails payment={payment} phase={phase} m={m} locale={locale} clockOffset={clockOffset} />
+        )}
+
+        {!final && phase !== 'choose' && changeable && (
+          <div className="actions">
+            <button type="button" className="secondary" onClick={() => setChanging(!changingNow)} aria-expanded={changingNow} disabled={busy !== null}>
+              {changingNow ? m.keepNetwork : m.changeNetwork}
+            </button>
+          </div>
+        )}
+
+        {canCancel(session) && (
+          <div className="actions">
+            {!confirmingCancel ? (
+              <button type="button" className="danger" onClick={() => setConfirmingCancel(true)} disabled={busy !== null}>
+                {m.cancel}
+              </button>
+            ) : (
+              <div role="group" aria-labelledby="cancel-question" className="confirm">
+                <p id="cancel-question">{m.cancelConfirm}</p>
+                <div className="actions">
+                  <button type="button" className="danger" onClick={() => void act('cancel')} disabled={busy !== null} data-testid="cancel-yes">
+                    {busy === 'cancel' ? m.loading : m.cancelYes}
+                  </button>
+                  <button type="button" className="secondary" onClick={() => setConfirmingCancel(false)} disabled={busy !== null}>
+                    {m.cancelNo}
+                  </button>
+                </div>
+              </div>
+            )}
+          </div>
+        )}
+
+        {!final && session.returnUrl && (
+          <p className="leave">
+            <a href={session.returnUrl} data-testid="pay-later">
+              {m.payLater}
+            </a>
+          </p>
+        )}
+
+        {final && session.returnUrl && <ReturnRedirect url={session.returnUrl} m={m} />}
+      </section>
+    </>
+  );
+}
+
+/**
+ * One option per chain, in the product's order: redeem takes a chain only, so a second row of the
+ * same chain could not be chosen (README › Products name registered chains only).
+ */
+function pickable(rows: NetworkRow[]): NetworkRow[] {
+  return rows.filter((r, i) => rows.findIndex((x) => x.chain === r.chain) === i);
+}
+
+function ChainOptions(props: { rows: NetworkRow[]; network: string; locale: string; m: Messages; disabled: boolean; onPick: (chain: string) => void }) {
+  const { rows, network, locale, m } = props;
+  return (
+    <ul className="options" data-testid="chains">
+      {rows.map((r) => (
+        <li key={r.chain}>
+          <button type="button" className="option" disabled={props.disabled} onClick={() => props.onPick(r.chain)} data-chain={r.chain}>
+            <span>{fill(m.tokenOn, { token: r.token, network: networkName(r.chain, network, m.testnet) })}</span>
+            {r.price && <span className="price">{formatTokenAmount(r.price, r.token, locale)}</span>}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

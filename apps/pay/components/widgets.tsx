@@ -1,0 +1,133 @@
+'use client';
+// Small interactive pieces of the payment view: copy buttons, the expiry countdown, local times,
+// and the return to the merchant after a final status.
+import { useEffect, useRef, useState } from 'react';
+import { fill, formatCountdown, formatDateTime } from '../lib/format';
+import type { Messages } from '../lib/messages';
+import { crossedMilestone, milestoneOf } from '../lib/milestones';
+
+export function CopyButton({ text, label, m }: { text: string; label: string; m: Messages }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  useEffect(() => {
+    if (state === 'idle') return;
+    const t = setTimeout(() => setState('idle'), 2500);
+    return () => clearTimeout(t);
+  }, [state]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState('copied');
+    } catch {
+      setState(legacyCopy(text) ? 'copied' : 'failed');
+    }
+  };
+  return (
+    <>
+      <button type="button" className="secondary small" onClick={() => void copy()} aria-label={label} data-copy={text}>
+        {state === 'copied' ? m.copied : m.copy}
+      </button>
+      <span className="sr-only" role="status">
+        {state === 'copied' ? m.copied : state === 'failed' ? m.copyFailed : ''}
+      </span>
+    </>
+  );
+}
+
+/** Clipboard API missing (plain http on another host, old browsers): the selection route. */
+function legacyCopy(text: string): boolean {
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  let ok = false;
+  try {
+    ok = document.execCommand('copy');
+  } catch {
+    ok = false;
+  }
+  area.remove();
+  return ok;
+}
+
+/**
+ * Time left until `expiresAt` by the server's clock (`clockOffset` = server time − this device's
+ * time, so a phone with a wrong clock still counts right). Screen readers hear the milestones only.
+ */
+export function Countdown({ expiresAt, clockOffset, m }: { expiresAt: string; clockOffset: number; m: Messages }) {
+  const end = Date.parse(expiresAt);
+  const [now, setNow] = useState(() => Date.now() + clockOffset);
+  const [announcement, setAnnouncement] = useState('');
+  const milestone = useRef<number | null>(null);
+  useEffect(() => {
+    const tick = () => {
+      const t = Date.now() + clockOffset;
+      setNow(t);
+      if (milestone.current === null) {
+        milestone.current = milestoneOf(end - t); // the one we are already inside is not announced
+        return;
+      }
+      const crossed = crossedMilestone(milestone.current, end - t);
+      if (crossed === null) return;
+      milestone.current = crossed;
+      setAnnouncement(crossed === 0 ? m.timeUp : crossed === 1 ? m.oneMinuteLeft : fill(m.minutesLeft, { minutes: crossed }));
+    };
+    tick();
+    const timer = setInterval(tick, 1000);
+    return () => clearInterval(timer);
+  }, [end, clockOffset, m]);
+  const left = end - now;
+  return (
+    <div className="countdown" data-testid="countdown">
+      {left > 0 ? (
+        <>
+          <span id="time-left-label">{m.timeLeft}</span>
+          <span className="time" role="timer" aria-labelledby="time-left-label" suppressHydrationWarning>
+            {formatCountdown(left)}
+          </span>
+        </>
+      ) : (
+        <span>{m.timeUp}</span>
+      )}
+      <span className="sr-only" role="status">
+        {announcement}
+      </span>
+    </div>
+  );
+}
+
+/** A moment in the browser's own time zone (the server's HTML shows UTC until the page is live). */
+export function LocalTime({ iso, locale }: { iso: string; locale: string }) {
+  const [text, setText] = useState(() => formatDateTime(iso, locale, 'UTC'));
+  useEffect(() => setText(formatDateTime(iso, locale)), [iso, locale]);
+  return <time dateTime={iso}>{text}</time>;
+}
+
+/** spec: Signed return — after a final status the page sends the buyer back after 5 seconds. */
+export const REDIRECT_DELAY_MS = 5_000;
+
+export function ReturnRedirect({ url, m }: { url: string; m: Messages }) {
+  const [stayed, setStayed] = useState(false);
+  useEffect(() => {
+    if (stayed) return;
+    const timer = setTimeout(() => window.location.assign(url), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [url, stayed]);
+  return (
+    <div className="redirect" data-testid="redirect">
+      {!stayed && <p role="status">{m.redirecting}</p>}
+      <div className="actions">
+        <a className="button" href={url} data-testid="return-link">
+          {stayed ? m.returnToShop : m.returnNow}
+        </a>
+        {!stayed && (
+          <button type="button" className="secondary" onClick={() => setStayed(true)}>
+            {m.stay}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+// Server-side calls to the public API at BASE_URL. Only server components and the route
+// handlers import this: the browser talks to the pay app alone (same origin, no CORS).
+import { payConfig } from './config';
+import type { ApiError } from './types';
+
+export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; body: ApiError | null };
+
+const TIMEOUT_MS = 10_000;
+
+export async function callApi<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiResult<T>> {
+  let res: Response;
+  try {
+    res = await fetch(`${payConfig().baseUrl}${path}`, {
+      method,
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch {
+    return { ok: false, status: 503, body: null };
+  }
+  let parsed: unknown = null;
+  try {
+    parsed = await res.json();
+  } catch {
+    parsed = null;
+  }
+  if (res.ok) return parsed === null ? { ok: false, status: 502, body: null } : { ok: true, status: res.status, body: parsed as T };
+  return { ok: false, status: res.status, body: isApiError(parsed) ? parsed : null };
+}
+
+function isApiError(value: unknown): value is ApiError {
+  return typeof value === 'object' && value !== null && 'message' in value;
+}
+
+export const apiPaths = {
+  session: (id: string) => `/v1/public/checkout/sessions/${encodeURIComponent(id)}`,
+  redeem: (id: string) => `/v1/public/checkout/sessions/${encodeURIComponent(id)}/redeem`,
+  cancel: (id: string) => `/v1/public/checkout/sessions/${encodeURIComponent(id)}/cancel`,
+  product: (slug: string) => `/v1/public/products/${encodeURIComponent(slug)}`,
+  linkCheckout: (slug: string) => `/v1/public/products/${encodeURIComponent(slug)}/checkout`,
+  payment: (id: string) => `/v1/public/payments/${encodeURIComponent(id)}`,
+  rail: (id: string) => `/v1/public/payments/${encodeURIComponent(id)}/rail`,
+};

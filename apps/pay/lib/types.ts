@@ -1,0 +1,143 @@
+// The public API shapes the pages read (spec: Public product projection, Public payment
+// projection; README › What the hosted page needs: the public session view).
+
+export type SessionStatus = 'open' | 'processing' | 'completed' | 'expired' | 'cancelled' | 'failed';
+
+/** Every value of the enumeration; `created`, `settled` and `failed` are never written (spec: States › Payment). */
+export type PaymentStatus =
+  | 'waiting_for_payment'
+  | 'detected'
+  | 'confirming'
+  | 'confirmed'
+  | 'underpaid'
+  | 'overpaid'
+  | 'expired'
+  | 'refunded'
+  | 'created'
+  | 'settled'
+  | 'failed';
+
+export type Network = 'mainnet' | 'testnet';
+export type PricingMode = 'fixed' | 'custom_amount';
+
+export interface NetworkRow {
+  chain: string;
+  token: string;
+  /** token units on a fixed product; null on custom_amount */
+  price: string | null;
+}
+
+/** What the page needs to show and pay one payment: the rail and the amounts. */
+export interface PaymentView {
+  id: string;
+  chain: string;
+  network: Network;
+  /** EVM chain id, null off EVM or when the registry does not know it */
+  chainId: number | null;
+  token: string;
+  /** ERC-20 contract; null for a native coin or an unregistered token */
+  tokenAddress: string | null;
+  decimals: number | null;
+  expectedAmount: string;
+  expectedAmountAtomic: string | null;
+  receivedAmount: string;
+  paymentAddress: string;
+  status: PaymentStatus;
+  expiresAt: string;
+}
+
+/** GET /v1/public/checkout/sessions/:id (the buyer's view). */
+export interface PublicSession {
+  id: string;
+  status: SessionStatus;
+  source: 'product' | 'invoice';
+  product: { name: string; description: string | null; imageUrl: string | null; pricingMode: PricingMode } | null;
+  chains: NetworkRow[];
+  pinnedChain: string | null;
+  amount: string | null;
+  currency: 'USD' | null;
+  network: Network;
+  payment: Omit<PaymentView, 'network'> | null;
+  late: boolean;
+  locale: string | null;
+  expiresAt: string;
+  redeemedAt: string | null;
+  completedAt: string | null;
+  /** signed by the API for the current outcome; null while open or when no URL applies */
+  returnUrl: string | null;
+}
+
+/** GET /v1/public/products/:slug */
+export interface PublicProduct {
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  imageUrl: string | null;
+  network: Network;
+  pricingMode: PricingMode;
+  networks: NetworkRow[];
+  minAmount: string | null;
+  maxAmount: string | null;
+  currency: 'USD' | null;
+}
+
+/** GET /v1/public/payments/:id */
+export interface PublicPayment {
+  id: string;
+  chain: string;
+  network: Network;
+  token: string;
+  currency: string;
+  expectedAmount: string;
+  receivedAmount: string;
+  paymentAddress: string;
+  status: PaymentStatus;
+  expiresAt: string;
+  createdAt: string;
+  confirmedAt: string | null;
+}
+
+/** GET /v1/public/payments/:id/rail: what a wallet link needs beyond the public projection. */
+export interface PaymentRail {
+  id: string;
+  chain: string;
+  network: Network;
+  chainId: number | null;
+  token: string;
+  tokenAddress: string | null;
+  decimals: number | null;
+  expectedAmountAtomic: string | null;
+}
+
+/** The API's error body: `{statusCode, error, message}` (+ the bound fields on an amount out of bounds). */
+export interface ApiError {
+  statusCode: number;
+  error?: string;
+  message: string | string[];
+  minAmount?: string;
+  maxAmount?: string;
+  currency?: string;
+}
+
+export function sessionPayment(s: PublicSession): PaymentView | null {
+  return s.payment && { ...s.payment, network: s.network };
+}
+
+export function linkPayment(p: PublicPayment, rail: PaymentRail | null): PaymentView {
+  return {
+    id: p.id,
+    chain: p.chain,
+    network: p.network,
+    chainId: rail?.chainId ?? null,
+    token: p.token,
+    tokenAddress: rail?.tokenAddress ?? null,
+    decimals: rail?.decimals ?? null,
+    expectedAmount: p.expectedAmount,
+    expectedAmountAtomic: rail?.expectedAmountAtomic ?? null,
+    receivedAmount: p.receivedAmount,
+    paymentAddress: p.paymentAddress,
+    status: p.status,
+    expiresAt: p.expiresAt,
+  };
+}

@@ -1,0 +1,43 @@
+// Runs before the pages (not the route handlers or assets):
+// - hands the path to the root layout, which sets <html lang> from the session's locale;
+// - answers the payment link of a legacy subscription product with the 410 page, and of an
+//   archived product with "no longer available" (410 too), which a page cannot do by itself
+//   (a page only has notFound()). spec: Errors › 410; States › Product › archived.
+import { NextResponse, type NextRequest } from 'next/server';
+import { apiPaths, callApi } from './lib/api';
+import { isSlug } from './lib/ids';
+import { PATH_HEADER } from './lib/path-header';
+
+const LINK_PATH = /^\/pay\/([^/]+)\/?$/;
+
+export async function middleware(req: NextRequest) {
+  const headers = new Headers(req.headers);
+  headers.set(PATH_HEADER, req.nextUrl.pathname);
+  const link = LINK_PATH.exec(req.nextUrl.pathname);
+  if (link && req.method === 'GET' && !req.nextUrl.searchParams.has('payment')) {
+    const slug = decodeURIComponent(link[1]);
+    if (isSlug(slug)) {
+      const product = await callApi('GET', apiPaths.product(slug));
+      const gone = product.ok ? null : product.status === 410 ? 'subscription' : product.status === 404 && isArchivedMessage(product.body?.message) ? 'archived' : null;
+      if (gone) {
+        const url = req.nextUrl.clone();
+        url.pathname = `/gone/${gone}`;
+        url.search = '';
+        // (started with `-H 127.0.0.1`, Next.js 15 takes this rewrite for an external one and
+        // loses the status; the page below still shows the same notice)
+        return NextResponse.rewrite(url, { status: 410, request: { headers } });
+      }
+    }
+  }
+  return NextResponse.next({ request: { headers } });
+}
+
+/** The API answers an archived product's link with 404 and this wording (payment-links.service.ts). */
+function isArchivedMessage(message: unknown): boolean {
+  return typeof message === 'string' && /no longer available/.test(message);
+}
+
+export const config = {
+  runtime: 'nodejs',
+  matcher: ['/((?!api/|qr|_next/|icon|favicon).*)'],
+};

@@ -1,0 +1,30 @@
+// The hosted payment pages (architecture › apps/pay). Built with `next build apps/pay` from the
+// repository root; it uses the root node_modules. No network at build time: no Google fonts, no
+// image optimizer (plain <img> for the merchant's product image), telemetry off in the scripts.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+// The session id in the path is the buyer's only credential (spec: Authentication 2): never send
+// it to third parties in a Referer (product images, the merchant's return page).
+const SECURITY_HEADERS = [
+  { key: 'Referrer-Policy', value: 'no-referrer' },
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'X-Frame-Options', value: 'DENY' },
+  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=()' },
+];
+
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  poweredByHeader: false,
+  reactStrictMode: true,
+  // The root `npm run lint` lints apps/pay with the repository's rules.
+  eslint: { ignoreDuringBuilds: true },
+  outputFileTracingRoot: path.join(here, '..', '..'),
+  async headers() {
+    return [{ source: '/:path*', headers: SECURITY_HEADERS }];
+  },
+};
+
+export default nextConfig;

@@ -1,0 +1,63 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { ensureDeliveryJob } from '@svc/webhooks';
+import { ClockService } from '../../../api/src/core/clock.service';
+import { SVC_CONFIG, SvcConfig } from '../../../api/src/core/config.provider';
+import { DeliveryRepository } from './delivery.repository';
+import { WebhookQueue } from './webhook-queue';
+
+/**
+ * A due delivery gets this long to be picked up through its own job before the sweeper looks:
+ * two sweep periods, at least 2 s (production: 10 s), so a backlog that is merely waiting its turn
+ * in the queue is not re-checked on every sweep.
+ */
+export const sweepGraceMs = (jobIntervalMs: number) => Math.max(2_000, 2 * jobIntervalMs);
+const SWEEP_BATCH = 1_000;
+const PARALLEL = 50;
+
+/**
+ * PostgreSQL is the source of truth: every SVC_JOB_INTERVAL_MS this finds pending deliveries that
+ * are overdue and makes sure each has a job (added when Redis lost it, promoted when it waits on
+ * a later timer, e.g. after the dev clock moved). So a flushed Redis, a crash between commit and
+ * enqueue, or a job that failed for good delays a delivery by seconds and loses nothing.
+ */
+@Injectable()
+export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('webhooks');
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly repo: DeliveryRepository,
+    private readonly queue: WebhookQueue,
+    private readonly clock: ClockService,
+    @Inject(SVC_CONFIG) private readonly config: SvcConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.sweep()
+        .then(() => undefined)
+        .catch((err: Error) => this.logger.warn(`sweep failed: ${err.message}`))
+        .finally(() => {
+          this.running = null;
+        });
+    }, this.config.jobIntervalMs);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Returns how many deliveries it (re-)enqueued or promoted. */
+  async sweep(): Promise<number> {
+    const ids = await this.repo.overdue(new Date(this.clock.now().getTime() - sweepGraceMs(this.config.jobIntervalMs)), SWEEP_BATCH);
+    let woken = 0;
+    for (let i = 0; i < ids.length; i += PARALLEL) {
+      const results = await Promise.all(ids.slice(i, i + PARALLEL).map((id) => ensureDeliveryJob(this.queue.queue, id)));
+      woken += results.filter((r) => r !== 'present').length;
+    }
+    if (woken) this.logger.log(`re-enqueued ${woken} overdue deliveries`);
+    return woken;
+  }
+}

@@ -1,0 +1,102 @@
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { afterAttempt, DEFAULT_RETRY_SCHEDULE_SECONDS, envelopeBody, RetryLater, signWebhookBody } from '@svc/webhooks';
+import { ClockService } from '../../../api/src/core/clock.service';
+import { SVC_CONFIG, SvcConfig } from '../../../api/src/core/config.provider';
+import { DeliveryForAttempt, DeliveryRepository } from './delivery.repository';
+import { EndpointGate } from './endpoint-gate';
+import { WebhookSender } from './webhook-sender';
+import { DEFAULT_CONCURRENCY, WORKER_OPTIONS, WorkerOptions } from './worker-options';
+
+/** A job may run this much ahead of its delivery's nextAttemptAt (timer skew) and still attempt. */
+const EARLY_TOLERANCE_MS = 250;
+/** Slots a struggling (failing or slow) endpoint may hold in one worker. */
+const STRUGGLING_ENDPOINT_SLOTS = 4;
+const USER_AGENT = 'svc-webhooks/1';
+
+/**
+ * One attempt of one delivery (architecture › Events and webhooks): sign the exact body, POST it,
+ * record the attempt, and either finish the delivery or hand the job back to Bull for the next
+ * slot of the retry schedule (RetryLater: same job id, delayed). Everything it decides is read
+ * from and written to PostgreSQL first.
+ */
+@Injectable()
+export class DeliveryService implements OnModuleDestroy {
+  private readonly sender: WebhookSender;
+  private readonly gate: EndpointGate;
+  readonly schedule: readonly number[];
+
+  constructor(
+    private readonly repo: DeliveryRepository,
+    private readonly clock: ClockService,
+    @Inject(SVC_CONFIG) config: SvcConfig,
+    @Inject(WORKER_OPTIONS) options: WorkerOptions,
+  ) {
+    this.sender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, production: config.env === 'production' });
+    this.gate = new EndpointGate({
+      perEndpoint: Math.max(1, Math.ceil((options.concurrency ?? DEFAULT_CONCURRENCY) / 2)),
+      strugglingSlots: STRUGGLING_ENDPOINT_SLOTS,
+      slowMs: Math.min(2_000, Math.floor(config.webhookTimeoutMs / 2)),
+    });
+    this.schedule = config.webhookRetryScheduleSeconds ?? DEFAULT_RETRY_SCHEDULE_SECONDS;
+  }
+
+  onModuleDestroy(): void {
+    this.sender.close();
+  }
+
+  async attempt(deliveryId: string): Promise<void> {
+    const d = await this.repo.loadForAttempt(deliveryId);
+    // Gone with its endpoint, already finished, or a stale duplicate job: nothing to do.
+    if (!d || d.status !== 'pending') return;
+    const now = this.clock.now();
+    const dueIn = (d.next_attempt_at?.getTime() ?? 0) - now.getTime();
+    if (dueIn > EARLY_TOLERANCE_MS) throw new RetryLater(dueIn, 'not due yet');
+    if (!d.test && !d.enabled) return this.repo.abandon(d.id, 'endpoint disabled', now);
+    const body = this.bodyOf(d);
+    if (body === null) return this.repo.abandon(d.id, 'event not found', now);
+
+    const slot = await this.gate.acquire(d.endpoint_id);
+    if (!slot) throw new RetryLater(1_000 + Math.random() * 1_000, 'endpoint struggling');
+    const attempt = d.attempt_count + 1;
+    const attemptedAt = this.clock.now();
+    let result = { ok: false, status: null as number | null, durationMs: 0, error: 'not sent' as string | null };
+    try {
+      result = await this.sender.send(d.url, body, {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'x-svc-signature': signWebhookBody(body, d.secret),
+        'x-svc-event-id': d.event_id,
+        'x-svc-event-type': d.event_type,
+        'x-svc-attempt': String(attempt),
+        'x-svc-delivery-id': d.id,
+      });
+    } finally {
+      this.gate.release(slot, result.ok, result.durationMs);
+    }
+
+    const at = this.clock.now();
+    const outcome = afterAttempt({ ok: result.ok, runAttempts: d.run_attempts + 1, test: d.test, schedule: this.schedule, at });
+    const moved = await this.repo.recordAttempt({
+      deliveryId: d.id,
+      attempt,
+      runAttempts: d.run_attempts + 1,
+      status: outcome.status,
+      nextAttemptAt: outcome.nextAttemptAt,
+      attemptedAt,
+      responseStatus: result.status,
+      durationMs: result.durationMs,
+      error: result.error,
+      at,
+    });
+    if (moved && outcome.status === 'pending') {
+      throw new RetryLater(outcome.nextAttemptAt.getTime() - at.getTime(), `attempt ${attempt} failed; next at ${outcome.nextAttemptAt.toISOString()}`);
+    }
+  }
+
+  /** The exact bytes every attempt sends: a test send's stored envelope, or the event's. */
+  private bodyOf(d: DeliveryForAttempt): string | null {
+    if (d.test) return d.payload;
+    if (d.event_data === null || d.event_created_at === null) return null;
+    return envelopeBody(d.event_id, d.event_type, d.event_created_at, d.event_data);
+  }
+}

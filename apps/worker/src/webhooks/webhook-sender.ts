@@ -1,0 +1,104 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { literalHostBlocked, publicOnlyLookup } from '@svc/webhooks';
+
+export interface SendResult {
+  ok: boolean;
+  /** null when no HTTP answer came */
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+const ERROR_MAX = 500;
+
+/**
+ * One HTTP POST of a delivery: the exact body, no redirect followed (node's client never
+ * follows one; a 3xx is a failed attempt), a 2xx within the timeout is success. In production
+ * the connection goes only to public addresses, checked on the address actually dialled.
+ */
+export class WebhookSender {
+  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 256, timeout: 4_000, scheduling: 'lifo' });
+  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 256, timeout: 4_000, scheduling: 'lifo' });
+
+  constructor(private readonly opts: { timeoutMs: number; production: boolean }) {}
+
+  async send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+    const started = performance.now();
+    const result = await this.post(url, body, headers, started, true);
+    return { ...result, durationMs: Math.round(performance.now() - started) };
+  }
+
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+
+  private post(url: string, body: string, headers: Record<string, string>, started: number, mayRetry: boolean): Promise<Omit<SendResult, 'durationMs'>> {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return Promise.resolve(failure('invalid url'));
+    }
+    if (this.opts.production) {
+      const blocked = literalHostBlocked(target);
+      if (blocked) return Promise.resolve(failure(blocked));
+    }
+    const isHttps = target.protocol === 'https:';
+    const remaining = Math.max(1, this.opts.timeoutMs - (performance.now() - started));
+    return new Promise((resolve) => {
+      let settled = false;
+      let answered = false;
+      const done = (r: Omit<SendResult, 'durationMs'>) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(r);
+      };
+      const req = (isHttps ? https : http).request(target, {
+        method: 'POST',
+        agent: isHttps ? this.httpsAgent : this.httpAgent,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        ...(this.opts.production ? { lookup: publicOnlyLookup as unknown as http.RequestOptions['lookup'] } : {}),
+      });
+      const timer = setTimeout(() => {
+        req.destroy();
+        done(failure(`timeout: no answer within ${this.opts.timeoutMs} ms`));
+      }, remaining);
+      req.on('response', (res) => {
+        answered = true;
+        const status = res.statusCode ?? 0;
+        // The body is not read, only drained so the connection can be reused.
+        res.on('error', () => undefined);
+        const drainGuard = setTimeout(() => res.destroy(), this.opts.timeoutMs);
+        drainGuard.unref();
+        res.on('close', () => clearTimeout(drainGuard));
+        res.resume();
+        const ok = status >= 200 && status < 300;
+        done({ ok, status, error: ok ? null : `HTTP ${status}` });
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (settled) return;
+        // A kept-alive socket the receiver closed meanwhile: once more on a fresh connection.
+        if (mayRetry && !answered && req.reusedSocket && err.code === 'ECONNRESET') {
+          settled = true;
+          clearTimeout(timer);
+          resolve(this.post(url, body, headers, started, false));
+          return;
+        }
+        done(failure(describe(err)));
+      });
+      req.end(body);
+    });
+  }
+}
+
+function failure(error: string): Omit<SendResult, 'durationMs'> {
+  return { ok: false, status: null, error: error.slice(0, ERROR_MAX) };
+}
+
+function describe(err: NodeJS.ErrnoException): string {
+  if (err.code === 'ESVCBLOCKED') return err.message;
+  return err.code ? `${err.code}: ${err.message}` : err.message;
+}

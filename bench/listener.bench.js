@@ -1,0 +1,315 @@
+#!/usr/bin/env node
+// npm run bench:listener — the EVM listener on built code, real PostgreSQL, Anvil from npm, the
+// real credit service (CreditService, WatchSetService) behind it.
+//  (1) detection latency: from the block that makes a transfer final (first seen on the node) to
+//      the committed status change (first seen in the database), Anvil mining a block a second;
+//      goal p99 < 1 s.
+//  (2) catch-up rate in blocks/s over 1,000 blocks carrying 200 token transfers each (one
+//      transferMany transaction per block; 100 of the 200,000 transfers pay a watched payment),
+//      with 1,000 and with 100,000 watched payments; goal: the 100,000 run costs at most 1.2x the
+//      1,000 run.
+// BENCH_LATENCY_SAMPLES, BENCH_CATCHUP_BLOCKS, BENCH_TRANSFERS_PER_BLOCK scale it down for a quick look.
+'use strict';
+require('reflect-metadata');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { Client } = require('pg');
+const { randomBytes } = require('node:crypto');
+const { getAddress } = require('ethers');
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST = path.join(ROOT, 'dist');
+const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const MNEMONIC = 'test test test test test test test test test test test junk';
+const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 60);
+const PER_BLOCK_LATENCY = 2; // payments paid in each block of the latency run
+const BLOCKS = Number(process.env.BENCH_CATCHUP_BLOCKS ?? 1000);
+const PER_BLOCK = Number(process.env.BENCH_TRANSFERS_PER_BLOCK ?? 200);
+const MATCH_EVERY = 10; // one block in ten pays one watched payment
+const CONFIRMATIONS = 2;
+
+const dist = (...p) => require(path.join(DIST, ...p));
+const { startDevnet, DevPayer } = dist('libs', 'devnet', 'src');
+const { loadConfig } = dist('libs', 'config', 'src');
+const { createDataSource } = dist('libs', 'db', 'src');
+const { createListenerApp } = dist('apps', 'listener', 'src', 'listener.factory.js');
+
+/** A fresh address nobody controls (Wallet.createRandom would spend ~10 ms on a mnemonic each). */
+const randomAddress = () => getAddress(`0x${randomBytes(20).toString('hex')}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const say = (line) => process.stderr.write(`[bench] ${line}\n`);
+
+async function admin(sql) {
+  const c = new Client({ connectionString: `${PG}/postgres` });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A fresh migrated database with one workspace; returns {name, url, client, workspaceId, close}. */
+async function database() {
+  const name = `svc_bench_listener_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = `${PG}/${name}`;
+  const ds = createDataSource(url, 2);
+  await ds.initialize();
+  await ds.runMigrations({ transaction: 'all' });
+  await ds.destroy();
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  const workspaceId = (await client.query(`INSERT INTO workspaces (id, name) VALUES (gen_random_uuid(), 'bench') RETURNING id`)).rows[0].id;
+  return {
+    name,
+    url,
+    client,
+    workspaceId,
+    async close() {
+      await client.end();
+      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+/**
+ * `count` open payments of 1 USDC on bnb: the first ones at `addresses` (the ones the bench pays),
+ * the rest at addresses nobody pays. Inserted in bulk; the watch set reads them like any payment.
+ */
+async function insertPayments(db, usdc, count, addresses) {
+  const given = addresses.map(getAddress);
+  await db.client.query(
+    `INSERT INTO payments (id, workspace_id, chain, network, token, token_address, decimals, amount, currency,
+       expected_amount_atomic, payment_address, address_kind, address_index, status, expires_at)
+     SELECT gen_random_uuid(), $1, 'bnb', 'mainnet', 'USDC', $2, 18, '1', 'USDC', 1000000000000000000,
+       COALESCE(($3::text[])[i], '0x' || substr(md5('bench' || i), 1, 32) || lpad(to_hex(i), 8, '0')), 'evm', i,
+       'waiting_for_payment', now() + interval '30 minutes'
+     FROM generate_series(1, $4::int) AS i`,
+    [db.workspaceId, usdc, given, count],
+  );
+  await db.client.query('ANALYZE payments');
+}
+
+function listenerConfig(db, chainsFile) {
+  return loadConfig({ DATABASE_URL: db.url, SVC_ENV: 'test', SVC_MNEMONIC: MNEMONIC, SVC_CHAINS_FILE: chainsFile });
+}
+
+const bnbOnly = (usdcDecimals = 18) => [
+  {
+    chain: 'bnb', network: 'mainnet', chainId: 56, confirmations: CONFIRMATIONS,
+    tokens: [{ symbol: 'USDC', decimals: usdcDecimals, watched: true }, { symbol: 'BNB', decimals: 18, watched: true, native: true }],
+  },
+];
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+// ---- (1) detection latency ------------------------------------------------------------------
+
+async function latency() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-latency-'));
+  const devnet = await startDevnet({ dir, chains: bnbOnly(), blockTimeSeconds: 1 });
+  const db = await database();
+  const node = devnet.get('bnb').node;
+  const usdc = devnet.get('bnb').tokens.USDC;
+  const payer = new DevPayer(node.url, devnet.payerKey, 56);
+  let app;
+  try {
+    const wallets = Array.from({ length: LATENCY_SAMPLES }, () => randomAddress());
+    await insertPayments(db, usdc, LATENCY_SAMPLES, wallets);
+    app = await createListenerApp(listenerConfig(db, devnet.chainsFile), { jobs: false, healthLogIntervalMs: 0 }, ['error']);
+    await app.init();
+
+    // When each block first appears on the node.
+    const seenAt = new Map();
+    let watching = true;
+    const blockWatcher = (async () => {
+      while (watching) {
+        const n = await node.blockNumber();
+        if (!seenAt.has(n)) seenAt.set(n, performance.now());
+        await sleep(5);
+      }
+    })();
+    // When each payment's status change is first visible (committed) in the database.
+    const confirmedAt = new Map();
+    const ids = (await db.client.query(`SELECT id, lower(payment_address) AS a FROM payments`)).rows;
+    const idByAddress = new Map(ids.map((r) => [r.a, r.id]));
+    const dbWatcher = (async () => {
+      while (watching) {
+        const rows = (await db.client.query(`SELECT id FROM payments WHERE status = 'confirmed'`)).rows;
+        const now = performance.now();
+        for (const r of rows) if (!confirmedAt.has(r.id)) confirmedAt.set(r.id, now);
+        await sleep(5);
+      }
+    })();
+
+    const sent = [];
+    for (let i = 0; i < wallets.length; i += PER_BLOCK_LATENCY) {
+      const start = await node.blockNumber();
+      while ((await node.blockNumber()) === start) await sleep(5); // right after a block: the next ones land together
+      const batch = wallets.slice(i, i + PER_BLOCK_LATENCY);
+      const txs = [];
+      for (const to of batch) txs.push(await payer.sendToken(usdc, to, 10n ** 18n, { wait: false }));
+      const receipts = await Promise.all(txs.map((tx) => payer.provider.waitForTransaction(tx.hash)));
+      receipts.forEach((r, j) => sent.push({ id: idByAddress.get(batch[j].toLowerCase()), block: r.blockNumber }));
+    }
+    const deadline = Date.now() + 30_000;
+    while (sent.some((s) => !confirmedAt.has(s.id)) && Date.now() < deadline) await sleep(20);
+    watching = false;
+    await Promise.all([blockWatcher, dbWatcher]);
+
+    const samples = [];
+    for (const s of sent) {
+      const finalBlock = s.block + CONFIRMATIONS - 1;
+      if (!confirmedAt.has(s.id) || !seenAt.has(finalBlock)) throw new Error(`payment ${s.id} (block ${s.block}) not measured`);
+      samples.push(confirmedAt.get(s.id) - seenAt.get(finalBlock));
+    }
+    samples.sort((a, b) => a - b);
+    return { n: samples.length, p50: percentile(samples, 50), p99: percentile(samples, 99), max: samples[samples.length - 1] };
+  } finally {
+    await app?.close();
+    payer.close();
+    await devnet.stop();
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---- (2) catch-up rate ----------------------------------------------------------------------
+
+async function buildChain() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-catchup-'));
+  const devnet = await startDevnet({ dir, chains: bnbOnly() });
+  const node = devnet.get('bnb').node;
+  const usdc = devnet.get('bnb').tokens.USDC;
+  const payer = new DevPayer(node.url, devnet.payerKey, 56);
+  const paid = []; // the watched payments' addresses, one per MATCH_EVERY blocks
+  const start = (await node.blockNumber()) + 1;
+  const t0 = performance.now();
+  // Recipients nobody watches, from a fixed pool (fresh storage slots for every transfer would only
+  // make Anvil slower to build the chain; each block still carries PER_BLOCK Transfer events).
+  const pool = Array.from({ length: PER_BLOCK * 7 }, () => randomAddress());
+  for (let b = 0; b < BLOCKS; b++) {
+    const to = Array.from({ length: PER_BLOCK }, (_, i) => pool[(b * 13 + i) % pool.length]);
+    if (b % MATCH_EVERY === 0) paid.push((to[PER_BLOCK >> 1] = randomAddress()));
+    // auto-mined: one block each; only the last one is waited for
+    await payer.sendTokenMany(usdc, to, 10n ** 18n, { wait: b === BLOCKS - 1 });
+    if (b % 100 === 99) say(`built ${b + 1}/${BLOCKS} blocks`);
+  }
+  await node.mine(CONFIRMATIONS);
+  const end = start + BLOCKS - 1;
+  say(`chain of ${BLOCKS} blocks x ${PER_BLOCK} transfers built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  payer.close();
+  return { devnet, dir, usdc, paid, start, end };
+}
+
+async function catchUp(chain, watched) {
+  const db = await database();
+  let app;
+  try {
+    await insertPayments(db, chain.usdc, watched, chain.paid);
+    // The cursor where the chain starts (as after an outage); the genesis is filled in by the watcher.
+    await db.client.query(`INSERT INTO chain_cursors (chain, network, next_block) VALUES ('bnb', 'mainnet', $1)`, [chain.start]);
+    // Time spent inside the credit service (the rest of the walk is the watcher: RPC, matching, cursor).
+    const sink = { ms: 0, calls: 0 };
+    const wrapSink = (real) => ({
+      async credit(transfers) {
+        const t = performance.now();
+        try {
+          return await real.credit(transfers);
+        } finally {
+          sink.ms += performance.now() - t;
+          sink.calls += 1;
+        }
+      },
+    });
+    const t0 = performance.now();
+    app = await createListenerApp(listenerConfig(db, chain.devnet.chainsFile), { jobs: false, healthLogIntervalMs: 0, wrapSink }, ['error']);
+    await app.init();
+    // startup: from the application's start to the first chunk committed (includes the first load
+    // of the watch set); walk: from there to the last block.
+    let first = null;
+    for (;;) {
+      const next = Number((await db.client.query(`SELECT next_block FROM chain_cursors WHERE chain = 'bnb' AND network = 'mainnet'`)).rows[0].next_block);
+      if (first === null && next > chain.start) first = { next, at: performance.now() };
+      if (next > chain.end) break;
+      await sleep(5);
+    }
+    const end = performance.now();
+    const seconds = (end - first.at) / 1000;
+    const walked = chain.end - first.next + 1;
+    const confirmed = Number((await db.client.query(`SELECT count(*) FROM payments WHERE status = 'confirmed'`)).rows[0].count);
+    if (confirmed !== chain.paid.length) throw new Error(`expected ${chain.paid.length} confirmed payments, found ${confirmed}`);
+    return {
+      watched,
+      seconds,
+      startup: (first.at - t0) / 1000,
+      creditSeconds: sink.ms / 1000,
+      total: (end - t0) / 1000,
+      blocksPerSecond: walked / seconds,
+      transfersPerSecond: (walked * PER_BLOCK) / seconds,
+      confirmed,
+    };
+  } finally {
+    await app?.close();
+    await db.close();
+  }
+}
+
+async function main() {
+  say(`(1) detection latency: ${LATENCY_SAMPLES} payments, a block a second, ${CONFIRMATIONS} confirmations`);
+  const lat = await latency();
+  say(`(2) catch-up: building ${BLOCKS} blocks x ${PER_BLOCK} token transfers`);
+  const chain = await buildChain();
+  // Three runs of each, interleaved, so warm-up and a busy machine weigh on both; the best of each counts.
+  const runs = { 1000: [], 100000: [] };
+  try {
+    for (const watched of [1_000, 100_000, 1_000, 100_000, 1_000, 100_000]) {
+      const r = await catchUp(chain, watched);
+      runs[watched].push(r);
+      say(`${watched.toLocaleString('en')} watched: walk ${r.seconds.toFixed(2)} s, startup ${r.startup.toFixed(2)} s, in the credit service ${r.creditSeconds.toFixed(2)} s (whole run)`);
+    }
+  } finally {
+    await chain.devnet.stop();
+    fs.rmSync(chain.dir, { recursive: true, force: true });
+  }
+  const best = (rs) => rs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+  const small = best(runs[1000]);
+  const large = best(runs[100000]);
+  const ratio = large.seconds / small.seconds;
+  const totalRatio = best(runs[100000].map((r) => ({ ...r, seconds: r.total }))).seconds / best(runs[1000].map((r) => ({ ...r, seconds: r.total }))).seconds;
+  const lines = [
+    '',
+    'listener bench (built code, PostgreSQL, Anvil; EVM watcher + credit service)',
+    '',
+    `(1) detection latency, final block -> committed status (n=${lat.n}, 1 block/s, ${CONFIRMATIONS} confirmations)`,
+    `    p50 ${lat.p50.toFixed(0)} ms   p99 ${lat.p99.toFixed(0)} ms   max ${lat.max.toFixed(0)} ms   goal p99 < 1000 ms: ${lat.p99 < 1000 ? 'met' : 'NOT met'}`,
+    '',
+    `(2) catch-up over ${BLOCKS} blocks x ${PER_BLOCK} token transfers (${chain.paid.length} pay watched payments)`,
+    `    walk: from the first committed chunk to the last block; startup: process start to the first chunk (loads the watch set)`,
+    `    watched payments   walk s (best of 3)   blocks/s   transfers/s   walk runs (s)        startup runs (s)`,
+    ...[[small, runs[1000]], [large, runs[100000]]].map(
+      ([r, all]) =>
+        `    ${r.watched.toLocaleString('en').padStart(16)}   ${r.seconds.toFixed(2).padStart(18)}   ${r.blocksPerSecond.toFixed(1).padStart(8)}   ` +
+        `${r.transfersPerSecond.toFixed(0).padStart(11)}   ${all.map((x) => x.seconds.toFixed(2)).join(', ').padEnd(19)}  ${all.map((x) => x.startup.toFixed(2)).join(', ')}`,
+    ),
+    `    100,000 / 1,000 walk cost ratio ${ratio.toFixed(2)}   goal <= 1.2: ${ratio <= 1.2 ? 'met' : 'NOT met'}`,
+    `    (startup included: best totals ratio ${totalRatio.toFixed(2)})`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+// Stopping the bench stops its Anvil nodes too (they are killed on exit).
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

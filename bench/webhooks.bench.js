@@ -1,0 +1,324 @@
+#!/usr/bin/env node
+// npm run bench:webhooks — webhook delivery of the built worker (`dist/apps/worker/src/main.js`,
+// a child process, as `npm run start:worker` runs it) on real PostgreSQL and Redis, to a local
+// receiver (node:http in this process) that checks every signature.
+//   burst:  10,000 events committed as fast as possible (500 per transaction): deliveries per
+//           second, from the first commit to the last first-attempt received;
+//   paced:  10,000 events at BENCH_RATE events/s (default 1,000, 10 per transaction): the delay
+//           from each event's commit to its first attempt arriving, p50 / p99 / max.
+// Goal (issue 4): >= 1,000 deliveries/s on the 2-core machine, p99 < 1 s. Also printed: CPU per
+// delivery of the worker, PostgreSQL, Redis and this process (the figures move with whatever else
+// runs on the machine). BENCH_EVENTS, BENCH_RATE, BENCH_REDIS_URL (default db 12),
+// BENCH_WORKER_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run.
+'use strict';
+require('reflect-metadata');
+const { spawn } = require('node:child_process');
+const { createHmac, randomBytes, randomUUID } = require('node:crypto');
+const http = require('node:http');
+const path = require('node:path');
+const { Client, Pool } = require('pg');
+const Redis = require('ioredis');
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST = path.join(ROOT, 'dist');
+const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/12';
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
+const RATE = Number(process.env.BENCH_RATE ?? 1_000);
+const MNEMONIC = 'test test test test test test test test test test test junk';
+
+const { createDataSource } = require(path.join(DIST, 'libs', 'db', 'src'));
+const { webhookQueuePrefix } = require(path.join(DIST, 'libs', 'webhooks', 'src'));
+const { WorkspacesService } = require(path.join(DIST, 'apps', 'api', 'src', 'modules', 'workspaces', 'workspaces.service.js'));
+
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function admin(sql) {
+  const c = new Client({ connectionString: `${PG}/postgres` });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** The receiver: verifies x-svc-signature itself, keeps the first arrival time per event id. */
+function receiver(secret) {
+  const first = new Map();
+  let requests = 0;
+  let badSignatures = 0;
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const at = now();
+      const raw = Buffer.concat(chunks);
+      requests++;
+      const expected = `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(raw).digest('hex')}`;
+      if (req.headers['x-svc-signature'] !== expected) badSignatures++;
+      const id = req.headers['x-svc-event-id'];
+      if (!first.has(id)) first.set(id, at);
+      res.writeHead(200).end();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  return {
+    server,
+    first,
+    stats: () => ({ requests, badSignatures }),
+    async waitForAll(ids, timeoutMs = 180_000) {
+      const until = Date.now() + timeoutMs;
+      let missing = ids.filter((id) => !first.has(id));
+      while (missing.length) {
+        if (Date.now() > until) throw new Error(`only ${ids.length - missing.length}/${ids.length} delivered`);
+        await sleep(50);
+        missing = missing.filter((id) => !first.has(id));
+      }
+    },
+  };
+}
+
+function sessionLikeData(workspaceId) {
+  return {
+    sessionId: `cs_${randomBytes(16).toString('hex')}`,
+    merchantId: workspaceId,
+    status: 'completed',
+    reference: `order-${randomBytes(4).toString('hex')}`,
+    metadata: { cart: randomBytes(8).toString('hex'), items: 3 },
+    referenceOrigin: 'server',
+    source: 'product',
+    productId: randomUUID(),
+    productSlug: 'lamp-1a2b3c',
+    productName: 'Lamp',
+    invoiceId: null,
+    invoiceNumber: null,
+    paymentId: randomUUID(),
+    amount: null,
+    currency: null,
+    chain: 'bnb',
+    network: 'mainnet',
+    token: 'USDC',
+    tokenAddress: '0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d',
+    decimals: 18,
+    expectedAmount: '37',
+    expectedAmountAtomic: '37000000000000000000',
+    receivedAmount: '37',
+    receivedAmountAtomic: '37000000000000000000',
+    paymentStatus: 'confirmed',
+    txHash: null,
+    late: false,
+    completedAt: new Date().toISOString(),
+    createdAt: new Date().toISOString(),
+    livemode: true,
+  };
+}
+
+/** Commits `count` events in one transaction, as appendEvents does; returns their ids and the commit time. */
+async function commitEvents(pool, workspaceId, count) {
+  const ids = [];
+  const values = [];
+  const tuples = [];
+  const at = new Date();
+  for (let i = 0; i < count; i++) {
+    const id = randomUUID();
+    ids.push(id);
+    values.push(id, workspaceId, 'checkout.session.completed', JSON.stringify(sessionLikeData(workspaceId)), at);
+    const b = i * 5;
+    tuples.push(`($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5})`);
+  }
+  await pool.query(`INSERT INTO events (id, workspace_id, type, data, created_at) VALUES ${tuples.join(', ')}`, values);
+  return { ids, committedAt: now() };
+}
+
+/** CPU seconds (user + system) used so far by the processes named `comm`, or by one pid (Linux /proc). */
+function cpuSeconds(match) {
+  const fs = require('node:fs');
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (typeof match === 'number' ? Number(pid) !== match : comm !== match) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      /* gone */
+    }
+  }
+  return ticks / 100;
+}
+
+function cpuSnapshot(workerPid) {
+  return { worker: cpuSeconds(workerPid), bench: process.cpuUsage(), postgres: cpuSeconds('postgres'), redis: cpuSeconds('redis-server') };
+}
+
+function cpuPerDelivery(before, after, deliveries) {
+  const ms = (s) => ((s * 1000) / deliveries).toFixed(2);
+  const bench = (after.bench.user + after.bench.system - before.bench.user - before.bench.system) / 1e6;
+  return {
+    worker: ms(after.worker - before.worker),
+    postgres: ms(after.postgres - before.postgres),
+    redis: ms(after.redis - before.redis),
+    'bench (receiver, inserts)': ms(bench),
+  };
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function delays(batches, first) {
+  const out = [];
+  for (const b of batches) for (const id of b.ids) out.push(first.get(id) - b.committedAt);
+  return out.sort((a, b) => a - b);
+}
+
+function startWorker(databaseUrl) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...(process.env.BENCH_WORKER_ARGS ? process.env.BENCH_WORKER_ARGS.split(' ') : []), path.join(DIST, 'apps', 'worker', 'src', 'main.js')], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL, SVC_ENV: 'development', SVC_MNEMONIC: MNEMONIC, SVC_DEV_CLOCK: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const onData = (d) => {
+      out += d;
+      if (out.includes('delivering webhooks')) resolve(child);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d) => process.stderr.write(`[worker] ${d}`));
+    child.on('exit', (code) => reject(new Error(`worker exited (${code}): ${out}`)));
+  });
+}
+
+async function clearRedis(databaseUrl) {
+  const redis = new Redis(REDIS_URL);
+  const prefix = webhookQueuePrefix(databaseUrl);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  redis.disconnect();
+}
+
+async function main() {
+  const dbName = `svc_bench_webhooks_${randomBytes(4).toString('hex')}`;
+  const databaseUrl = `${PG}/${dbName}`;
+  await admin(`CREATE DATABASE "${dbName}"`);
+  let worker;
+  let rx;
+  const pool = new Pool({ connectionString: databaseUrl, max: 8 });
+  try {
+    const ds = createDataSource(databaseUrl, 2);
+    await ds.initialize();
+    await ds.runMigrations({ transaction: 'all' });
+    const { merchantId } = await new WorkspacesService(ds).createWorkspace('bench');
+    await ds.destroy();
+
+    const secret = `whsec_${randomBytes(32).toString('hex')}`;
+    rx = receiver(secret);
+    await new Promise((r) => rx.server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${rx.server.address().port}/hooks`;
+    await pool.query(
+      `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, secret, enabled, created_at, updated_at)
+       VALUES ($1, $2, $3, 'bench', '{*}', $4, true, now() - interval '1 minute', now())`,
+      [randomUUID(), merchantId, url, secret],
+    );
+    worker = await startWorker(databaseUrl);
+
+    // warm-up: connections, prepared statements, JIT
+    const warm = [];
+    for (let i = 0; i < 10; i++) warm.push(await commitEvents(pool, merchantId, 50));
+    await rx.waitForAll(warm.flatMap((b) => b.ids));
+
+    // burst
+    const cpu0 = cpuSnapshot(worker.pid);
+    const burstStart = now();
+    const burst = [];
+    for (let i = 0; i < EVENTS; i += 500) burst.push(await commitEvents(pool, merchantId, Math.min(500, EVENTS - i)));
+    const burstCommitted = now();
+    const burstIds = burst.flatMap((b) => b.ids);
+    await rx.waitForAll(burstIds);
+    const burstLast = Math.max(...burstIds.map((id) => rx.first.get(id)));
+    const burstSeconds = (burstLast - burstStart) / 1000;
+    const burstDelays = delays(burst, rx.first);
+    const cpu1 = cpuSnapshot(worker.pid);
+    const relay = (
+      await pool.query(
+        `SELECT extract(epoch FROM max(dispatched_at) - min(created_at)) * 1000 AS span FROM events WHERE id = ANY($1)`,
+        [burstIds],
+      )
+    ).rows[0];
+
+    await sleep(1_000);
+
+    // paced
+    const perTx = 10;
+    const intervalMs = (perTx / RATE) * 1000;
+    const paced = [];
+    const inFlight = [];
+    const cpu2 = cpuSnapshot(worker.pid);
+    const pacedStart = now();
+    for (let i = 0; i < EVENTS / perTx; i++) {
+      const due = pacedStart + i * intervalMs;
+      const wait = due - now();
+      if (wait > 1) await sleep(wait);
+      inFlight.push(commitEvents(pool, merchantId, perTx).then((b) => paced.push(b)));
+    }
+    await Promise.all(inFlight);
+    const pacedIds = paced.flatMap((b) => b.ids);
+    await rx.waitForAll(pacedIds);
+    const pacedLast = Math.max(...pacedIds.map((id) => rx.first.get(id)));
+    const pacedDelays = delays(paced, rx.first);
+    const cpu3 = cpuSnapshot(worker.pid);
+
+    const { requests, badSignatures } = rx.stats();
+    const [{ attempts }] = (await pool.query(`SELECT count(*)::int AS attempts FROM webhook_delivery_attempts`)).rows;
+    const fmt = (ms) => `${ms.toFixed(1)} ms`;
+    console.log('');
+    console.log(`webhook delivery, ${EVENTS.toLocaleString('en')} events per phase, one endpoint, built worker (1 process, concurrency 64)`);
+    console.table([
+      {
+        phase: 'burst',
+        'events/s committed': Math.round(EVENTS / ((burstCommitted - burstStart) / 1000)),
+        'deliveries/s': Math.round(EVENTS / burstSeconds),
+        'p50 commit→attempt': fmt(percentile(burstDelays, 50)),
+        'p99 commit→attempt': fmt(percentile(burstDelays, 99)),
+        max: fmt(burstDelays[burstDelays.length - 1]),
+      },
+      {
+        phase: `paced ${RATE}/s`,
+        'events/s committed': RATE,
+        'deliveries/s': Math.round(EVENTS / ((pacedLast - pacedStart) / 1000)),
+        'p50 commit→attempt': fmt(percentile(pacedDelays, 50)),
+        'p99 commit→attempt': fmt(percentile(pacedDelays, 99)),
+        max: fmt(pacedDelays[pacedDelays.length - 1]),
+      },
+    ]);
+    console.log(`burst: the relay had fanned out every event ${Number(relay.span).toFixed(0)} ms after the first commit`);
+    console.log('CPU ms per delivery (2 cores are shared by all of these):');
+    console.table({ burst: cpuPerDelivery(cpu0, cpu1, EVENTS), paced: cpuPerDelivery(cpu2, cpu3, EVENTS) });
+    console.log(`requests received ${requests}, bad signatures ${badSignatures}, attempts recorded ${attempts}`);
+    const ok = EVENTS / burstSeconds >= 1000 && percentile(pacedDelays, 99) < 1000 && badSignatures === 0;
+    console.log(ok ? 'goal met: >= 1,000 deliveries/s and p99 < 1 s' : 'goal NOT met (>= 1,000 deliveries/s, p99 < 1 s)');
+  } finally {
+    if (worker) {
+      worker.kill('SIGTERM');
+      await new Promise((r) => worker.once('exit', r));
+    }
+    rx?.server.closeAllConnections();
+    rx?.server.close();
+    await pool.end();
+    await clearRedis(databaseUrl).catch(() => undefined);
+    await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

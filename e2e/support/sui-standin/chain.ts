@@ -1,0 +1,158 @@
+// The in-memory Sui chain behind the stand-in: certified checkpoints holding transactions with
+// their effects' balance changes. Tests append checkpoints; nothing is ever rewritten (Sui
+// checkpoints are final). Values are kept in the service's own encodings: addresses 0x + 64
+// lower-case hex, coin types canonical (every address widened), digests base58 of 32 bytes.
+import { createHash, randomBytes } from 'node:crypto';
+import { normalizeStructTag, normalizeSuiAddress, toBase58 } from '@mysten/sui/utils';
+
+export const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
+
+export interface BalanceChangeInput {
+  /** null: a shared or immutable owner (the service reports no owner) */
+  owner: string | null;
+  coinType: string;
+  amount: bigint;
+}
+
+export interface TransactionInput {
+  digest?: string;
+  /** null for a system transaction */
+  sender: string | null;
+  status?: 'SUCCESS' | 'FAILURE';
+  balanceChanges: BalanceChangeInput[];
+}
+
+export interface StoredBalanceChange {
+  owner: string | null;
+  coinType: string;
+  amount: bigint;
+}
+
+export interface StoredTransaction {
+  digest: string;
+  effectsDigest: string;
+  /** the service's global transaction sequence number (its pagination key) */
+  txSequenceNumber: number;
+  checkpoint: number;
+  sender: string | null;
+  status: 'SUCCESS' | 'FAILURE';
+  balanceChanges: StoredBalanceChange[];
+}
+
+export interface StoredCheckpoint {
+  sequenceNumber: number;
+  digest: string;
+  contentDigest: string;
+  previousCheckpointDigest: string | null;
+  timestampMs: number;
+  epoch: number;
+  networkTotalTransactions: number;
+  transactions: StoredTransaction[];
+}
+
+export const digest = (): string => toBase58(randomBytes(32));
+const digestOf = (...parts: string[]): string => toBase58(createHash('sha256').update(parts.join('|')).digest());
+
+export const suiAddress = (value: string): string => normalizeSuiAddress(value.toLowerCase());
+export const coinType = (value: string): string => normalizeStructTag(value);
+
+/** A fresh random account address. */
+export const randomSuiAddress = (): string => `0x${randomBytes(32).toString('hex')}`;
+
+/**
+ * The balance changes of a plain coin transfer as the service derives them: the net change per
+ * (owner, coin type), zeros dropped, ordered by owner then coin type; the sender also pays gas in SUI.
+ */
+export function transferChanges(t: { from: string; to: string; coinType: string; amount: bigint; gas?: bigint }): BalanceChangeInput[] {
+  const gas = t.gas ?? 1_997_880n;
+  const net = new Map<string, bigint>();
+  const add = (owner: string, type: string, amount: bigint) => {
+    const key = `${suiAddress(owner)} ${coinType(type)}`;
+    net.set(key, (net.get(key) ?? 0n) + amount);
+  };
+  add(t.from, t.coinType, -t.amount);
+  add(t.from, SUI, -gas);
+  add(t.to, t.coinType, t.amount);
+  return [...net.entries()]
+    .filter(([, amount]) => amount !== 0n)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, amount]) => {
+      const [owner, type] = key.split(' ');
+      return { owner, coinType: type, amount };
+    });
+}
+
+export class SuiChain {
+  readonly checkpoints: StoredCheckpoint[] = [];
+  private readonly byDigest = new Map<string, StoredTransaction>();
+  private nextTx = 0;
+  private clockMs: number;
+
+  constructor(
+    /** first four bytes of the genesis checkpoint digest, hex (mainnet's is 35834a8a) */
+    readonly chainIdentifier = '35834a8a',
+    startMs = Date.UTC(2026, 0, 1),
+  ) {
+    this.clockMs = startMs;
+    // Genesis: one system transaction (no sender) without balance changes.
+    this.addCheckpoint([{ sender: null, balanceChanges: [] }]);
+  }
+
+  get latest(): StoredCheckpoint {
+    return this.checkpoints[this.checkpoints.length - 1];
+  }
+
+  /** Certifies a new checkpoint holding `transactions`, in order. */
+  addCheckpoint(transactions: TransactionInput[] = []): StoredCheckpoint {
+    const sequenceNumber = this.checkpoints.length;
+    const previous = this.checkpoints[sequenceNumber - 1];
+    this.clockMs += 250 + Math.floor(Math.random() * 100); // mainnet certifies ~4 checkpoints a second
+    const stored: StoredTransaction[] = transactions.map((t) => {
+      const d = t.digest ?? digest();
+      if (this.byDigest.has(d)) throw new Error(`stand-in: transaction ${d} already exists`);
+      const tx: StoredTransaction = {
+        digest: d,
+        effectsDigest: digestOf('effects', d),
+        txSequenceNumber: this.nextTx++,
+        checkpoint: sequenceNumber,
+        sender: t.sender === null ? null : suiAddress(t.sender),
+        status: t.status ?? 'SUCCESS',
+        balanceChanges: t.balanceChanges.map((c) => ({
+          owner: c.owner === null ? null : suiAddress(c.owner),
+          coinType: coinType(c.coinType),
+          amount: c.amount,
+        })),
+      };
+      this.byDigest.set(d, tx);
+      return tx;
+    });
+    const contentDigest = digestOf('contents', ...stored.map((t) => t.digest));
+    const cp: StoredCheckpoint = {
+      sequenceNumber,
+      digest: sequenceNumber === 0 ? toBase58(Buffer.concat([Buffer.from(this.chainIdentifier, 'hex'), randomBytes(28)])) : digestOf('summary', String(sequenceNumber), contentDigest, previous?.digest ?? ''),
+      contentDigest,
+      previousCheckpointDigest: previous?.digest ?? null,
+      timestampMs: this.clockMs,
+      epoch: 0,
+      networkTotalTransactions: this.nextTx,
+      transactions: stored,
+    };
+    this.checkpoints.push(cp);
+    return cp;
+  }
+
+  /** Adds `n` checkpoints with no transaction but the consensus commit prologue (a system one). */
+  addEmptyCheckpoints(n: number): StoredCheckpoint {
+    for (let i = 0; i < n; i++) this.addCheckpoint([{ sender: null, balanceChanges: [] }]);
+    return this.latest;
+  }
+
+  transaction(digestValue: string): StoredTransaction | undefined {
+    return this.byDigest.get(digestValue);
+  }
+
+  /** Every transaction, in sequence-number order. */
+  allTransactions(): StoredTransaction[] {
+    return this.checkpoints.flatMap((c) => c.transactions);
+  }
+}

@@ -1,0 +1,42 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { WorkspaceEntity } from './workspace.entity';
+
+/**
+ * A merchant's webhook endpoint (spec: Endpoints › Webhooks). `eventTypes` holds the normalised
+ * filters (exact types and wildcards); `secret` is the HMAC key of every delivery, shown on create
+ * and on rotation only.
+ */
+@Entity('webhook_endpoints')
+@Index('IDX_webhook_endpoints_workspace_created', ['workspaceId', 'createdAt', 'id'])
+export class WebhookEndpointEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'workspace_id', type: 'uuid' })
+  workspaceId!: string;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_webhook_endpoints_workspace' })
+  workspace?: WorkspaceEntity;
+
+  @Column({ type: 'varchar', length: 2048 })
+  url!: string;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  description!: string | null;
+
+  @Column({ name: 'event_types', type: 'text', array: true })
+  eventTypes!: string[];
+
+  @Column({ type: 'varchar', length: 128 })
+  secret!: string;
+
+  @Column({ type: 'boolean', default: true })
+  enabled!: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', precision: 3 })
+  updatedAt!: Date;
+}

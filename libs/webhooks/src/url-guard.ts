@@ -1,0 +1,120 @@
+// Webhook URLs (issue 4, runtime contract): http(s) only; outside production anything goes
+// (localhost receivers in development and tests); in production a URL whose host is, or resolves
+// to, a private, loopback, link-local or otherwise non-public address is refused, at create and
+// again at every delivery (the connection uses the address that was checked: no DNS rebinding).
+import * as dns from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+
+export const WEBHOOK_URL_MAX = 2048;
+
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8], // "this" network
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local (cloud metadata lives here)
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+] as const) {
+  blocked.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['64:ff9b::', 96], // NAT64 (reaches IPv4 space)
+  ['100::', 64], // discard
+  ['2001:db8::', 32], // documentation
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated)
+  ['ff00::', 8], // multicast
+] as const) {
+  blocked.addSubnet(net, prefix, 'ipv6');
+}
+
+/** False for every address a webhook must not reach in production. */
+export function isPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return !blocked.check(address, 'ipv4');
+  if (family !== 6) return false;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return isPublicAddress(mapped[1]);
+  return !blocked.check(address, 'ipv6');
+}
+
+export type UrlCheck = { ok: true; url: URL } | { ok: false; message: string };
+
+/** Syntax only: an absolute http(s) URL with a host and no credentials. */
+export function parseWebhookUrl(raw: string): UrlCheck {
+  if (raw.length > WEBHOOK_URL_MAX) return { ok: false, message: `url must be shorter than or equal to ${WEBHOOK_URL_MAX} characters` };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, message: 'url must be an absolute http or https URL.' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, message: 'url must be an http or https URL.' };
+  if (!url.hostname) return { ok: false, message: 'url must name a host.' };
+  if (url.username || url.password) return { ok: false, message: 'url must not carry credentials.' };
+  return { ok: true, url };
+}
+
+const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
+
+export class BlockedAddressError extends Error {
+  readonly code = 'ESVCBLOCKED';
+}
+
+const blockedMessage = (host: string, address: string) =>
+  `url resolves to a private, loopback or link-local address (${host} → ${address}); webhooks go to public addresses only.`;
+
+/**
+ * Production check at create and update: every address the host resolves to must be public.
+ * Resolution failures are refused too (the merchant can fix DNS and retry).
+ */
+export async function checkPublicDestination(url: URL): Promise<string | null> {
+  const host = hostOf(url);
+  if (host.toLowerCase() === 'localhost' || host.toLowerCase().endsWith('.localhost')) return blockedMessage(host, 'loopback');
+  if (isIP(host)) return isPublicAddress(host) ? null : blockedMessage(host, host);
+  let addresses: dns.LookupAddress[];
+  try {
+    addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
+  } catch (err) {
+    return `url host ${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'}).`;
+  }
+  const bad = addresses.find((a) => !isPublicAddress(a.address));
+  return bad ? blockedMessage(host, bad.address) : null;
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for http.request/https.request that refuses non-public addresses: the socket
+ * connects to exactly the address checked here. IP-literal hosts never reach a lookup, so
+ * `assertLiteralHostAllowed` covers them.
+ */
+export function publicOnlyLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '');
+    const list = addresses as dns.LookupAddress[];
+    const bad = list.find((a) => !isPublicAddress(a.address));
+    if (bad || !list.length) return callback(new BlockedAddressError(blockedMessage(hostname, bad?.address ?? 'nothing')), '');
+    if (options.all) return callback(null, list);
+    callback(null, list[0].address, list[0].family);
+  });
+}
+
+/** At delivery, for an IP-literal host (no DNS lookup happens for it). */
+export function literalHostBlocked(url: URL): string | null {
+  const host = hostOf(url);
+  if (host.toLowerCase() === 'localhost') return blockedMessage(host, 'loopback');
+  return isIP(host) && !isPublicAddress(host) ? blockedMessage(host, host) : null;
+}

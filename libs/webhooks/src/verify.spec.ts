@@ -1,0 +1,65 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { parseVerifiedWebhook, signWebhookBody, verifyWebhookSignature, WebhookSignatureError } from './verify';
+
+jest.mock('node:crypto', () => {
+  const actual = jest.requireActual('node:crypto');
+  return { ...actual, timingSafeEqual: jest.fn(actual.timingSafeEqual) };
+});
+
+// spec: Authentication 4 — `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the
+// UTF-8 bytes of the secret string (not hex-decoded).
+const secret = `whsec_${'ab'.repeat(32)}`;
+const body = '{"id":"5f0c8a4e-0000-4000-8000-000000000001","type":"payment.confirmed","createdAt":"2026-09-21T10:00:00.000Z","data":{"amount":"37.5","note":"café ☕"}}';
+const reference = `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(body, 'utf8')).digest('hex')}`;
+
+describe('signWebhookBody', () => {
+  test('is sha256= and the lowercase hex HMAC of the raw bytes keyed with the UTF-8 secret string', () => {
+    expect(signWebhookBody(body, secret)).toBe(reference);
+    expect(signWebhookBody(Buffer.from(body, 'utf8'), secret)).toBe(reference);
+    expect(reference).toMatch(/^sha256=[0-9a-f]{64}$/);
+  });
+
+  test('the secret is not hex-decoded', () => {
+    const hexDecodedKey = `sha256=${createHmac('sha256', Buffer.from('ab'.repeat(32), 'hex')).update(body).digest('hex')}`;
+    expect(signWebhookBody(body, secret)).not.toBe(hexDecodedKey);
+  });
+});
+
+describe('verifyWebhookSignature', () => {
+  test('accepts the exact raw body, as a string, a Buffer or a Uint8Array', () => {
+    expect(verifyWebhookSignature(body, reference, secret)).toBe(true);
+    expect(verifyWebhookSignature(Buffer.from(body), reference, secret)).toBe(true);
+    expect(verifyWebhookSignature(new Uint8Array(Buffer.from(body)), reference, secret)).toBe(true);
+    expect(verifyWebhookSignature(body, [reference], secret)).toBe(true);
+    expect(verifyWebhookSignature(body, ` ${reference.toUpperCase().replace('SHA256=', 'sha256=')} `, secret)).toBe(true);
+  });
+
+  test('refuses a changed body, a re-serialised body, another secret', () => {
+    expect(verifyWebhookSignature(body.replace('37.5', '375'), reference, secret)).toBe(false);
+    expect(verifyWebhookSignature(JSON.stringify(JSON.parse(body), null, 2), reference, secret)).toBe(false);
+    expect(verifyWebhookSignature(body, reference, `${secret}x`)).toBe(false);
+    expect(verifyWebhookSignature(body, reference, '')).toBe(false);
+  });
+
+  test.each([undefined, null, '', 'sha256=', 'sha1=abc', reference.slice(7), `${reference}00`, reference.slice(0, -2), 'sha256=zz'.padEnd(71, 'z')])(
+    'refuses the malformed header %p without throwing',
+    (header) => {
+      expect(verifyWebhookSignature(body, header as string | undefined, secret)).toBe(false);
+    },
+  );
+
+  test('compares in constant time (crypto.timingSafeEqual)', () => {
+    const spy = timingSafeEqual as jest.MockedFunction<typeof timingSafeEqual>;
+    spy.mockClear();
+    expect(verifyWebhookSignature(body, reference, secret)).toBe(true);
+    expect(verifyWebhookSignature(body, `sha256=${'0'.repeat(64)}`, secret)).toBe(false);
+    expect(spy).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('parseVerifiedWebhook', () => {
+  test('returns the envelope when the signature holds, throws otherwise', () => {
+    expect(parseVerifiedWebhook(Buffer.from(body), reference, secret)).toMatchObject({ type: 'payment.confirmed', data: { note: 'café ☕' } });
+    expect(() => parseVerifiedWebhook(body, 'sha256=00', secret)).toThrow(WebhookSignatureError);
+  });
+});

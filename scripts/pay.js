@@ -1,0 +1,54 @@
+// The hosted pages (apps/pay, Next.js) as one process of the service: how `npm start`, `npm run
+// dev`, the e2e suite and bench:pay run and build it. The app reads BASE_URL itself; it listens on
+// PAY_PORT (runtime contract › Configuration, default 3001). Telemetry is off: builds and runs
+// never reach the network.
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+
+const root = path.resolve(__dirname, '..');
+const PAY_DIR = path.join(root, 'apps', 'pay');
+const BUILD_ID = path.join(PAY_DIR, '.next', 'BUILD_ID');
+const NEXT_BIN = require.resolve('next/dist/bin/next', { paths: [root] });
+const SKIP = new Set(['.next', 'node_modules']);
+
+const nextEnv = (env = process.env) => ({ ...env, NEXT_TELEMETRY_DISABLED: '1' });
+// start.js and dev.js spawn their processes with this process's environment.
+process.env.NEXT_TELEMETRY_DISABLED ??= '1';
+
+/** The `start.js` process entry: `next start apps/pay -p $PAY_PORT`. */
+function payProcess(port = process.env.PAY_PORT || '3001') {
+  return { name: 'pay', command: process.execPath, args: [NEXT_BIN, 'start', PAY_DIR, '-p', String(port)], script: BUILD_ID };
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (SKIP.has(entry.name)) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else if (!entry.name.endsWith('.spec.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when `next build` has run since the last change to apps/pay (tests excluded). */
+function isPayBuildCurrent() {
+  return fs.existsSync(BUILD_ID) && fs.statSync(BUILD_ID).mtimeMs >= newestMtime(PAY_DIR);
+}
+
+/** `next build apps/pay`; resolves with its exit code. */
+function buildPay({ quiet = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [NEXT_BIN, 'build', PAY_DIR], { cwd: root, env: nextEnv(), stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    let output = '';
+    if (quiet) for (const s of [child.stdout, child.stderr]) s.on('data', (d) => (output += d));
+    child.on('error', (err) => {
+      output += err.message;
+      resolve({ code: 1, output });
+    });
+    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+  });
+}
+
+module.exports = { PAY_DIR, BUILD_ID, NEXT_BIN, nextEnv, payProcess, isPayBuildCurrent, buildPay };
