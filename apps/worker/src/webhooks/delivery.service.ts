@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { afterAttempt, DEFAULT_RETRY_SCHEDULE_SECONDS, envelopeBody, RetryLater, signWebhookBody } from '@svc/webhooks';
 import { ClockService } from '../../../api/src/core/clock.service';
 import { SVC_CONFIG, SvcConfig } from '../../../api/src/core/config.provider';
@@ -20,7 +20,7 @@ const USER_AGENT = 'svc-webhooks/1';
  * from and written to PostgreSQL first.
  */
 @Injectable()
-export class DeliveryService implements OnModuleDestroy {
+export class DeliveryService implements OnApplicationShutdown {
   private readonly sender: WebhookSender;
   private readonly gate: EndpointGate;
   readonly schedule: readonly number[];
@@ -40,7 +40,8 @@ export class DeliveryService implements OnModuleDestroy {
     this.schedule = config.webhookRetryScheduleSeconds ?? DEFAULT_RETRY_SCHEDULE_SECONDS;
   }
 
-  onModuleDestroy(): void {
+  /** After the queue has closed (beforeApplicationShutdown): attempts in flight have finished. */
+  onApplicationShutdown(): void {
     this.sender.close();
   }
 
