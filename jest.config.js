@@ -11,7 +11,7 @@ module.exports = {
       displayName: 'unit',
       rootDir: __dirname,
       testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/migrations/**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '/apps/pay/.next/'],
+      testPathIgnorePatterns: ['/node_modules/', '/apps/pay/\\.next'],
       transform: { '^.+\\.ts$': swc },
       moduleNameMapper,
       testEnvironment: 'node',

@@ -134,7 +134,7 @@ async function main() {
     const pageTtfb = await series(page);
     const apiTtfb = await series(`${api}/v1/public/checkout/sessions/${session.id}`);
 
-    const kb = (n) => (n / 1024).toFixed(1);
+    const kb = (n) => (n / 1000).toFixed(1); // kB = 1000 bytes, as in Next's build table
     console.log(`\nbench:pay — ${require('node:os').cpus().length} cores, node ${process.version}\n`);
     console.log(`First-load JS of /c/[id]: ${kb(js.gzip)} kB gzip (${kb(js.raw)} kB raw) in ${js.files.length} scripts (goal < 120 kB gzip)`);
     for (const f of js.files) console.log(`  ${f.src}  ${kb(f.gzip)} kB gzip`);

@@ -38,6 +38,10 @@ beforeAll(async () => {
   // The merchant's shop: answered inside the browser, so the signed return lands somewhere.
   await browser.context.route(`${SHOP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Shop</h1>' }));
   secret = (await h.m.get('/v1/checkout/secret')).body.checkoutSecret;
+  // TEST_MNEMONIC is Anvil's own: the first deposit addresses are the devnet's funded accounts (the
+  // payer is account 1, and the dev tokens were minted to it), so their history would be credited
+  // to whichever payment drew them. Draw them here, before any page shows an address.
+  for (let i = 0; i < 5; i++) await h.m.payment({ chain: 'base', token: 'ETH', amount: '1', currency: 'ETH' });
 }, 180_000);
 
 afterAll(async () => {
@@ -197,14 +201,22 @@ describe('/c/<session_id>', () => {
     const page = await open(`/c/${s.id}`);
     await page.getByTestId('show-address').click();
     await phase(page, 'waiting');
-    await h.pay(await bound(s.id), '5.25');
+    const payment = await bound(s.id);
+    // a transfer seen but not final: the devnet's chains report only final transfers (like bnb,
+    // arc and brokerchain), so this state is written the way a watcher of another chain would
+    await h.t.db.query(`UPDATE payments SET status = 'confirming', received_amount_atomic = 5250000000000000000, updated_at = now() WHERE id = $1`, [payment.id]);
+    await phase(page, 'confirming');
+    await expect(text(page, 'status')).resolves.toContain('5.25\u00a0USDC arrived on BNB Smart Chain');
+    await expect(page.getByRole('button', { name: 'Cancel payment' }).count()).resolves.toBe(0);
+    await screenshot(page, '08-session-confirming');
+    await h.pay(payment, '5.25');
     await phase(page, 'overpaid');
     await expect(text(page, 'status')).resolves.toContain('We received 5.25\u00a0USDC, which is 0.25\u00a0USDC more than the 5\u00a0USDC asked.');
-    await screenshot(page, '08-session-overpaid');
+    await screenshot(page, '08-session-overpaid-completed');
     await page.close();
   });
 
-  test('a pinned chain shows no picker; cancel → cancelled with the signed cancel return', async () => {
+  test('a pinned chain shows no picker; cancel → cancelled with the signed cancel return; paid after all → completed late', async () => {
     const p = await product(fixedProduct({ name: 'Poster', networks: TWO_RAILS }));
     const s = await session({ productId: p.id, chain: 'brokerchain', cancelUrl: `${SHOP}/cart` });
     const page = await open(`/c/${s.id}`);
@@ -228,6 +240,15 @@ describe('/c/<session_id>', () => {
     await expect(page.getByTestId('return-link').innerText()).resolves.toBe('Return to the shop');
     await page.waitForTimeout(5_500);
     expect(page.url()).toBe(`${pay}/c/${s.id}`);
+
+    // money sent to the cancelled checkout still completes it, late (spec: confirmed money outranks cancellation)
+    await h.pay(await bound(s.id), '36.5');
+    await h.until((await bound(s.id)).id, (x) => x.status === 'confirmed');
+    await page.reload();
+    await phase(page, 'completed');
+    await expect(text(page, 'status')).resolves.toContain('Your payment arrived after this checkout had closed, and it was accepted.');
+    await expect(page.getByTestId('redirect').count()).resolves.toBe(0); // no URL for a completed return on this session
+    await screenshot(page, '09-session-late');
     await page.close();
   });
 

@@ -8,11 +8,14 @@ const { spawn } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..');
 const PAY_DIR = path.join(root, 'apps', 'pay');
-const BUILD_ID = path.join(PAY_DIR, '.next', 'BUILD_ID');
+/** Where a build lives: `.next`, or the e2e suite's own `.next-e2e` (PAY_DIST_DIR, read by next.config.mjs). */
+const buildId = (distDir = '.next') => path.join(PAY_DIR, distDir, 'BUILD_ID');
+const BUILD_ID = buildId();
 const NEXT_BIN = require.resolve('next/dist/bin/next', { paths: [root] });
-const SKIP = new Set(['.next', 'node_modules']);
+// builds, and next-env.d.ts (rewritten by every build) are not sources
+const skipped = (name) => name === 'node_modules' || name.startsWith('.next') || name === 'next-env.d.ts';
 
-const nextEnv = (env = process.env) => ({ ...env, NEXT_TELEMETRY_DISABLED: '1' });
+const nextEnv = (env = process.env, distDir = '.next') => ({ ...env, NEXT_TELEMETRY_DISABLED: '1', PAY_DIST_DIR: distDir });
 // start.js and dev.js spawn their processes with this process's environment.
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
@@ -24,7 +27,7 @@ function payProcess(port = process.env.PAY_PORT || '3001') {
 function newestMtime(dir) {
   let newest = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (SKIP.has(entry.name)) continue;
+    if (skipped(entry.name)) continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
     else if (!entry.name.endsWith('.spec.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
@@ -33,14 +36,19 @@ function newestMtime(dir) {
 }
 
 /** True when `next build` has run since the last change to apps/pay (tests excluded). */
-function isPayBuildCurrent() {
-  return fs.existsSync(BUILD_ID) && fs.statSync(BUILD_ID).mtimeMs >= newestMtime(PAY_DIR);
+function isPayBuildCurrent(distDir = '.next') {
+  const id = buildId(distDir);
+  return fs.existsSync(id) && fs.statSync(id).mtimeMs >= newestMtime(PAY_DIR);
 }
 
-/** `next build apps/pay`; resolves with its exit code. */
-function buildPay({ quiet = false } = {}) {
+/** `next build apps/pay` (into `distDir`); resolves with its exit code and, when quiet, its output. */
+function buildPay({ quiet = false, distDir = '.next' } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [NEXT_BIN, 'build', PAY_DIR], { cwd: root, env: nextEnv(), stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(process.execPath, [NEXT_BIN, 'build', PAY_DIR], {
+      cwd: root,
+      env: nextEnv(process.env, distDir),
+      stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
     let output = '';
     if (quiet) for (const s of [child.stdout, child.stderr]) s.on('data', (d) => (output += d));
     child.on('error', (err) => {

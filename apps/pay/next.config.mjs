@@ -17,6 +17,9 @@ const SECURITY_HEADERS = [
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // The e2e suite builds and serves its own copy (e2e/support/pay-app.ts), so a test run and an
+  // `npm run build` or `npm start` in the same checkout never pull the files from under each other.
+  distDir: process.env.PAY_DIST_DIR || '.next',
   poweredByHeader: false,
   reactStrictMode: true,
   // The root `npm run lint` lints apps/pay with the repository's rules.

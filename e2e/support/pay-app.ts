@@ -1,6 +1,7 @@
-// The hosted pages for e2e files: the BUILT Next.js app (`next build apps/pay`, run here only when
-// the build is missing or older than apps/pay), started with `next start` on a free port and
-// pointed at a test API (BASE_URL), and headless Chromium (Debian's chromium, playwright-core).
+// The hosted pages for e2e files: the BUILT Next.js app (`next build apps/pay` into its own
+// apps/pay/.next-e2e, run here only when that build is missing or older than apps/pay), started
+// with `next start` on a free port and pointed at a test API (BASE_URL), and headless Chromium
+// (Debian's chromium, driven by playwright-core).
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,10 +14,13 @@ import { BrowserContext, chromium, Page } from 'playwright-core';
 const pay = require('../../scripts/pay.js') as {
   PAY_DIR: string;
   NEXT_BIN: string;
-  nextEnv: (env?: NodeJS.ProcessEnv) => NodeJS.ProcessEnv;
-  isPayBuildCurrent: () => boolean;
-  buildPay: (o?: { quiet?: boolean }) => Promise<{ code: number; output: string }>;
+  nextEnv: (env?: NodeJS.ProcessEnv, distDir?: string) => NodeJS.ProcessEnv;
+  isPayBuildCurrent: (distDir?: string) => boolean;
+  buildPay: (o?: { quiet?: boolean; distDir?: string }) => Promise<{ code: number; output: string }>;
 };
+
+/** The suite's own build, apart from `npm run build`'s apps/pay/.next that `npm start` may be serving. */
+const DIST_DIR = '.next-e2e';
 
 export const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -30,10 +34,10 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Builds the pay app unless its build is current. */
+/** Builds the pay app (into apps/pay/.next-e2e) unless that build is current. */
 export async function ensurePayBuild(): Promise<void> {
-  if (pay.isPayBuildCurrent()) return;
-  const { code, output } = await pay.buildPay({ quiet: true });
+  if (pay.isPayBuildCurrent(DIST_DIR)) return;
+  const { code, output } = await pay.buildPay({ quiet: true, distDir: DIST_DIR });
   if (code !== 0) throw new Error(`next build apps/pay failed (exit ${code}):\n${output.slice(-4000)}`);
 }
 
@@ -61,7 +65,7 @@ export async function startPayServer(baseUrl: string): Promise<PayServer> {
   // No `-H 127.0.0.1`: Next.js 15 then takes its own middleware rewrites (the 410 pages) for
   // external ones (it spells loopback hosts as localhost) and loses their status.
   const child: ChildProcess = spawn(process.execPath, [pay.NEXT_BIN, 'start', pay.PAY_DIR, '-p', String(port)], {
-    env: pay.nextEnv({ ...process.env, BASE_URL: baseUrl }),
+    env: pay.nextEnv({ ...process.env, BASE_URL: baseUrl }, DIST_DIR),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

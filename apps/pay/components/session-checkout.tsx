@@ -1,7 +1,7 @@
 'use client';
 // The interactive part of /c/<session_id>: chain picker (redeem), payment details, live status by
 // polling, change of chain (spec: Redeem chain-change rules), cancel, and the signed return.
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../lib/errors';
 import { fill, formatTokenAmount, networkName } from '../lib/format';
 import { clockOffsetFrom } from '../lib/clock';
@@ -28,6 +28,21 @@ export function SessionCheckout({ initial, serverNow, locale, m }: { initial: Pu
   const errorRef = useRef<HTMLDivElement>(null);
   // a poll that started before an action must not overwrite the action's answer
   const generation = useRef(0);
+  // after the buyer's own action, focus goes to its outcome (the new status, or the API's refusal)
+  const focusStatus = useRef(false);
+  const focusError = useRef(false);
+  useEffect(() => {
+    if (focusStatus.current) {
+      focusStatus.current = false;
+      heading.current?.focus();
+    }
+  }, [session]);
+  useEffect(() => {
+    if (focusError.current && error) {
+      focusError.current = false;
+      errorRef.current?.focus();
+    }
+  }, [error]);
 
   const phase = sessionPhase(session);
   const final = isFinal(phase);
@@ -54,15 +69,16 @@ export function SessionCheckout({ initial, serverNow, locale, m }: { initial: Pu
         body: JSON.stringify(body),
       });
       const json: unknown = await res.json().catch(() => null);
+      generation.current += 1; // nor one that started while the action ran
       if (res.ok) {
+        focusStatus.current = true;
         setSession(json as PublicSession);
         setChanging(false);
         setConfirmingCancel(false);
-        requestAnimationFrame(() => heading.current?.focus());
       } else {
         // e.g. 409 "Funds have already been sent to this checkout, …": show it, then catch up
+        focusError.current = true;
         setError(errorMessage(json, m.errorGeneric));
-        requestAnimationFrame(() => errorRef.current?.focus());
         void poll().catch(() => undefined);
       }
     } catch {
