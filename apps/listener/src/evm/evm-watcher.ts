@@ -11,6 +11,7 @@ import type { Network } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import type { ObservedTransfer, TransferSink } from '../credit/observed-transfer';
 import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
+import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';
 import { ChainLease, EvmCursor, LeaseLostError } from './chain-lease';
 import { EvmRpc, RpcError } from './evm-rpc';
 import {
@@ -66,7 +67,6 @@ export interface EvmWatcherDeps {
   now: () => Date;
 }
 
-const IDLE_REPORT_MS = 5_000;
 const hex = (n: bigint): string => `0x${n.toString(16)}`;
 
 /** The node answered something inconsistent (a reorg in flight, a lagging node): retry the chunk. */
@@ -74,22 +74,18 @@ class TransientChainError extends Error {}
 /** The node serves another chain than configured: wait and retry slowly, never process it. */
 class WrongChainError extends Error {}
 
-export class EvmWatcher implements ChainWatcher {
+export class EvmWatcher extends WatcherLoop implements ChainWatcher {
   readonly chain: string;
   readonly network: Network;
-  private readonly logger: Logger;
+  protected readonly logger: Logger;
   private readonly options: EvmWatcherOptions;
   private readonly rpc: EvmRpc | null;
   private readonly tokenContracts: Map<string, string>;
   private readonly native: boolean;
   private chunkSize: number;
   private loop: Promise<void> | null = null;
-  private stopping = false;
-  private wake: (() => void) | null = null;
   private lease: ChainLease | null = null;
-  private failures = 0;
-  private lastReportAt = 0;
-  private readonly st: {
+  protected readonly st: {
     state: WatcherState;
     head: bigint | null;
     nextBlock: bigint | null;
@@ -103,6 +99,7 @@ export class EvmWatcher implements ChainWatcher {
     private readonly deps: EvmWatcherDeps,
     options: Partial<EvmWatcherOptions> = {},
   ) {
+    super();
     if (config.kind !== 'evm') throw new Error(`EvmWatcher: ${config.chain}/${config.network} is a ${config.kind} chain`);
     this.chain = config.chain;
     this.network = config.network;
@@ -120,6 +117,10 @@ export class EvmWatcher implements ChainWatcher {
           backoffMaxMs: this.options.backoffMaxMs,
         })
       : null;
+  }
+
+  protected now(): Date {
+    return this.deps.now();
   }
 
   start(): void {
@@ -361,47 +362,4 @@ export class EvmWatcher implements ChainWatcher {
   private call<T>(method: string, params: unknown[] = []): Promise<T> {
     return (this.rpc as EvmRpc).call<T>(method, params);
   }
-
-  /** Caught up: health in the database follows the head (at most every few seconds) and drops a cleared error. */
-  private async idle(lease: ChainLease): Promise<void> {
-    const hadError = this.st.lastError !== null;
-    this.healthy();
-    const now = Date.now();
-    if (hadError || now - this.lastReportAt >= IDLE_REPORT_MS) {
-      this.lastReportAt = now;
-      await lease.report(this.st.head, null);
-    }
-  }
-
-  private healthy(): void {
-    if (this.st.lastError !== null) this.logger.log(`recovered (was: ${this.st.lastError})`);
-    this.st.lastError = null;
-    this.st.lastErrorAt = null;
-    this.failures = 0;
-  }
-
-  private recordError(message: string): void {
-    if (message !== this.st.lastError) this.logger.warn(message);
-    this.st.lastError = message;
-    this.st.lastErrorAt = this.deps.now();
-  }
-
-  /** Waits, or less when stop() is called. */
-  private sleep(ms: number): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
-        this.wake = null;
-        done();
-      };
-    });
-  }
 }
-
-const minBig = (a: bigint, b: bigint): bigint => (a < b ? a : b);
-const maxBig = (a: bigint, b: bigint): bigint => (a > b ? a : b);

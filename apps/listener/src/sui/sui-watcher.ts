@@ -12,6 +12,7 @@ import { DataSource } from 'typeorm';
 import type { TransferSink } from '../credit/observed-transfer';
 import { ChainLease, EvmCursor, LeaseLostError } from '../evm/chain-lease';
 import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
+import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';
 import { SuiCheckpointReader, SuiGraphQLReader, SuiLatest } from './sui-graphql-reader';
 import { transfersFromTransaction, watchedCoinTypes } from './sui-transfers';
 
@@ -54,25 +55,20 @@ export interface SuiWatcherDeps {
   readers?: SuiCheckpointReader[];
 }
 
-const IDLE_REPORT_MS = 5_000;
 
 /** The endpoint serves another network than the cursor's: never read it. */
 class WrongChainError extends Error {}
 
-export class SuiWatcher implements ChainWatcher {
+export class SuiWatcher extends WatcherLoop implements ChainWatcher {
   readonly chain: string;
   readonly network: Network;
-  private readonly logger: Logger;
+  protected readonly logger: Logger;
   private readonly options: SuiWatcherOptions;
   private readonly readers: SuiCheckpointReader[];
   private readonly coinTypes: Map<string, string | null>;
   private current = 0;
   private loop: Promise<void> | null = null;
-  private stopping = false;
-  private wake: (() => void) | null = null;
-  private failures = 0;
-  private lastReportAt = 0;
-  private readonly st: {
+  protected readonly st: {
     state: WatcherState;
     head: bigint | null;
     nextCheckpoint: bigint | null;
@@ -86,6 +82,7 @@ export class SuiWatcher implements ChainWatcher {
     private readonly deps: SuiWatcherDeps,
     options: Partial<SuiWatcherOptions> = {},
   ) {
+    super();
     if (config.kind !== 'sui') throw new Error(`SuiWatcher: ${config.chain}/${config.network} is a ${config.kind} chain`);
     this.chain = config.chain;
     this.network = config.network;
@@ -93,6 +90,10 @@ export class SuiWatcher implements ChainWatcher {
     this.readers = deps.readers ?? config.rpcUrls.map((url) => new SuiGraphQLReader(url, this.options.requestTimeoutMs, this.options.readConcurrency));
     this.coinTypes = watchedCoinTypes(config);
     this.logger = new Logger(`sui-watcher ${config.chain}/${config.network}`);
+  }
+
+  protected now(): Date {
+    return this.deps.now();
   }
 
   start(): void {
@@ -252,47 +253,4 @@ export class SuiWatcher implements ChainWatcher {
   private finalCheckpoint(head: bigint): bigint {
     return head - BigInt(Math.max(this.config.confirmations, 1)) + 1n;
   }
-
-  /** Caught up: health in the database follows the head (at most every few seconds) and drops a cleared error. */
-  private async idle(lease: ChainLease): Promise<void> {
-    const hadError = this.st.lastError !== null;
-    this.healthy();
-    const now = Date.now();
-    if (hadError || now - this.lastReportAt >= IDLE_REPORT_MS) {
-      this.lastReportAt = now;
-      await lease.report(this.st.head, null);
-    }
-  }
-
-  private healthy(): void {
-    if (this.st.lastError !== null) this.logger.log(`recovered (was: ${this.st.lastError})`);
-    this.st.lastError = null;
-    this.st.lastErrorAt = null;
-    this.failures = 0;
-  }
-
-  private recordError(message: string): void {
-    if (message !== this.st.lastError) this.logger.warn(message);
-    this.st.lastError = message;
-    this.st.lastErrorAt = this.deps.now();
-  }
-
-  /** Waits, or less when stop() is called. */
-  private sleep(ms: number): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
-        this.wake = null;
-        done();
-      };
-    });
-  }
 }
-
-const minBig = (a: bigint, b: bigint): bigint => (a < b ? a : b);
-const maxBig = (a: bigint, b: bigint): bigint => (a > b ? a : b);

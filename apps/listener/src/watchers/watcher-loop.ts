@@ -1,0 +1,73 @@
+import type { Logger } from '@nestjs/common';
+import type { ChainLease } from '../evm/chain-lease';
+import type { WatcherState } from './chain-watcher';
+
+/** How often a caught-up watcher writes its health to the database. */
+const IDLE_REPORT_MS = 5_000;
+
+/** The health every watcher keeps (runtime contract › Health: head, lag, last error). */
+export interface WatcherHealthState {
+  state: WatcherState;
+  head: bigint | null;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  lastProgressAt: Date | null;
+}
+
+/**
+ * What the EVM and Sui watchers share around their chain-specific walk: the stop flag and an
+ * interruptible sleep, the failure count behind the backoff, and error/health bookkeeping.
+ */
+export abstract class WatcherLoop {
+  protected stopping = false;
+  protected wake: (() => void) | null = null;
+  protected failures = 0;
+  private lastReportAt = 0;
+
+  protected abstract readonly st: WatcherHealthState;
+  protected abstract readonly logger: Logger;
+  protected abstract now(): Date;
+
+  /** Caught up: health in the database follows the head (at most every few seconds) and drops a cleared error. */
+  protected async idle(lease: ChainLease): Promise<void> {
+    const hadError = this.st.lastError !== null;
+    this.healthy();
+    const now = Date.now();
+    if (hadError || now - this.lastReportAt >= IDLE_REPORT_MS) {
+      this.lastReportAt = now;
+      await lease.report(this.st.head, null);
+    }
+  }
+
+  protected healthy(): void {
+    if (this.st.lastError !== null) this.logger.log(`recovered (was: ${this.st.lastError})`);
+    this.st.lastError = null;
+    this.st.lastErrorAt = null;
+    this.failures = 0;
+  }
+
+  protected recordError(message: string): void {
+    if (message !== this.st.lastError) this.logger.warn(message);
+    this.st.lastError = message;
+    this.st.lastErrorAt = this.now();
+  }
+
+  /** Waits, or less when stop() is called. */
+  protected sleep(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+}
+
+export const minBig = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+export const maxBig = (a: bigint, b: bigint): bigint => (a > b ? a : b);
