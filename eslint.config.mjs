@@ -4,7 +4,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'apps/pay/.next/**', 'apps/pay/.next-e2e/**', 'apps/pay/next-env.d.ts', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'apps/pay/.next/**',
+      'apps/pay/.next-e2e/**',
+      'apps/pay/next-env.d.ts',
+      'coverage/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -30,15 +41,24 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@nestjs/*', 'typeorm', 'typeorm/*', 'bull', 'ioredis', 'ethers', '@mysten/*', 'pg'], message: 'libs/domain is pure (house style 2).' },
+            {
+              group: ['@nestjs/*', 'typeorm', 'typeorm/*', 'bull', 'ioredis', 'ethers', '@mysten/*', 'pg'],
+              message: 'libs/domain is pure (house style 2).',
+            },
             { group: ['node:fs', 'node:net', 'node:http', 'fs', 'net', 'http'], message: 'libs/domain does no I/O.' },
           ],
         },
       ],
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'libs/domain takes time as an argument: no new Date().' },
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'libs/domain takes time as an argument: no Date.now().' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'libs/domain takes time as an argument: no new Date().',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'libs/domain takes time as an argument: no Date.now().',
+        },
       ],
     },
   },

@@ -44,7 +44,9 @@ async function waitHealthy(url, ms = 30000) {
 
 function cannon(opts) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) => (err ? reject(err) : resolve(res)));
+    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) =>
+      err ? reject(err) : resolve(res),
+    );
   });
 }
 
@@ -69,7 +71,14 @@ async function bareInserts(dbUrl, workspaceId, productId) {
            created_at, updated_at)
          VALUES ($1, $2, 'product', $3, NULL, 'open', $4, NULL, 'server', NULL, NULL, 'mainnet', NULL, NULL, NULL, NULL,
            NULL, NULL, NULL, NULL, NULL, false, NULL, $5, NULL, true, $6, $6)`,
-        [`cs_${randomBytes(16).toString('hex')}`, workspaceId, productId, 'bench-ref', new Date(now.getTime() + 1800e3), now],
+        [
+          `cs_${randomBytes(16).toString('hex')}`,
+          workspaceId,
+          productId,
+          'bench-ref',
+          new Date(now.getTime() + 1800e3),
+          now,
+        ],
       );
       latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
       count++;
@@ -96,8 +105,17 @@ async function main() {
     const { merchantId, apiKey } = await new WorkspacesService(ds).createWorkspace('bench');
     await ds.destroy();
 
-    const env = { ...process.env, DATABASE_URL: dbUrl, PORT: String(PORT), SVC_ENV: 'production', SVC_MNEMONIC: MNEMONIC };
-    api = spawn(process.execPath, [path.join(DIST, 'apps/api/src/main.js')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const env = {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      PORT: String(PORT),
+      SVC_ENV: 'production',
+      SVC_MNEMONIC: MNEMONIC,
+    };
+    api = spawn(process.execPath, [path.join(DIST, 'apps/api/src/main.js')], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let apiErrors = '';
     api.stderr.on('data', (chunk) => (apiErrors += chunk));
     api.on('exit', (code, signal) => {
@@ -107,26 +125,70 @@ async function main() {
     await waitHealthy(`${base}/healthz`);
     const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
     const product = await (
-      await fetch(`${base}/v1/products`, { method: 'POST', headers, body: JSON.stringify({ name: 'Bench lamp', kind: 'one_off', chain: 'bnb', token: 'USDC', price: '37' }) })
+      await fetch(`${base}/v1/products`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Bench lamp', kind: 'one_off', chain: 'bnb', token: 'USDC', price: '37' }),
+      })
     ).json();
     const payment = await (
-      await fetch(`${base}/v1/payments`, { method: 'POST', headers, body: JSON.stringify({ chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' }) })
+      await fetch(`${base}/v1/payments`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' }),
+      })
     ).json();
 
     const warm = { duration: 2 };
-    await cannon({ ...warm, url: `${base}/v1/checkout/sessions`, method: 'POST', headers, body: JSON.stringify({ productId: product.id, reference: 'warm' }) });
+    await cannon({
+      ...warm,
+      url: `${base}/v1/checkout/sessions`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ productId: product.id, reference: 'warm' }),
+    });
     const results = [];
-    results.push(row('POST /v1/checkout/sessions', await cannon({ url: `${base}/v1/checkout/sessions`, method: 'POST', headers, body: JSON.stringify({ productId: product.id, reference: 'bench-ref' }) })));
+    results.push(
+      row(
+        'POST /v1/checkout/sessions',
+        await cannon({
+          url: `${base}/v1/checkout/sessions`,
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ productId: product.id, reference: 'bench-ref' }),
+        }),
+      ),
+    );
     results.push(await bareInserts(dbUrl, merchantId, product.id));
-    results.push(row('POST /v1/payments', await cannon({ url: `${base}/v1/payments`, method: 'POST', headers, body: JSON.stringify({ chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' }) })));
-    results.push(row('GET /v1/payments/:id', await cannon({ url: `${base}/v1/payments/${payment.id}`, headers: { 'x-api-key': apiKey } })));
+    results.push(
+      row(
+        'POST /v1/payments',
+        await cannon({
+          url: `${base}/v1/payments`,
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' }),
+        }),
+      ),
+    );
+    results.push(
+      row(
+        'GET /v1/payments/:id',
+        await cannon({ url: `${base}/v1/payments/${payment.id}`, headers: { 'x-api-key': apiKey } }),
+      ),
+    );
 
-    console.log(`\nbench:api — ${CONNECTIONS} connections, ${DURATION} s each, API pool ${POOL}, ${require('node:os').cpus().length} cores\n`);
+    console.log(
+      `\nbench:api — ${CONNECTIONS} connections, ${DURATION} s each, API pool ${POOL}, ${require('node:os').cpus().length} cores\n`,
+    );
     console.log('| what | requests/s | p50 ms | p99 ms | errors |');
     console.log('|---|---:|---:|---:|---:|');
-    for (const r of results) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`);
+    for (const r of results)
+      console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`);
     const ratio = results[0].rps / results[1].rps;
-    console.log(`\nsession create / bare INSERT = ${(ratio * 100).toFixed(1)}% (goal >= 35%); session create p99 = ${results[0].p99} ms (goal < 50 ms)`);
+    console.log(
+      `\nsession create / bare INSERT = ${(ratio * 100).toFixed(1)}% (goal >= 35%); session create p99 = ${results[0].p99} ms (goal < 50 ms)`,
+    );
   } finally {
     if (api) api.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));

@@ -61,7 +61,9 @@ async function database() {
   await ds.destroy();
   const client = new Client({ connectionString: url });
   await client.connect();
-  const workspaceId = (await client.query(`INSERT INTO workspaces (id, name) VALUES (gen_random_uuid(), 'bench') RETURNING id`)).rows[0].id;
+  const workspaceId = (
+    await client.query(`INSERT INTO workspaces (id, name) VALUES (gen_random_uuid(), 'bench') RETURNING id`)
+  ).rows[0].id;
   return {
     name,
     url,
@@ -98,8 +100,14 @@ function listenerConfig(db, chainsFile) {
 
 const bnbOnly = (usdcDecimals = 18) => [
   {
-    chain: 'bnb', network: 'mainnet', chainId: 56, confirmations: CONFIRMATIONS,
-    tokens: [{ symbol: 'USDC', decimals: usdcDecimals, watched: true }, { symbol: 'BNB', decimals: 18, watched: true, native: true }],
+    chain: 'bnb',
+    network: 'mainnet',
+    chainId: 56,
+    confirmations: CONFIRMATIONS,
+    tokens: [
+      { symbol: 'USDC', decimals: usdcDecimals, watched: true },
+      { symbol: 'BNB', decimals: 18, watched: true, native: true },
+    ],
   },
 ];
 
@@ -120,7 +128,9 @@ async function latency() {
   try {
     const wallets = Array.from({ length: LATENCY_SAMPLES }, () => randomAddress());
     await insertPayments(db, usdc, LATENCY_SAMPLES, wallets);
-    app = await createListenerApp(listenerConfig(db, devnet.chainsFile), { jobs: false, healthLogIntervalMs: 0 }, ['error']);
+    app = await createListenerApp(listenerConfig(db, devnet.chainsFile), { jobs: false, healthLogIntervalMs: 0 }, [
+      'error',
+    ]);
     await app.init();
 
     // When each block first appears on the node.
@@ -164,11 +174,17 @@ async function latency() {
     const samples = [];
     for (const s of sent) {
       const finalBlock = s.block + CONFIRMATIONS - 1;
-      if (!confirmedAt.has(s.id) || !seenAt.has(finalBlock)) throw new Error(`payment ${s.id} (block ${s.block}) not measured`);
+      if (!confirmedAt.has(s.id) || !seenAt.has(finalBlock))
+        throw new Error(`payment ${s.id} (block ${s.block}) not measured`);
       samples.push(confirmedAt.get(s.id) - seenAt.get(finalBlock));
     }
     samples.sort((a, b) => a - b);
-    return { n: samples.length, p50: percentile(samples, 50), p99: percentile(samples, 99), max: samples[samples.length - 1] };
+    return {
+      n: samples.length,
+      p50: percentile(samples, 50),
+      p99: percentile(samples, 99),
+      max: samples[samples.length - 1],
+    };
   } finally {
     await app?.close();
     payer.close();
@@ -216,7 +232,9 @@ async function catchUp(chain, watched) {
   try {
     await insertPayments(db, chain.usdc, watched, chain.paid);
     // The cursor where the chain starts (as after an outage); the genesis is filled in by the watcher.
-    await db.client.query(`INSERT INTO chain_cursors (chain, network, next_block) VALUES ('bnb', 'mainnet', $1)`, [chain.start]);
+    await db.client.query(`INSERT INTO chain_cursors (chain, network, next_block) VALUES ('bnb', 'mainnet', $1)`, [
+      chain.start,
+    ]);
     // Time spent inside the credit service (the rest of the walk is the watcher: RPC, matching, cursor).
     const sink = { ms: 0, calls: 0 };
     const wrapSink = (real) => ({
@@ -231,13 +249,20 @@ async function catchUp(chain, watched) {
       },
     });
     const t0 = performance.now();
-    app = await createListenerApp(listenerConfig(db, chain.devnet.chainsFile), { jobs: false, healthLogIntervalMs: 0, wrapSink }, ['error']);
+    app = await createListenerApp(
+      listenerConfig(db, chain.devnet.chainsFile),
+      { jobs: false, healthLogIntervalMs: 0, wrapSink },
+      ['error'],
+    );
     await app.init();
     // startup: from the application's start to the first chunk committed (includes the first load
     // of the watch set); walk: from there to the last block.
     let first = null;
     for (;;) {
-      const next = Number((await db.client.query(`SELECT next_block FROM chain_cursors WHERE chain = 'bnb' AND network = 'mainnet'`)).rows[0].next_block);
+      const next = Number(
+        (await db.client.query(`SELECT next_block FROM chain_cursors WHERE chain = 'bnb' AND network = 'mainnet'`))
+          .rows[0].next_block,
+      );
       if (first === null && next > chain.start) first = { next, at: performance.now() };
       if (next > chain.end) break;
       await sleep(5);
@@ -245,8 +270,11 @@ async function catchUp(chain, watched) {
     const end = performance.now();
     const seconds = (end - first.at) / 1000;
     const walked = chain.end - first.next + 1;
-    const confirmed = Number((await db.client.query(`SELECT count(*) FROM payments WHERE status = 'confirmed'`)).rows[0].count);
-    if (confirmed !== chain.paid.length) throw new Error(`expected ${chain.paid.length} confirmed payments, found ${confirmed}`);
+    const confirmed = Number(
+      (await db.client.query(`SELECT count(*) FROM payments WHERE status = 'confirmed'`)).rows[0].count,
+    );
+    if (confirmed !== chain.paid.length)
+      throw new Error(`expected ${chain.paid.length} confirmed payments, found ${confirmed}`);
     return {
       watched,
       seconds,
@@ -273,7 +301,9 @@ async function main() {
     for (const watched of [1_000, 100_000, 1_000, 100_000, 1_000, 100_000]) {
       const r = await catchUp(chain, watched);
       runs[watched].push(r);
-      say(`${watched.toLocaleString('en')} watched: walk ${r.seconds.toFixed(2)} s, startup ${r.startup.toFixed(2)} s, in the credit service ${r.creditSeconds.toFixed(2)} s (whole run)`);
+      say(
+        `${watched.toLocaleString('en')} watched: walk ${r.seconds.toFixed(2)} s, startup ${r.startup.toFixed(2)} s, in the credit service ${r.creditSeconds.toFixed(2)} s (whole run)`,
+      );
     }
   } finally {
     await chain.devnet.stop();
@@ -284,7 +314,9 @@ async function main() {
   const small = best(runs[1000]);
   const large = best(runs[100000]);
   const ratio = large.seconds / small.seconds;
-  const totalRatio = best(runs[100000].map((r) => ({ ...r, seconds: r.total }))).seconds / best(runs[1000].map((r) => ({ ...r, seconds: r.total }))).seconds;
+  const totalRatio =
+    best(runs[100000].map((r) => ({ ...r, seconds: r.total }))).seconds /
+    best(runs[1000].map((r) => ({ ...r, seconds: r.total }))).seconds;
   const lines = [
     '',
     'listener bench (built code, PostgreSQL, Anvil; EVM watcher + credit service)',
@@ -295,10 +327,16 @@ async function main() {
     `(2) catch-up over ${BLOCKS} blocks x ${PER_BLOCK} token transfers (${chain.paid.length} pay watched payments)`,
     `    walk: from the first committed chunk to the last block; startup: process start to the first chunk (loads the watch set)`,
     `    watched payments   walk s (best of 3)   blocks/s   transfers/s   walk runs (s)        startup runs (s)`,
-    ...[[small, runs[1000]], [large, runs[100000]]].map(
+    ...[
+      [small, runs[1000]],
+      [large, runs[100000]],
+    ].map(
       ([r, all]) =>
         `    ${r.watched.toLocaleString('en').padStart(16)}   ${r.seconds.toFixed(2).padStart(18)}   ${r.blocksPerSecond.toFixed(1).padStart(8)}   ` +
-        `${r.transfersPerSecond.toFixed(0).padStart(11)}   ${all.map((x) => x.seconds.toFixed(2)).join(', ').padEnd(19)}  ${all.map((x) => x.startup.toFixed(2)).join(', ')}`,
+        `${r.transfersPerSecond.toFixed(0).padStart(11)}   ${all
+          .map((x) => x.seconds.toFixed(2))
+          .join(', ')
+          .padEnd(19)}  ${all.map((x) => x.startup.toFixed(2)).join(', ')}`,
     ),
     `    100,000 / 1,000 walk cost ratio ${ratio.toFixed(2)}   goal <= 1.2: ${ratio <= 1.2 ? 'met' : 'NOT met'}`,
     `    (startup included: best totals ratio ${totalRatio.toFixed(2)})`,

@@ -68,7 +68,12 @@ async function series(url) {
   for (let i = 0; i < REQUESTS; i++) times.push(await ttfb(url));
   times.sort((a, b) => a - b);
   const at = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
-  return { median: (times[Math.floor((times.length - 1) / 2)] + times[Math.ceil((times.length - 1) / 2)]) / 2, p90: at(0.9), min: times[0], max: times[times.length - 1] };
+  return {
+    median: (times[Math.floor((times.length - 1) / 2)] + times[Math.ceil((times.length - 1) / 2)]) / 2,
+    p90: at(0.9),
+    min: times[0],
+    max: times[times.length - 1],
+  };
 }
 
 /** The module scripts a server-rendered page loads, and their gzip sizes. */
@@ -88,8 +93,17 @@ async function firstLoadJs(pageUrl) {
   }
   const css = [...html.matchAll(/<link\b[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]);
   let cssGzip = 0;
-  for (const href of css) cssGzip += zlib.gzipSync(Buffer.from(await (await fetch(new URL(href, pageUrl))).arrayBuffer()), { level: 9 }).length;
-  return { files, gzip: files.reduce((n, f) => n + f.gzip, 0), raw: files.reduce((n, f) => n + f.raw, 0), cssGzip, htmlGzip: zlib.gzipSync(html, { level: 9 }).length };
+  for (const href of css)
+    cssGzip += zlib.gzipSync(Buffer.from(await (await fetch(new URL(href, pageUrl))).arrayBuffer()), {
+      level: 9,
+    }).length;
+  return {
+    files,
+    gzip: files.reduce((n, f) => n + f.gzip, 0),
+    raw: files.reduce((n, f) => n + f.raw, 0),
+    cssGzip,
+    htmlGzip: zlib.gzipSync(html, { level: 9 }).length,
+  };
 }
 
 async function main() {
@@ -112,22 +126,54 @@ async function main() {
     children.push(
       spawn(process.execPath, [path.join(DIST, 'apps/api/src/main.js')], {
         ...quiet,
-        env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(API_PORT), SVC_ENV: 'production', SVC_MNEMONIC: MNEMONIC, PAY_URL: pay },
+        env: {
+          ...process.env,
+          DATABASE_URL: dbUrl,
+          PORT: String(API_PORT),
+          SVC_ENV: 'production',
+          SVC_MNEMONIC: MNEMONIC,
+          PAY_URL: pay,
+        },
       }),
     );
-    children.push(spawn(process.execPath, [NEXT_BIN, 'start', PAY_DIR, '-p', String(PAY_PORT)], { ...quiet, env: nextEnv({ ...process.env, BASE_URL: api }) }));
+    children.push(
+      spawn(process.execPath, [NEXT_BIN, 'start', PAY_DIR, '-p', String(PAY_PORT)], {
+        ...quiet,
+        env: nextEnv({ ...process.env, BASE_URL: api }),
+      }),
+    );
     await waitUp(`${api}/healthz`);
     await waitUp(`${pay}/icon.svg`);
 
     const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
-    const post = async (route, body) => (await fetch(`${api}${route}`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
+    const post = async (route, body) =>
+      (await fetch(`${api}${route}`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
     const product = await post('/v1/products', {
-      name: 'Bench lamp', description: 'A lamp to measure pages with.', kind: 'one_off', chain: 'bnb', token: 'USDC', price: '37',
-      networks: [{ chain: 'bnb', token: 'USDC', price: '37' }, { chain: 'sui', token: 'USDC', price: '36.5' }],
+      name: 'Bench lamp',
+      description: 'A lamp to measure pages with.',
+      kind: 'one_off',
+      chain: 'bnb',
+      token: 'USDC',
+      price: '37',
+      networks: [
+        { chain: 'bnb', token: 'USDC', price: '37' },
+        { chain: 'sui', token: 'USDC', price: '36.5' },
+      ],
     });
-    await fetch(`${api}/v1/checkout/settings`, { method: 'PUT', headers, body: JSON.stringify({ returnOrigins: ['https://shop.example.com'] }) });
-    const session = await post('/v1/checkout/sessions', { productId: product.id, successUrl: 'https://shop.example.com/thanks' });
-    await fetch(`${api}/v1/public/checkout/sessions/${session.id}/redeem`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain: 'bnb' }) });
+    await fetch(`${api}/v1/checkout/settings`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ returnOrigins: ['https://shop.example.com'] }),
+    });
+    const session = await post('/v1/checkout/sessions', {
+      productId: product.id,
+      successUrl: 'https://shop.example.com/thanks',
+    });
+    await fetch(`${api}/v1/public/checkout/sessions/${session.id}/redeem`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chain: 'bnb' }),
+    });
 
     const page = `${pay}/c/${session.id}`;
     const js = await firstLoadJs(page);
@@ -136,14 +182,23 @@ async function main() {
 
     const kb = (n) => (n / 1000).toFixed(1); // kB = 1000 bytes, as in Next's build table
     console.log(`\nbench:pay — ${require('node:os').cpus().length} cores, node ${process.version}\n`);
-    console.log(`First-load JS of /c/[id]: ${kb(js.gzip)} kB gzip (${kb(js.raw)} kB raw) in ${js.files.length} scripts (goal < 120 kB gzip)`);
+    console.log(
+      `First-load JS of /c/[id]: ${kb(js.gzip)} kB gzip (${kb(js.raw)} kB raw) in ${js.files.length} scripts (goal < 120 kB gzip)`,
+    );
     for (const f of js.files) console.log(`  ${f.src}  ${kb(f.gzip)} kB gzip`);
     console.log(`  + CSS ${kb(js.cssGzip)} kB gzip, HTML ${kb(js.htmlGzip)} kB gzip\n`);
-    console.log(`TTFB of a server-rendered /c/<id> (payment shown), ${REQUESTS} requests after ${WARMUP} warm-up, fresh connection each:`);
+    console.log(
+      `TTFB of a server-rendered /c/<id> (payment shown), ${REQUESTS} requests after ${WARMUP} warm-up, fresh connection each:`,
+    );
     console.log('| what | median ms | p90 ms | min ms | max ms |');
     console.log('|---|---:|---:|---:|---:|');
-    for (const [name, r] of [['GET /c/<id> (pay app, SSR)', pageTtfb], ['GET /v1/public/checkout/sessions/<id> (API alone)', apiTtfb]]) {
-      console.log(`| ${name} | ${r.median.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} |`);
+    for (const [name, r] of [
+      ['GET /c/<id> (pay app, SSR)', pageTtfb],
+      ['GET /v1/public/checkout/sessions/<id> (API alone)', apiTtfb],
+    ]) {
+      console.log(
+        `| ${name} | ${r.median.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} |`,
+      );
     }
   } finally {
     for (const c of children) c.kill('SIGTERM');

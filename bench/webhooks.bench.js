@@ -29,7 +29,9 @@ const MNEMONIC = 'test test test test test test test test test test test junk';
 
 const { createDataSource } = require(path.join(DIST, 'libs', 'db', 'src'));
 const { webhookQueuePrefix } = require(path.join(DIST, 'libs', 'webhooks', 'src'));
-const { WorkspacesService } = require(path.join(DIST, 'apps', 'api', 'src', 'modules', 'workspaces', 'workspaces.service.js'));
+const { WorkspacesService } = require(
+  path.join(DIST, 'apps', 'api', 'src', 'modules', 'workspaces', 'workspaces.service.js'),
+);
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -151,7 +153,12 @@ function cpuSeconds(match) {
 }
 
 function cpuSnapshot(workerPid) {
-  return { worker: cpuSeconds(workerPid), bench: process.cpuUsage(), postgres: cpuSeconds('postgres'), redis: cpuSeconds('redis-server') };
+  return {
+    worker: cpuSeconds(workerPid),
+    bench: process.cpuUsage(),
+    postgres: cpuSeconds('postgres'),
+    redis: cpuSeconds('redis-server'),
+  };
 }
 
 function cpuPerDelivery(before, after, deliveries) {
@@ -177,11 +184,25 @@ function delays(batches, first) {
 
 function startWorker(databaseUrl) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(process.env.BENCH_WORKER_ARGS ? process.env.BENCH_WORKER_ARGS.split(' ') : []), path.join(DIST, 'apps', 'worker', 'src', 'main.js')], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL, SVC_ENV: 'development', SVC_MNEMONIC: MNEMONIC, SVC_DEV_CLOCK: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...(process.env.BENCH_WORKER_ARGS ? process.env.BENCH_WORKER_ARGS.split(' ') : []),
+        path.join(DIST, 'apps', 'worker', 'src', 'main.js'),
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          REDIS_URL,
+          SVC_ENV: 'development',
+          SVC_MNEMONIC: MNEMONIC,
+          SVC_DEV_CLOCK: '',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     const onData = (d) => {
       out += d;
@@ -280,7 +301,9 @@ async function main() {
     const [{ attempts }] = (await pool.query(`SELECT count(*)::int AS attempts FROM webhook_delivery_attempts`)).rows;
     const fmt = (ms) => `${ms.toFixed(1)} ms`;
     console.log('');
-    console.log(`webhook delivery, ${EVENTS.toLocaleString('en')} events per phase, one endpoint, built worker (1 process, concurrency 64)`);
+    console.log(
+      `webhook delivery, ${EVENTS.toLocaleString('en')} events per phase, one endpoint, built worker (1 process, concurrency 64)`,
+    );
     console.table([
       {
         phase: 'burst',
@@ -299,12 +322,16 @@ async function main() {
         max: fmt(pacedDelays[pacedDelays.length - 1]),
       },
     ]);
-    console.log(`burst: the relay had fanned out every event ${Number(relay.span).toFixed(0)} ms after the first commit`);
+    console.log(
+      `burst: the relay had fanned out every event ${Number(relay.span).toFixed(0)} ms after the first commit`,
+    );
     console.log('CPU ms per delivery (2 cores are shared by all of these):');
     console.table({ burst: cpuPerDelivery(cpu0, cpu1, EVENTS), paced: cpuPerDelivery(cpu2, cpu3, EVENTS) });
     console.log(`requests received ${requests}, bad signatures ${badSignatures}, attempts recorded ${attempts}`);
     const ok = EVENTS / burstSeconds >= 1000 && percentile(pacedDelays, 99) < 1000 && badSignatures === 0;
-    console.log(ok ? 'goal met: >= 1,000 deliveries/s and p99 < 1 s' : 'goal NOT met (>= 1,000 deliveries/s, p99 < 1 s)');
+    console.log(
+      ok ? 'goal met: >= 1,000 deliveries/s and p99 < 1 s' : 'goal NOT met (>= 1,000 deliveries/s, p99 < 1 s)',
+    );
   } finally {
     if (worker) {
       worker.kill('SIGTERM');

@@ -45,7 +45,9 @@ function expectErrorBody(res: { status: number; body: Row }, status: number, err
   expect(res.body.statusCode).toBe(status);
   expect(res.body.error).toBe(error);
   const m = res.body.message;
-  expect(typeof m === 'string' || (Array.isArray(m) && m.length > 0 && m.every((x) => typeof x === 'string'))).toBe(true);
+  expect(typeof m === 'string' || (Array.isArray(m) && m.length > 0 && m.every((x) => typeof x === 'string'))).toBe(
+    true,
+  );
 }
 
 // Every merchant route of the service; ids are A's real objects so a 404 cannot stand in for a 401.
@@ -68,15 +70,19 @@ const MERCHANT_ROUTES: Array<[Method, string, (() => object) | undefined]> = [
   ['get', '/v1/payments', undefined],
   ['get', '/v1/payments/:payment', undefined],
 ];
-const fill = (path: string) => path.replace(':product', product.id).replace(':session', session.id).replace(':payment', payment.id);
+const fill = (path: string) =>
+  path.replace(':product', product.id).replace(':session', session.id).replace(':payment', payment.id);
 
 describe('Authentication 1: "Merchant endpoints require the header x-api-key"', () => {
-  test.each(MERCHANT_ROUTES)('%s %s without a key → 401 {statusCode, error: Unauthorized, message}', async (method, path, body) => {
-    const res = await call(method, fill(path), body?.());
-    expectErrorBody(res, 401, 'Unauthorized');
-  });
+  test.each(MERCHANT_ROUTES)(
+    '%s %s without a key → 401 {statusCode, error: Unauthorized, message}',
+    async (method, path, body) => {
+      const res = await call(method, fill(path), body?.());
+      expectErrorBody(res, 401, 'Unauthorized');
+    },
+  );
 
-  test('nothing changed behind the refused calls (A\'s product still active, session still open)', async () => {
+  test("nothing changed behind the refused calls (A's product still active, session still open)", async () => {
     expect((await a.get(`/v1/products/${product.id}`)).body).toMatchObject({ status: 'active', name: product.name });
     expect((await a.get(`/v1/checkout/sessions/${session.id}`)).body.status).toBe('open');
   });
@@ -86,15 +92,13 @@ describe('Authentication 1: "Merchant endpoints require the header x-api-key"', 
     expectErrorBody(res, 401, 'Unauthorized');
   });
 
-  test.each([
-    ['not-a-key'],
-    ['svc_sk_short'],
-    [`svc_pk_${'a'.repeat(40)}`],
-    [''],
-  ])('a malformed key %p → 401', async (key) => {
-    const res = await call('get', `/v1/payments/${NO_SUCH_ID}`, undefined, key);
-    expectErrorBody(res, 401, 'Unauthorized');
-  });
+  test.each([['not-a-key'], ['svc_sk_short'], [`svc_pk_${'a'.repeat(40)}`], ['']])(
+    'a malformed key %p → 401',
+    async (key) => {
+      const res = await call('get', `/v1/payments/${NO_SUCH_ID}`, undefined, key);
+      expectErrorBody(res, 401, 'Unauthorized');
+    },
+  );
 
   test('a valid key with a character added or removed → 401', async () => {
     expectErrorBody(await call('get', '/v1/payments', undefined, `${a.apiKey}x`), 401, 'Unauthorized');
@@ -102,29 +106,38 @@ describe('Authentication 1: "Merchant endpoints require the header x-api-key"', 
     expectErrorBody(await call('get', '/v1/payments', undefined, a.apiKey.slice(0, -1)), 401, 'Unauthorized');
   });
 
-  test.each([['Bearer '], ['']])('the key in the Authorization header (%p prefix) is not accepted → 401', async (prefix) => {
-    const res = await t.http().get('/v1/products').set('authorization', `${prefix}${a.apiKey}`);
-    expectErrorBody(res, 401, 'Unauthorized');
-  });
+  test.each([['Bearer '], ['']])(
+    'the key in the Authorization header (%p prefix) is not accepted → 401',
+    async (prefix) => {
+      const res = await t.http().get('/v1/products').set('authorization', `${prefix}${a.apiKey}`);
+      expectErrorBody(res, 401, 'Unauthorized');
+    },
+  );
 
   test('the workspace key from createWorkspace has the documented format svc_sk_ + at least 32 base62 characters', () => {
     expect(a.apiKey).toMatch(API_KEY_RE);
   });
 
-  test.each([['owner'], ['admin'], ['developer']] as const)('"one or more per workspace": a %s key works and acts on its workspace', async (role) => {
-    const key = await new WorkspacesService(t.db).createApiKey(a.merchantId, role);
-    expect(key).toMatch(API_KEY_RE);
-    expect(key).not.toBe(a.apiKey);
-    const got = await call('get', `/v1/payments/${payment.id}`, undefined, key);
-    expect(got.status).toBe(200);
-    expect(got.body.id).toBe(payment.id);
-    const created = await call('post', '/v1/payments', paymentBody(), key);
-    expect(created.status).toBe(201);
-    expect(created.body.merchantId).toBe(a.merchantId);
-  });
+  test.each([['owner'], ['admin'], ['developer']] as const)(
+    '"one or more per workspace": a %s key works and acts on its workspace',
+    async (role) => {
+      const key = await new WorkspacesService(t.db).createApiKey(a.merchantId, role);
+      expect(key).toMatch(API_KEY_RE);
+      expect(key).not.toBe(a.apiKey);
+      const got = await call('get', `/v1/payments/${payment.id}`, undefined, key);
+      expect(got.status).toBe(200);
+      expect(got.body.id).toBe(payment.id);
+      const created = await call('post', '/v1/payments', paymentBody(), key);
+      expect(created.status).toBe(201);
+      expect(created.body.merchantId).toBe(a.merchantId);
+    },
+  );
 
   test('"One key works on both networks": the same key creates a testnet payment', async () => {
-    const res = await a.post('/v1/payments', paymentBody({ chain: 'arc', network: 'testnet', token: 'USDC', amount: '1' }));
+    const res = await a.post(
+      '/v1/payments',
+      paymentBody({ chain: 'arc', network: 'testnet', token: 'USDC', amount: '1' }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.network).toBe('testnet');
   });
@@ -144,29 +157,29 @@ describe('Authentication 1: "Merchant endpoints require the header x-api-key"', 
 });
 
 describe('Authentication 1: "a separate workspace" (tenant isolation)', () => {
-  test('B cannot read A\'s payment, product or checkout session → 404', async () => {
+  test("B cannot read A's payment, product or checkout session → 404", async () => {
     expectErrorBody(await b.get(`/v1/payments/${payment.id}`), 404, 'Not Found');
     expectErrorBody(await b.get(`/v1/products/${product.id}`), 404, 'Not Found');
     expectErrorBody(await b.get(`/v1/checkout/sessions/${session.id}`), 404, 'Not Found');
   });
 
-  test('B cannot PATCH, archive or delete A\'s product (404, unchanged)', async () => {
+  test("B cannot PATCH, archive or delete A's product (404, unchanged)", async () => {
     expect((await b.patch(`/v1/products/${product.id}`, { name: 'hijacked' })).status).toBe(404);
     expect((await b.post(`/v1/products/${product.id}/archive`)).status).toBe(404);
     expect((await b.delete(`/v1/products/${product.id}`)).status).toBe(404);
     expect((await a.get(`/v1/products/${product.id}`)).body).toMatchObject({ name: product.name, status: 'active' });
   });
 
-  test('B cannot expire A\'s checkout session (404, still open)', async () => {
+  test("B cannot expire A's checkout session (404, still open)", async () => {
     expect((await b.post(`/v1/checkout/sessions/${session.id}/expire`)).status).toBe(404);
     expect((await a.get(`/v1/checkout/sessions/${session.id}`)).body.status).toBe('open');
   });
 
-  test('B cannot open a checkout session on A\'s product', async () => {
+  test("B cannot open a checkout session on A's product", async () => {
     expect([400, 404]).toContain((await b.post('/v1/checkout/sessions', { productId: product.id })).status);
   });
 
-  test('A\'s payment, product and session are absent from B\'s lists', async () => {
+  test("A's payment, product and session are absent from B's lists", async () => {
     const payments: Row[] = (await b.get('/v1/payments')).body;
     expect(Array.isArray(payments)).toBe(true);
     expect(payments.some((p) => p.id === payment.id)).toBe(false);
@@ -209,22 +222,42 @@ describe('Errors: "Error body shape: {statusCode, error, message}"', () => {
   });
 
   test('malformed JSON → 400', async () => {
-    const res = await t.http().post('/v1/payments').set('x-api-key', a.apiKey).set('content-type', 'application/json').send('{"chain": "bnb",');
+    const res = await t
+      .http()
+      .post('/v1/payments')
+      .set('x-api-key', a.apiKey)
+      .set('content-type', 'application/json')
+      .send('{"chain": "bnb",');
     expectErrorBody(res, 400, 'Bad Request');
     expect(typeof res.body.message).toBe('string');
   });
 
   test('a text/plain body → 415', async () => {
-    const res = await t.http().post('/v1/payments').set('x-api-key', a.apiKey).set('content-type', 'text/plain').send('chain=bnb');
+    const res = await t
+      .http()
+      .post('/v1/payments')
+      .set('x-api-key', a.apiKey)
+      .set('content-type', 'text/plain')
+      .send('chain=bnb');
     expectErrorBody(res, 415, 'Unsupported Media Type');
   });
 
   test('a body over 256 kB → 413; one under it is read', async () => {
     const big = JSON.stringify(paymentBody({ metadata: { blob: 'x'.repeat(300 * 1024) } }));
-    const res = await t.http().post('/v1/payments').set('x-api-key', a.apiKey).set('content-type', 'application/json').send(big);
+    const res = await t
+      .http()
+      .post('/v1/payments')
+      .set('x-api-key', a.apiKey)
+      .set('content-type', 'application/json')
+      .send(big);
     expectErrorBody(res, 413, 'Payload Too Large');
     const small = JSON.stringify(paymentBody({ metadata: { blob: 'x'.repeat(200 * 1024) } }));
-    const ok = await t.http().post('/v1/payments').set('x-api-key', a.apiKey).set('content-type', 'application/json').send(small);
+    const ok = await t
+      .http()
+      .post('/v1/payments')
+      .set('x-api-key', a.apiKey)
+      .set('content-type', 'application/json')
+      .send(small);
     expect(ok.status).not.toBe(413);
   });
 
@@ -232,7 +265,14 @@ describe('Errors: "Error body shape: {statusCode, error, message}"', () => {
     const res = await a.post('/v1/payments', {});
     expectErrorBody(res, 400, 'Bad Request');
     expect(Array.isArray(res.body.message)).toBe(true);
-    expect(res.body.message).toEqual(expect.arrayContaining(['chain must be a string', 'token must be a string', 'amount must be a string', 'currency must be a string']));
+    expect(res.body.message).toEqual(
+      expect.arrayContaining([
+        'chain must be a string',
+        'token must be a string',
+        'amount must be a string',
+        'currency must be a string',
+      ]),
+    );
   });
 
   test('"unknown extra property in a body" → 400 with "property reference should not exist"', async () => {
@@ -243,7 +283,11 @@ describe('Errors: "Error body shape: {statusCode, error, message}"', () => {
 
   test('a 409 (payment idempotency key reused on another chain) has the same shape', async () => {
     await a.payment(paymentBody({ idempotencyKey: 'errors-409' }));
-    expectErrorBody(await a.post('/v1/payments', paymentBody({ idempotencyKey: 'errors-409', chain: 'sui' })), 409, 'Conflict');
+    expectErrorBody(
+      await a.post('/v1/payments', paymentBody({ idempotencyKey: 'errors-409', chain: 'sui' })),
+      409,
+      'Conflict',
+    );
   });
 
   test('a 500 shows no stack or cause, only a request id that the log carries', async () => {
@@ -266,7 +310,8 @@ describe('Errors: "Error body shape: {statusCode, error, message}"', () => {
     }
     expectErrorBody(res, 500, 'Internal Server Error');
     const text = JSON.stringify(res.body);
-    for (const leak of ['payments', 'relation', 'QueryFailedError', ' at ', '.ts', 'node_modules', 'SELECT']) expect(text).not.toContain(leak);
+    for (const leak of ['payments', 'relation', 'QueryFailedError', ' at ', '.ts', 'node_modules', 'SELECT'])
+      expect(text).not.toContain(leak);
     const requestId = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/.exec(res.body.message)?.[1];
     expect(requestId).toBeDefined();
     expect(logged.join('')).toContain(requestId as string);
@@ -300,9 +345,12 @@ describe('Versioning', () => {
     expectErrorBody(await call(method, path, body, a.apiKey), 404, 'Not Found');
   });
 
-  test.each(DIRECT_PAY)('"all /v1/direct-pay/* endpoints return 404": %s %s without a key', async (method, path, body) => {
-    expectErrorBody(await call(method, path, body), 404, 'Not Found');
-  });
+  test.each(DIRECT_PAY)(
+    '"all /v1/direct-pay/* endpoints return 404": %s %s without a key',
+    async (method, path, body) => {
+      expectErrorBody(await call(method, path, body), 404, 'Not Found');
+    },
+  );
 
   test('"All paths carry the prefix /v1": /products and /payments without it → 404', async () => {
     expectErrorBody(await a.get('/products'), 404, 'Not Found');
@@ -329,7 +377,15 @@ describe('Versioning', () => {
 
   test('"Dated change record (newest first)": the seven dated entries of the spec, in order', async () => {
     const entries: Row[] = (await t.http().get('/v1/changelog')).body.entries;
-    expect(entries.map((e) => e.date)).toEqual(['2026-09-21', '2026-09-21', '2026-09-20', '2026-09-19', '2026-09-19', '2026-09-18', '2026-09-17']);
+    expect(entries.map((e) => e.date)).toEqual([
+      '2026-09-21',
+      '2026-09-21',
+      '2026-09-20',
+      '2026-09-19',
+      '2026-09-19',
+      '2026-09-18',
+      '2026-09-17',
+    ]);
     const text = (e: Row) => `${e.title} ${e.changes.join(' ')}`;
     expect(entries.some((e) => e.date === '2026-09-21' && /receipt/i.test(text(e)))).toBe(true);
     expect(entries.some((e) => e.date === '2026-09-21' && text(e).includes('flow.*'))).toBe(true);
@@ -381,16 +437,14 @@ describe('runtime contract', () => {
     expect(Math.abs(Date.parse(p.createdAt) - after)).toBeLessThan(5_000);
   });
 
-  test.each([
-    [{}],
-    [{ advanceSeconds: '60' }],
-    [{ advanceSeconds: 1.5 }],
-    [{ advanceSeconds: 60, extra: true }],
-  ])('POST /v1/dev/clock with an invalid body %p → 400', async (body) => {
-    const before = Date.parse((await t.http().get('/v1/dev/clock')).body.now);
-    expectErrorBody(await t.http().post('/v1/dev/clock').send(body), 400, 'Bad Request');
-    expect(Date.parse((await t.http().get('/v1/dev/clock')).body.now) - before).toBeLessThan(5_000);
-  });
+  test.each([[{}], [{ advanceSeconds: '60' }], [{ advanceSeconds: 1.5 }], [{ advanceSeconds: 60, extra: true }]])(
+    'POST /v1/dev/clock with an invalid body %p → 400',
+    async (body) => {
+      const before = Date.parse((await t.http().get('/v1/dev/clock')).body.now);
+      expectErrorBody(await t.http().post('/v1/dev/clock').send(body), 400, 'Bad Request');
+      expect(Date.parse((await t.http().get('/v1/dev/clock')).body.now) - before).toBeLessThan(5_000);
+    },
+  );
 
   test('"SVC_DEV_CLOCK 1 (refused in production)": loadConfig refuses SVC_ENV=production with SVC_DEV_CLOCK=1', () => {
     const env = { SVC_ENV: 'production', SVC_MNEMONIC: TEST_MNEMONIC };

@@ -1,7 +1,14 @@
 // spec: Resources › Checkout session; Endpoints › Checkout sessions › POST /v1/checkout/sessions
 // request table and amount validation; Errors; Limits. One fresh database for this file.
 import { randomUUID } from 'node:crypto';
-import { customProduct, fixedProduct, LOCAL_ORIGIN, merchant, Merchant, SHOP_ORIGIN } from './factories/merchant.factory';
+import {
+  customProduct,
+  fixedProduct,
+  LOCAL_ORIGIN,
+  merchant,
+  Merchant,
+  SHOP_ORIGIN,
+} from './factories/merchant.factory';
 import { PAY_URL, startTestApp, TestApp } from './support/test-app';
 
 const SESSION_ID = /^cs_[0-9a-f]{32}$/;
@@ -10,17 +17,67 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 // spec: Resources › Checkout session, the field table (all present on create, retrieve, list).
 const SESSION_FIELDS = [
-  'id', 'sessionId', 'object', 'url', 'merchantId', 'status', 'reference', 'metadata', 'referenceOrigin', 'source',
-  'productId', 'productSlug', 'productName', 'invoiceId', 'invoiceNumber', 'paymentId', 'amount', 'currency', 'chain',
-  'network', 'token', 'tokenAddress', 'decimals', 'expectedAmount', 'expectedAmountAtomic', 'receivedAmount',
-  'receivedAmountAtomic', 'paymentStatus', 'txHash', 'late', 'completedAt', 'createdAt', 'expiresAt', 'redeemedAt',
-  'livemode', 'locale',
+  'id',
+  'sessionId',
+  'object',
+  'url',
+  'merchantId',
+  'status',
+  'reference',
+  'metadata',
+  'referenceOrigin',
+  'source',
+  'productId',
+  'productSlug',
+  'productName',
+  'invoiceId',
+  'invoiceNumber',
+  'paymentId',
+  'amount',
+  'currency',
+  'chain',
+  'network',
+  'token',
+  'tokenAddress',
+  'decimals',
+  'expectedAmount',
+  'expectedAmountAtomic',
+  'receivedAmount',
+  'receivedAmountAtomic',
+  'paymentStatus',
+  'txHash',
+  'late',
+  'completedAt',
+  'createdAt',
+  'expiresAt',
+  'redeemedAt',
+  'livemode',
+  'locale',
 ];
 // Fields that are null on a fresh fixed-product session with no optional input.
 const NULL_ON_FRESH_FIXED = [
-  'reference', 'metadata', 'productSlug', 'productName', 'invoiceId', 'invoiceNumber', 'paymentId', 'amount', 'currency',
-  'chain', 'token', 'tokenAddress', 'decimals', 'expectedAmount', 'expectedAmountAtomic', 'receivedAmount',
-  'receivedAmountAtomic', 'paymentStatus', 'txHash', 'completedAt', 'redeemedAt', 'locale',
+  'reference',
+  'metadata',
+  'productSlug',
+  'productName',
+  'invoiceId',
+  'invoiceNumber',
+  'paymentId',
+  'amount',
+  'currency',
+  'chain',
+  'token',
+  'tokenAddress',
+  'decimals',
+  'expectedAmount',
+  'expectedAmountAtomic',
+  'receivedAmount',
+  'receivedAmountAtomic',
+  'paymentStatus',
+  'txHash',
+  'completedAt',
+  'redeemedAt',
+  'locale',
 ];
 // spec: Versioning 2026-09-17: six fields leave the session payload.
 const REMOVED_FIELDS = ['kind', 'subscriptionId', 'planId', 'payerAddress', 'subscriptionExpiresAt', 'periodSeconds'];
@@ -42,7 +99,13 @@ beforeAll(async () => {
   fixed = await m.product(fixedProduct());
   custom = await m.product(customProduct());
   multi = await m.product(
-    fixedProduct({ name: 'Multi', networks: [{ chain: 'bnb', token: 'USDC', price: '37' }, { chain: 'sui', token: 'USDC', price: '36.5' }] }),
+    fixedProduct({
+      name: 'Multi',
+      networks: [
+        { chain: 'bnb', token: 'USDC', price: '37' },
+        { chain: 'sui', token: 'USDC', price: '36.5' },
+      ],
+    }),
   );
 });
 afterAll(() => t.close());
@@ -145,7 +208,9 @@ describe('POST /v1/checkout/sessions: the session object', () => {
     const settings = (await fresh.get('/v1/checkout/settings')).body;
     expect(settings.checkoutSecretSet).toBe(true);
     expect(settings.returnOrigins).toEqual([SHOP_ORIGIN, LOCAL_ORIGIN]);
-    const [row] = await t.db.query(`SELECT checkout_secret FROM checkout_settings WHERE workspace_id = $1`, [fresh.merchantId]);
+    const [row] = await t.db.query(`SELECT checkout_secret FROM checkout_settings WHERE workspace_id = $1`, [
+      fresh.merchantId,
+    ]);
     expect(row.checkout_secret).toMatch(/^[0-9a-f]{64}$/);
   });
 });
@@ -224,11 +289,14 @@ describe('amount', () => {
     expect(res.status).toBe(400);
   });
 
-  test.each(['37.123', '1e3', ' 37', '37 ', '-1', '+5', '1,5', '.5', 'abc', ''])('malformed amount %j returns the format message', async (amount) => {
-    const res = await create({ productId: custom.id, amount });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe(AMOUNT_FORMAT);
-  });
+  test.each(['37.123', '1e3', ' 37', '37 ', '-1', '+5', '1,5', '.5', 'abc', ''])(
+    'malformed amount %j returns the format message',
+    async (amount) => {
+      const res = await create({ productId: custom.id, amount });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(AMOUNT_FORMAT);
+    },
+  );
 
   test('amount 0.001 (three decimals) returns the format message', async () => {
     const res = await create({ productId: custom.id, amount: '0.001' });
@@ -304,7 +372,12 @@ describe('reference', () => {
 
 describe('metadata', () => {
   test('a JSON object is returned verbatim by create and retrieve', async () => {
-    const metadata = { orderId: 'A-1', nested: { list: [1, 'two', { three: true }], none: null }, 'ünï': 'cödé ✓', n: 1.5 };
+    const metadata = {
+      orderId: 'A-1',
+      nested: { list: [1, 'two', { three: true }], none: null },
+      ünï: 'cödé ✓',
+      n: 1.5,
+    };
     const res = await create({ productId: fixed.id, metadata });
     expect(res.status).toBe(201);
     expect(res.body.metadata).toEqual(metadata);

@@ -21,7 +21,10 @@ afterAll(() => t.close());
 
 const create = (body: Record<string, unknown>, who: Merchant = m) => who.post('/v1/checkout/sessions', body);
 const rowsForKey = async (key: string, workspaceId = m.merchantId) =>
-  (await t.db.query(`SELECT id FROM checkout_sessions WHERE workspace_id = $1 AND idempotency_key = $2`, [workspaceId, key])) as Array<{
+  (await t.db.query(`SELECT id FROM checkout_sessions WHERE workspace_id = $1 AND idempotency_key = $2`, [
+    workspaceId,
+    key,
+  ])) as Array<{
     id: string;
   }>;
 
@@ -131,7 +134,9 @@ describe('concurrent creates with one key', () => {
   test('concurrent creates with two different amounts give one session and 409s, never 500', async () => {
     const key = newKey();
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => create({ productId: custom.id, amount: i % 2 ? '11' : '12', idempotencyKey: key })),
+      Array.from({ length: 20 }, (_, i) =>
+        create({ productId: custom.id, amount: i % 2 ? '11' : '12', idempotencyKey: key }),
+      ),
     );
     expect(responses.filter((r) => r.status >= 500).map((r) => r.body)).toEqual([]);
     const ok = responses.filter((r) => r.status < 300);

@@ -3,25 +3,91 @@
 // return); Events (checkout.session.* and payment.expired payloads). Payment states that need a
 // chain (confirmed, underpaid, refunded, funds landed) are written with SQL on the bound payment.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { customProduct, fixedProduct, LOCAL_ORIGIN, merchant, Merchant, publicApi, SHOP_ORIGIN } from './factories/merchant.factory';
+import {
+  customProduct,
+  fixedProduct,
+  LOCAL_ORIGIN,
+  merchant,
+  Merchant,
+  publicApi,
+  SHOP_ORIGIN,
+} from './factories/merchant.factory';
 import { startTestApp, TestApp } from './support/test-app';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const SESSION_FIELDS = [
-  'id', 'sessionId', 'object', 'url', 'merchantId', 'status', 'reference', 'metadata', 'referenceOrigin', 'source',
-  'productId', 'productSlug', 'productName', 'invoiceId', 'invoiceNumber', 'paymentId', 'amount', 'currency', 'chain',
-  'network', 'token', 'tokenAddress', 'decimals', 'expectedAmount', 'expectedAmountAtomic', 'receivedAmount',
-  'receivedAmountAtomic', 'paymentStatus', 'txHash', 'late', 'completedAt', 'createdAt', 'expiresAt', 'redeemedAt',
-  'livemode', 'locale',
+  'id',
+  'sessionId',
+  'object',
+  'url',
+  'merchantId',
+  'status',
+  'reference',
+  'metadata',
+  'referenceOrigin',
+  'source',
+  'productId',
+  'productSlug',
+  'productName',
+  'invoiceId',
+  'invoiceNumber',
+  'paymentId',
+  'amount',
+  'currency',
+  'chain',
+  'network',
+  'token',
+  'tokenAddress',
+  'decimals',
+  'expectedAmount',
+  'expectedAmountAtomic',
+  'receivedAmount',
+  'receivedAmountAtomic',
+  'paymentStatus',
+  'txHash',
+  'late',
+  'completedAt',
+  'createdAt',
+  'expiresAt',
+  'redeemedAt',
+  'livemode',
+  'locale',
 ];
 // spec: Events › Payloads › checkout.session.*: the data field list.
 const SESSION_EVENT_FIELDS = [
-  'sessionId', 'merchantId', 'status', 'reference', 'metadata', 'referenceOrigin', 'source', 'productId', 'productSlug',
-  'productName', 'invoiceId', 'invoiceNumber', 'paymentId', 'amount', 'currency', 'chain', 'network', 'token',
-  'tokenAddress', 'decimals', 'expectedAmount', 'expectedAmountAtomic', 'receivedAmount', 'receivedAmountAtomic',
-  'paymentStatus', 'txHash', 'late', 'completedAt', 'createdAt', 'livemode',
+  'sessionId',
+  'merchantId',
+  'status',
+  'reference',
+  'metadata',
+  'referenceOrigin',
+  'source',
+  'productId',
+  'productSlug',
+  'productName',
+  'invoiceId',
+  'invoiceNumber',
+  'paymentId',
+  'amount',
+  'currency',
+  'chain',
+  'network',
+  'token',
+  'tokenAddress',
+  'decimals',
+  'expectedAmount',
+  'expectedAmountAtomic',
+  'receivedAmount',
+  'receivedAmountAtomic',
+  'paymentStatus',
+  'txHash',
+  'late',
+  'completedAt',
+  'createdAt',
+  'livemode',
 ];
-const FUNDS_SENT = 'Funds have already been sent to this checkout, so its payment method cannot be changed. Continue with the existing payment.';
+const FUNDS_SENT =
+  'Funds have already been sent to this checkout, so its payment method cannot be changed. Continue with the existing payment.';
 
 let t: TestApp;
 let m: Merchant;
@@ -34,7 +100,13 @@ beforeAll(async () => {
   m = await merchant(t);
   fixed = await m.product(fixedProduct());
   multi = await m.product(
-    fixedProduct({ name: 'Multi', networks: [{ chain: 'bnb', token: 'USDC', price: '37' }, { chain: 'sui', token: 'USDC', price: '36.5' }] }),
+    fixedProduct({
+      name: 'Multi',
+      networks: [
+        { chain: 'bnb', token: 'USDC', price: '37' },
+        { chain: 'sui', token: 'USDC', price: '36.5' },
+      ],
+    }),
   );
   custom = await m.product(customProduct());
 });
@@ -44,11 +116,15 @@ const pub = () => publicApi(t);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const retrieve = (id: string, who: Merchant = m) => who.get(`/v1/checkout/sessions/${id}`);
 const expire = (id: string, who: Merchant = m) => who.post(`/v1/checkout/sessions/${id}/expire`);
-const redeem = (id: string, body: Record<string, unknown> = {}) => pub().post(`/v1/public/checkout/sessions/${id}/redeem`, body);
+const redeem = (id: string, body: Record<string, unknown> = {}) =>
+  pub().post(`/v1/public/checkout/sessions/${id}/redeem`, body);
 const publicRead = (id: string) => pub().get(`/v1/public/checkout/sessions/${id}`);
 const publicCancel = (id: string) => pub().post(`/v1/public/checkout/sessions/${id}/cancel`);
 
-async function sessionEvents(sessionId: string, type?: string): Promise<Array<{ type: string; data: Record<string, any> }>> {
+async function sessionEvents(
+  sessionId: string,
+  type?: string,
+): Promise<Array<{ type: string; data: Record<string, any> }>> {
   const rows = await t.db.query(
     `SELECT type, data FROM events WHERE data->>'sessionId' = $1 ${type ? 'AND type = $2' : ''} ORDER BY created_at, id`,
     type ? [sessionId, type] : [sessionId],
@@ -56,8 +132,13 @@ async function sessionEvents(sessionId: string, type?: string): Promise<Array<{ 
   return rows;
 }
 
-async function paymentExpiredEvents(paymentId: string): Promise<Array<{ workspace_id: string; data: Record<string, any> }>> {
-  return t.db.query(`SELECT workspace_id, data FROM events WHERE type = 'payment.expired' AND data->>'paymentId' = $1`, [paymentId]);
+async function paymentExpiredEvents(
+  paymentId: string,
+): Promise<Array<{ workspace_id: string; data: Record<string, any> }>> {
+  return t.db.query(
+    `SELECT workspace_id, data FROM events WHERE type = 'payment.expired' AND data->>'paymentId' = $1`,
+    [paymentId],
+  );
 }
 
 /** Moves a payment the way the chain listener would (no chain in these tests). */
@@ -87,7 +168,13 @@ describe('GET /v1/checkout/sessions/:id (retrieve)', () => {
     const res = await retrieve(s.id);
     expect(res.status).toBe(200);
     for (const field of SESSION_FIELDS) expect(res.body).toHaveProperty(field);
-    expect(res.body).toMatchObject({ id: s.id, sessionId: s.id, status: 'open', reference: 'r-1', productId: fixed.id });
+    expect(res.body).toMatchObject({
+      id: s.id,
+      sessionId: s.id,
+      status: 'open',
+      reference: 'r-1',
+      productId: fixed.id,
+    });
   });
 
   test("another workspace's session returns 404", async () => {
@@ -364,7 +451,9 @@ describe('POST /v1/public/checkout/sessions/:id/redeem', () => {
     const responses = await Promise.all(Array.from({ length: 8 }, () => redeem(s.id, { chain: 'bnb' })));
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(new Set(responses.map((r) => r.body.payment.id)).size).toBe(1);
-    const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM payments WHERE checkout_session_id = $1`, [s.id]);
+    const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM payments WHERE checkout_session_id = $1`, [
+      s.id,
+    ]);
     expect(count).toBe(1);
   });
 
@@ -372,8 +461,18 @@ describe('POST /v1/public/checkout/sessions/:id/redeem', () => {
     const s = await m.session({ productId: multi.id });
     const paymentId = await redeemed(s.id, 'sui');
     const payment = (await m.get(`/v1/payments/${paymentId}`)).body;
-    expect(payment).toMatchObject({ chain: 'sui', token: 'USDC', expectedAmount: '36.5', idempotencyKey: `${s.id}:sui` });
-    expect((await retrieve(s.id)).body).toMatchObject({ chain: 'sui', expectedAmount: '36.5', expectedAmountAtomic: '36500000', decimals: 6 });
+    expect(payment).toMatchObject({
+      chain: 'sui',
+      token: 'USDC',
+      expectedAmount: '36.5',
+      idempotencyKey: `${s.id}:sui`,
+    });
+    expect((await retrieve(s.id)).body).toMatchObject({
+      chain: 'sui',
+      expectedAmount: '36.5',
+      expectedAmountAtomic: '36500000',
+      decimals: 6,
+    });
   });
 
   test('the payment of a custom_amount session asks for the custom amount', async () => {
@@ -387,13 +486,16 @@ describe('POST /v1/public/checkout/sessions/:id/redeem', () => {
     expect(session.currency).toBe('USD');
   });
 
-  test.each(['amount', 'expectedAmount', 'price'])('a redeem with %s returns 400 naming the property (`property <name> should not exist`)', async (property) => {
-    const s = await m.session({ productId: custom.id, amount: '10' });
-    const res = await redeem(s.id, { chain: 'bnb', [property]: '0.01' });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toEqual(expect.arrayContaining([`property ${property} should not exist`]));
-    expect((await retrieve(s.id)).body.status).toBe('open');
-  });
+  test.each(['amount', 'expectedAmount', 'price'])(
+    'a redeem with %s returns 400 naming the property (`property <name> should not exist`)',
+    async (property) => {
+      const s = await m.session({ productId: custom.id, amount: '10' });
+      const res = await redeem(s.id, { chain: 'bnb', [property]: '0.01' });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toEqual(expect.arrayContaining([`property ${property} should not exist`]));
+      expect((await retrieve(s.id)).body.status).toBe('open');
+    },
+  );
 
   test('a chain change while waiting with 0 received abandons the old payment (expired, payment.expired) and binds a new one', async () => {
     const s = await m.session({ productId: multi.id, reference: 'chg-1', metadata: { cart: 'c-chg' } });
@@ -437,7 +539,9 @@ describe('POST /v1/public/checkout/sessions/:id/redeem', () => {
     expect(res.body.payment.id).toBe(paymentId);
     expect(res.body.payment.chain).toBe('bnb');
     expect(await paymentExpiredEvents(paymentId)).toHaveLength(0);
-    const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM payments WHERE checkout_session_id = $1`, [s.id]);
+    const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM payments WHERE checkout_session_id = $1`, [
+      s.id,
+    ]);
     expect(count).toBe(1);
   });
 
@@ -486,7 +590,9 @@ describe('POST /v1/public/checkout/sessions/:id/redeem', () => {
     const res = await redeem(s.id);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ statusCode: 409, error: 'Conflict', message: 'This checkout is expired.' });
-    const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM payments WHERE checkout_session_id = $1`, [s.id]);
+    const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM payments WHERE checkout_session_id = $1`, [
+      s.id,
+    ]);
     expect(count).toBe(0);
   });
 
@@ -544,7 +650,11 @@ describe('public session read and cancel', () => {
     await setPayment(paymentId, `status = 'underpaid', received_amount_atomic = 1000000000000000000`);
     expect((await publicCancel(s.id)).status).toBe(409);
     expect((await expire(s.id)).status).toBe(409);
-    expect((await retrieve(s.id)).body).toMatchObject({ status: 'processing', paymentStatus: 'underpaid', receivedAmount: '1' });
+    expect((await retrieve(s.id)).body).toMatchObject({
+      status: 'processing',
+      paymentStatus: 'underpaid',
+      receivedAmount: '1',
+    });
     expect(await sessionEvents(s.id, 'checkout.session.cancelled')).toHaveLength(0);
   });
 });
@@ -567,7 +677,12 @@ describe('status projected from the bound payment', () => {
     expect((await m.get('/v1/checkout/sessions?reference=proj-1')).body.data[0].status).toBe('completed');
     const events = await sessionEvents(s.id);
     expect(events.map((e) => e.type)).toEqual(['checkout.session.completed']);
-    expect(events[0].data).toMatchObject({ status: 'completed', paymentStatus: 'confirmed', late: false, txHash: null });
+    expect(events[0].data).toMatchObject({
+      status: 'completed',
+      paymentStatus: 'confirmed',
+      late: false,
+      txHash: null,
+    });
     expect(events[0].data.completedAt).toMatch(ISO);
     expect(Object.keys(events[0].data).sort()).toEqual([...SESSION_EVENT_FIELDS].sort());
 
@@ -575,7 +690,10 @@ describe('status projected from the bound payment', () => {
     await setPayment(paymentId, `status = 'refunded'`);
     expect((await retrieve(s.id)).body.status).toBe('failed');
     expect((await retrieve(s.id)).body.status).toBe('failed');
-    expect((await sessionEvents(s.id)).map((e) => e.type)).toEqual(['checkout.session.completed', 'checkout.session.failed']);
+    expect((await sessionEvents(s.id)).map((e) => e.type)).toEqual([
+      'checkout.session.completed',
+      'checkout.session.failed',
+    ]);
     const [failed] = await sessionEvents(s.id, 'checkout.session.failed');
     expect(failed.data).toMatchObject({ status: 'failed', paymentStatus: 'refunded' });
   });
@@ -605,7 +723,11 @@ describe('status projected from the bound payment', () => {
     await confirmPayment(paymentId);
     expect((await retrieve(s.id)).body.status).toBe('completed');
     await setPayment(paymentId, `status = 'overpaid', received_amount_atomic = 50000000000000000000`);
-    expect((await retrieve(s.id)).body).toMatchObject({ status: 'completed', paymentStatus: 'overpaid', receivedAmount: '50' });
+    expect((await retrieve(s.id)).body).toMatchObject({
+      status: 'completed',
+      paymentStatus: 'overpaid',
+      receivedAmount: '50',
+    });
     expect((await sessionEvents(s.id)).map((e) => e.type)).toEqual(['checkout.session.completed']);
   });
 
@@ -615,14 +737,21 @@ describe('status projected from the bound payment', () => {
     const bound = await redeemed(s.id, 'sui');
     expect(bound).not.toBe(abandoned);
     await confirmPayment(abandoned);
-    expect((await retrieve(s.id)).body).toMatchObject({ status: 'processing', paymentId: bound, paymentStatus: 'waiting_for_payment' });
+    expect((await retrieve(s.id)).body).toMatchObject({
+      status: 'processing',
+      paymentId: bound,
+      paymentStatus: 'waiting_for_payment',
+    });
     expect(await sessionEvents(s.id)).toEqual([]);
   });
 
   test('processing with a payment still underpaid 7 days after its expiry → failed, no event', async () => {
     const s = await m.session({ productId: fixed.id });
     const paymentId = await redeemed(s.id);
-    await setPayment(paymentId, `status = 'underpaid', received_amount_atomic = 1, expires_at = now() - interval '6 days 23 hours'`);
+    await setPayment(
+      paymentId,
+      `status = 'underpaid', received_amount_atomic = 1, expires_at = now() - interval '6 days 23 hours'`,
+    );
     expect((await retrieve(s.id)).body.status).toBe('processing');
     await setPayment(paymentId, `expires_at = now() - interval '7 days 1 minute'`);
     expect((await retrieve(s.id)).body.status).toBe('failed');
@@ -632,7 +761,10 @@ describe('status projected from the bound payment', () => {
   test('bound payment overpaid → completed', async () => {
     const s = await m.session({ productId: fixed.id });
     const paymentId = await redeemed(s.id);
-    await setPayment(paymentId, `status = 'overpaid', received_amount_atomic = 40000000000000000000, confirmed_at = now()`);
+    await setPayment(
+      paymentId,
+      `status = 'overpaid', received_amount_atomic = 40000000000000000000, confirmed_at = now()`,
+    );
     expect((await retrieve(s.id)).body).toMatchObject({ status: 'completed', receivedAmount: '40' });
     expect(await sessionEvents(s.id, 'checkout.session.completed')).toHaveLength(1);
   });
@@ -645,7 +777,10 @@ describe('status projected from the bound payment', () => {
     const res = (await retrieve(s.id)).body;
     expect(res).toMatchObject({ status: 'completed', late: true, paymentStatus: 'confirmed' });
     expect(res.completedAt).toMatch(ISO);
-    expect((await sessionEvents(s.id)).map((e) => e.type)).toEqual(['checkout.session.cancelled', 'checkout.session.completed']);
+    expect((await sessionEvents(s.id)).map((e) => e.type)).toEqual([
+      'checkout.session.cancelled',
+      'checkout.session.completed',
+    ]);
     const [completed] = await sessionEvents(s.id, 'checkout.session.completed');
     expect(completed.data.late).toBe(true);
   });
@@ -657,7 +792,10 @@ describe('status projected from the bound payment', () => {
     expect((await retrieve(s.id)).body.status).toBe('expired');
     await confirmPayment(paymentId);
     expect((await retrieve(s.id)).body).toMatchObject({ status: 'completed', late: true });
-    expect((await sessionEvents(s.id)).map((e) => e.type)).toEqual(['checkout.session.expired', 'checkout.session.completed']);
+    expect((await sessionEvents(s.id)).map((e) => e.type)).toEqual([
+      'checkout.session.expired',
+      'checkout.session.completed',
+    ]);
   });
 
   test('bound payment expired unpaid → expired with checkout.session.expired carrying the payment rail', async () => {
@@ -667,7 +805,13 @@ describe('status projected from the bound payment', () => {
     expect((await retrieve(s.id)).body.status).toBe('expired');
     const events = await sessionEvents(s.id);
     expect(events.map((e) => e.type)).toEqual(['checkout.session.expired']);
-    expect(events[0].data).toMatchObject({ chain: 'bnb', token: 'USDC', expectedAmount: '37', receivedAmount: '0', paymentStatus: 'expired' });
+    expect(events[0].data).toMatchObject({
+      chain: 'bnb',
+      token: 'USDC',
+      expectedAmount: '37',
+      receivedAmount: '0',
+      paymentStatus: 'expired',
+    });
   });
 });
 
@@ -693,7 +837,9 @@ describe('signed return (public read returnUrl)', () => {
   let product: Record<string, any>;
   let secret: string;
   beforeAll(async () => {
-    product = await m.product(fixedProduct({ name: 'Returnable', successUrl: PRODUCT_SUCCESS, cancelUrl: PRODUCT_CANCEL }));
+    product = await m.product(
+      fixedProduct({ name: 'Returnable', successUrl: PRODUCT_SUCCESS, cancelUrl: PRODUCT_CANCEL }),
+    );
     await m.session({ productId: product.id });
     secret = (await m.get('/v1/checkout/secret')).body.checkoutSecret;
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
@@ -721,22 +867,34 @@ describe('signed return (public read returnUrl)', () => {
         expect((await publicCancel(sessionId)).status).toBe(200);
         return;
       case 'expired':
-        await t.db.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 hour' WHERE id = $1`, [sessionId]);
+        await t.db.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 hour' WHERE id = $1`, [
+          sessionId,
+        ]);
         return;
       case 'failed':
-        await setPayment(await redeemed(sessionId), `status = 'refunded', received_amount_atomic = expected_amount_atomic, confirmed_at = now()`);
+        await setPayment(
+          await redeemed(sessionId),
+          `status = 'refunded', received_amount_atomic = expected_amount_atomic, confirmed_at = now()`,
+        );
         return;
     }
   }
 
   test.each(rows)('$outcome uses $winner when the earlier ones are not set', async ({ outcome, winner, unset }) => {
-    const urls = Object.fromEntries(SESSION_URL_FIELDS.filter((f) => !unset.includes(f)).map((f) => [f, sessionUrl(f)]));
+    const urls = Object.fromEntries(
+      SESSION_URL_FIELDS.filter((f) => !unset.includes(f)).map((f) => [f, sessionUrl(f)]),
+    );
     const s = await m.session({ productId: product.id, ...urls });
     await bringTo(s.id, outcome);
     const res = await publicRead(s.id);
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(outcome === 'pending' ? 'processing' : outcome);
-    const expectedBase = winner === 'product.successUrl' ? PRODUCT_SUCCESS : winner === 'product.cancelUrl' ? PRODUCT_CANCEL : sessionUrl(winner);
+    const expectedBase =
+      winner === 'product.successUrl'
+        ? PRODUCT_SUCCESS
+        : winner === 'product.cancelUrl'
+          ? PRODUCT_CANCEL
+          : sessionUrl(winner);
     const returnUrl: string = res.body.returnUrl;
     expect(typeof returnUrl).toBe('string');
     // appended, existing query parameters kept as they were

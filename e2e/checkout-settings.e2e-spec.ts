@@ -45,7 +45,12 @@ describe('Checkout settings: {returnOrigins, checkoutSecretSet}', () => {
   });
 
   test('PUT then GET round trip: https, and http on localhost and 127.0.0.1', async () => {
-    const list = ['https://shop.example.com', 'https://pay.example.org:8443', 'http://localhost:3000', 'http://127.0.0.1:8080'];
+    const list = [
+      'https://shop.example.com',
+      'https://pay.example.org:8443',
+      'http://localhost:3000',
+      'http://127.0.0.1:8080',
+    ];
     const res = await put(list);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ returnOrigins: list, checkoutSecretSet: false });
@@ -61,7 +66,10 @@ describe('Checkout settings: {returnOrigins, checkoutSecretSet}', () => {
   });
 
   test('an origin must be https: http on another host returns 400', async () => {
-    await refused(['http://shop.example.com'], 'http://shop.example.com must use https (http is allowed only for localhost and 127.0.0.1).');
+    await refused(
+      ['http://shop.example.com'],
+      'http://shop.example.com must use https (http is allowed only for localhost and 127.0.0.1).',
+    );
   });
 
   test('https is accepted on localhost too', async () => {
@@ -76,8 +84,14 @@ describe('Checkout settings: {returnOrigins, checkoutSecretSet}', () => {
   });
 
   test('an origin has no query or fragment', async () => {
-    await refused(['https://shop.example.com?x=1'], 'https://shop.example.com?x=1 is not an origin: give scheme, host and port only, with no path, query or fragment.');
-    await refused(['https://shop.example.com#top'], 'https://shop.example.com#top is not an origin: give scheme, host and port only, with no path, query or fragment.');
+    await refused(
+      ['https://shop.example.com?x=1'],
+      'https://shop.example.com?x=1 is not an origin: give scheme, host and port only, with no path, query or fragment.',
+    );
+    await refused(
+      ['https://shop.example.com#top'],
+      'https://shop.example.com#top is not an origin: give scheme, host and port only, with no path, query or fragment.',
+    );
   });
 
   test('something that is not an origin returns 400', async () => {
@@ -136,7 +150,10 @@ describe('Checkout secret', () => {
     const fresh = await merchant(t);
     expect((await settings(fresh)).checkoutSecretSet).toBe(false);
     expect(await secret(fresh)).toMatch(HEX64);
-    expect(await settings(fresh)).toMatchObject({ checkoutSecretSet: true, returnOrigins: ['https://shop.example.com', 'http://localhost:5173'] });
+    expect(await settings(fresh)).toMatchObject({
+      checkoutSecretSet: true,
+      returnOrigins: ['https://shop.example.com', 'http://localhost:5173'],
+    });
   });
 
   test('the secret is stable until rotated', async () => {

@@ -107,8 +107,15 @@ describe('operator CLI (npm run svc)', () => {
     });
 
     it('stores the key only as its SHA-256 hash, with the owner role', async () => {
-      const rows = await withClient(db, async (c) =>
-        (await c.query('SELECT role, key_hash, row_to_json(k)::text AS row FROM api_keys k WHERE workspace_id = $1', [merchantId])).rows,
+      const rows = await withClient(
+        db,
+        async (c) =>
+          (
+            await c.query(
+              'SELECT role, key_hash, row_to_json(k)::text AS row FROM api_keys k WHERE workspace_id = $1',
+              [merchantId],
+            )
+          ).rows,
       );
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ role: 'owner', key_hash: sha256(ownerKey) });
@@ -117,13 +124,22 @@ describe('operator CLI (npm run svc)', () => {
     });
 
     it('apikey:create --json prints {apiKey, role} and stores another key for the workspace', async () => {
-      const created = jsonLine(await svc(db, 'apikey:create', '--merchant', merchantId, '--role', 'developer', '--json'));
+      const created = jsonLine(
+        await svc(db, 'apikey:create', '--merchant', merchantId, '--role', 'developer', '--json'),
+      );
       expect(Object.keys(created).sort()).toEqual(['apiKey', 'role']);
       expect(created.role).toBe('developer');
       expect(created.apiKey).toMatch(API_KEY);
       expect(created.apiKey).not.toBe(ownerKey);
-      const stored = await withClient(db, async (c) =>
-        (await c.query('SELECT role FROM api_keys WHERE workspace_id = $1 AND key_hash = $2', [merchantId, sha256(created.apiKey as string)])).rows,
+      const stored = await withClient(
+        db,
+        async (c) =>
+          (
+            await c.query('SELECT role FROM api_keys WHERE workspace_id = $1 AND key_hash = $2', [
+              merchantId,
+              sha256(created.apiKey as string),
+            ])
+          ).rows,
       );
       expect(stored).toEqual([{ role: 'developer' }]);
     });
@@ -146,7 +162,9 @@ describe('operator CLI (npm run svc)', () => {
       expect(run.code).not.toBe(0);
       expect(run.stdout).toBe('');
       expect(run.stderr).toContain(unknown);
-      const count = await withClient(db, async (c) => Number((await c.query('SELECT count(*) AS n FROM api_keys')).rows[0].n));
+      const count = await withClient(db, async (c) =>
+        Number((await c.query('SELECT count(*) AS n FROM api_keys')).rows[0].n),
+      );
       expect(count).toBe(2);
     });
   });

@@ -95,7 +95,12 @@ describe('any watched state › transfer reported: status recomputed from the to
     const p = await newPayment('10');
     const transfer = observed(p);
     const [outcome] = await ctx.credit.creditAll([transfer]);
-    expect(outcome).toMatchObject({ kind: 'credited', paymentId: p.id, status: 'confirmed', events: ['payment.confirmed'] });
+    expect(outcome).toMatchObject({
+      kind: 'credited',
+      paymentId: p.id,
+      status: 'confirmed',
+      events: ['payment.confirmed'],
+    });
 
     const stored = await getPayment(p.id);
     expect(stored).toMatchObject({ status: 'confirmed', receivedAmount: '10', checkoutSession: null });
@@ -162,10 +167,17 @@ describe('waiting_for_payment › transfer seen with not enough confirmations', 
   test('stored with its confirmations (detected / confirming, no event), updated when seen again, then confirmed once final', async () => {
     const p = await newPayment('10');
     const transfer = observed(p, { confirmations: 0 });
-    expect((await ctx.credit.creditAll([transfer]))[0]).toMatchObject({ kind: 'credited', status: 'detected', events: [] });
+    expect((await ctx.credit.creditAll([transfer]))[0]).toMatchObject({
+      kind: 'credited',
+      status: 'detected',
+      events: [],
+    });
     expect(await getPayment(p.id)).toMatchObject({ status: 'detected', receivedAmount: '10' });
 
-    expect((await ctx.credit.creditAll([{ ...transfer, confirmations: 4 }]))[0]).toMatchObject({ kind: 'updated', status: 'confirming' });
+    expect((await ctx.credit.creditAll([{ ...transfer, confirmations: 4 }]))[0]).toMatchObject({
+      kind: 'updated',
+      status: 'confirming',
+    });
     const confirming = await getPayment(p.id);
     expect(confirming).toMatchObject({ status: 'confirming', receivedAmount: '10' });
     expect(confirming.blockchainTransactions[0]).toMatchObject({ confirmations: 4, status: 'pending' });
@@ -175,7 +187,10 @@ describe('waiting_for_payment › transfer seen with not enough confirmations', 
     expect((await ctx.credit.creditAll([{ ...transfer, confirmations: 4 }]))[0].kind).toBe('duplicate');
     expect((await ctx.credit.creditAll([{ ...transfer, confirmations: 2 }]))[0].kind).toBe('duplicate');
 
-    expect((await ctx.credit.creditAll([{ ...transfer, confirmations: 15 }]))[0]).toMatchObject({ kind: 'updated', status: 'confirmed' });
+    expect((await ctx.credit.creditAll([{ ...transfer, confirmations: 15 }]))[0]).toMatchObject({
+      kind: 'updated',
+      status: 'confirmed',
+    });
     const confirmed = await getPayment(p.id);
     expect(confirmed).toMatchObject({ status: 'confirmed', receivedAmount: '10' });
     expect(confirmed.blockchainTransactions).toHaveLength(1);
@@ -189,15 +204,24 @@ describe('waiting_for_payment › transfer seen with not enough confirmations', 
 describe('Other rules › not detected automatically', () => {
   test('a different token than asked is not credited (another ERC-20, or the native coin)', async () => {
     const p = await newPayment('10');
-    const outcomes = await ctx.credit.creditAll([observed(p, { tokenAddress: BNB_USDT }), observed(p, { tokenAddress: null, logIndex: -1 })]);
+    const outcomes = await ctx.credit.creditAll([
+      observed(p, { tokenAddress: BNB_USDT }),
+      observed(p, { tokenAddress: null, logIndex: -1 }),
+    ]);
     expect(outcomes.map((o) => o.kind === 'skipped' && o.reason)).toEqual(['wrong_token', 'wrong_token']);
-    expect(await getPayment(p.id)).toMatchObject({ status: 'waiting_for_payment', receivedAmount: '0', blockchainTransactions: [] });
+    expect(await getPayment(p.id)).toMatchObject({
+      status: 'waiting_for_payment',
+      receivedAmount: '0',
+      blockchainTransactions: [],
+    });
     expect(await paymentEvents(p.id)).toEqual([]);
   });
 
   test('the token address matches case-insensitively; a native payment takes the native coin', async () => {
     const p = await newPayment('10');
-    await ctx.credit.credit([observed(p, { tokenAddress: BNB_USDC.toLowerCase(), toAddress: p.paymentAddress.toLowerCase() })]);
+    await ctx.credit.credit([
+      observed(p, { tokenAddress: BNB_USDC.toLowerCase(), toAddress: p.paymentAddress.toLowerCase() }),
+    ]);
     expect((await getPayment(p.id)).status).toBe('confirmed');
 
     const bnb = await newPayment('0.5', { token: 'BNB', currency: 'BNB' });
@@ -216,7 +240,10 @@ describe('Other rules › not detected automatically', () => {
 
     const over = await newPayment('10');
     await ctx.credit.credit([observed(over, { amountAtomic: usdc(11) })]);
-    expect((await ctx.credit.creditAll([observed(over)]))[0]).toMatchObject({ kind: 'skipped', reason: 'already_paid' });
+    expect((await ctx.credit.creditAll([observed(over)]))[0]).toMatchObject({
+      kind: 'skipped',
+      reason: 'already_paid',
+    });
   });
 
   test('a transfer to a refunded payment is ignored', async () => {
@@ -229,14 +256,27 @@ describe('Other rules › not detected automatically', () => {
 
   test('a transfer on a chain without a listener, or with no payment at the address, is ignored', async () => {
     const base = await newPayment('10', { chain: 'base' }); // registered, not watched
-    expect((await ctx.credit.creditAll([observed(base, { tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' })]))[0]).toMatchObject({
+    expect(
+      (await ctx.credit.creditAll([observed(base, { tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' })]))[0],
+    ).toMatchObject({
       kind: 'skipped',
       reason: 'chain_not_watched',
     });
     const eth = await newPayment('10', { chain: 'ethereum' }); // accepted, nothing registered
-    expect((await ctx.credit.creditAll([observed(eth)]))[0]).toMatchObject({ kind: 'skipped', reason: 'unknown_chain' });
-    const nobody = { chain: 'bnb', network: 'mainnet', paymentAddress: Wallet.createRandom().address, expectedAmount: '1' };
-    expect((await ctx.credit.creditAll([observed(nobody)]))[0]).toMatchObject({ kind: 'skipped', reason: 'no_payment' });
+    expect((await ctx.credit.creditAll([observed(eth)]))[0]).toMatchObject({
+      kind: 'skipped',
+      reason: 'unknown_chain',
+    });
+    const nobody = {
+      chain: 'bnb',
+      network: 'mainnet',
+      paymentAddress: Wallet.createRandom().address,
+      expectedAmount: '1',
+    };
+    expect((await ctx.credit.creditAll([observed(nobody)]))[0]).toMatchObject({
+      kind: 'skipped',
+      reason: 'no_payment',
+    });
     expect((await getPayment(base.id)).status).toBe('waiting_for_payment');
   });
 });
@@ -257,7 +297,9 @@ describe('exactly once', () => {
     const p = await newPayment('10');
     const transfer = observed(p);
     await Promise.all(Array.from({ length: 20 }, () => ctx.credit.credit([{ ...transfer }])));
-    const rows = await t.db.query(`SELECT count(*)::int AS n FROM blockchain_transactions WHERE payment_id = $1`, [p.id]);
+    const rows = await t.db.query(`SELECT count(*)::int AS n FROM blockchain_transactions WHERE payment_id = $1`, [
+      p.id,
+    ]);
     expect(rows[0].n).toBe(1);
     expect(types(await paymentEvents(p.id))).toEqual(['payment.confirmed']);
     expect(await getPayment(p.id)).toMatchObject({ status: 'confirmed', receivedAmount: '10' });
@@ -290,7 +332,10 @@ describe('expired › late transfers (dev clock)', () => {
     expect(types(await paymentEvents(late.id))).toEqual(['payment.expired', 'payment.confirmed']);
 
     await advanceClock(4 * DAY); // 7 days and 1 minute after expiresAt
-    expect((await ctx.credit.creditAll([observed(tooLate)]))[0]).toMatchObject({ kind: 'skipped', reason: 'window_closed' });
+    expect((await ctx.credit.creditAll([observed(tooLate)]))[0]).toMatchObject({
+      kind: 'skipped',
+      reason: 'window_closed',
+    });
     expect(await getPayment(tooLate.id)).toMatchObject({ status: 'expired', receivedAmount: '0' });
   });
 });
@@ -301,18 +346,32 @@ describe('sessions: the bound payment projects', () => {
   beforeAll(async () => {
     product = await m.product(fixedProduct());
     multi = await m.product(
-      fixedProduct({ name: 'Multi', networks: [{ chain: 'bnb', token: 'USDC', price: '37' }, { chain: 'sui', token: 'USDC', price: '36.5' }] }),
+      fixedProduct({
+        name: 'Multi',
+        networks: [
+          { chain: 'bnb', token: 'USDC', price: '37' },
+          { chain: 'sui', token: 'USDC', price: '36.5' },
+        ],
+      }),
     );
   });
 
   test('end to end: underpaid keeps the session processing, topping up completes it with checkout.session.completed once', async () => {
     const { sessionId, payment } = await redeemedSession(product);
     await ctx.credit.credit([observed(payment, { amountAtomic: usdc(20) })]);
-    expect((await m.get(`/v1/checkout/sessions/${sessionId}`)).body).toMatchObject({ status: 'processing', paymentStatus: 'underpaid' });
+    expect((await m.get(`/v1/checkout/sessions/${sessionId}`)).body).toMatchObject({
+      status: 'processing',
+      paymentStatus: 'underpaid',
+    });
 
     await ctx.credit.credit([observed(payment, { amountAtomic: usdc(17) })]);
     const session = (await m.get(`/v1/checkout/sessions/${sessionId}`)).body;
-    expect(session).toMatchObject({ status: 'completed', late: false, paymentStatus: 'confirmed', receivedAmount: '37' });
+    expect(session).toMatchObject({
+      status: 'completed',
+      late: false,
+      paymentStatus: 'confirmed',
+      receivedAmount: '37',
+    });
     expect(session.completedAt).not.toBeNull();
 
     const events = await sessionEvents(sessionId);
@@ -338,7 +397,8 @@ describe('sessions: the bound payment projects', () => {
     // payment.* events carry the session as {id, reference, metadata}
     const pe = await paymentEvents(payment.id);
     expect(types(pe)).toEqual(['payment.underpaid', 'payment.confirmed']);
-    for (const e of pe) expect(e.data.checkoutSession).toEqual({ id: sessionId, reference: 'order-42', metadata: { cart: 'c-1' } });
+    for (const e of pe)
+      expect(e.data.checkoutSession).toEqual({ id: sessionId, reference: 'order-42', metadata: { cart: 'c-1' } });
 
     // the list returns the stored status: the credit transaction stored it
     const list = (await m.get(`/v1/checkout/sessions?reference=order-42&limit=100`)).body.data as Row[];
@@ -362,10 +422,17 @@ describe('sessions: the bound payment projects', () => {
     const { sessionId, payment } = await redeemedSession(product);
     await advanceClock(31 * 60);
     await ctx.jobs.runOnce();
-    expect((await m.get(`/v1/checkout/sessions/${sessionId}`)).body).toMatchObject({ status: 'expired', paymentStatus: 'expired' });
+    expect((await m.get(`/v1/checkout/sessions/${sessionId}`)).body).toMatchObject({
+      status: 'expired',
+      paymentStatus: 'expired',
+    });
     await advanceClock(2 * DAY);
     await ctx.credit.credit([observed(payment, { amountAtomic: usdc(40) })]);
-    expect((await m.get(`/v1/checkout/sessions/${sessionId}`)).body).toMatchObject({ status: 'completed', late: true, paymentStatus: 'overpaid' });
+    expect((await m.get(`/v1/checkout/sessions/${sessionId}`)).body).toMatchObject({
+      status: 'completed',
+      late: true,
+      paymentStatus: 'overpaid',
+    });
     expect(types(await sessionEvents(sessionId))).toEqual(['checkout.session.expired', 'checkout.session.completed']);
     expect(types(await paymentEvents(payment.id))).toEqual(['payment.expired', 'payment.overpaid']);
   });
@@ -381,7 +448,10 @@ describe('sessions: the bound payment projects', () => {
     // the bound (sui) payment expires unpaid: the session expires with it
     await advanceClock(31 * 60);
     await ctx.jobs.runOnce();
-    expect((await m.get(`/v1/checkout/sessions/${sessionId}`)).body).toMatchObject({ status: 'expired', paymentId: bound.id });
+    expect((await m.get(`/v1/checkout/sessions/${sessionId}`)).body).toMatchObject({
+      status: 'expired',
+      paymentId: bound.id,
+    });
 
     // money lands on the abandoned bnb address inside its window
     await ctx.credit.credit([observed(abandoned)]);
@@ -394,7 +464,11 @@ describe('sessions: the bound payment projects', () => {
     expect(pe[1].data.checkoutSession).toEqual({ id: sessionId, reference: 'order-42', metadata: { cart: 'c-1' } });
 
     // only the bound payment projects: no completion, not late
-    expect((await m.get(`/v1/checkout/sessions/${sessionId}`)).body).toMatchObject({ status: 'expired', late: false, paymentId: bound.id });
+    expect((await m.get(`/v1/checkout/sessions/${sessionId}`)).body).toMatchObject({
+      status: 'expired',
+      late: false,
+      paymentId: bound.id,
+    });
     expect(types(await sessionEvents(sessionId))).toEqual(['checkout.session.expired']);
   });
 });
@@ -457,6 +531,9 @@ describe('watch set', () => {
     }
     // … and the first call after its commit has it
     expect((await ctx.watchSet.addresses('bnb', 'mainnet')).has(address.toLowerCase())).toBe(true);
-    expect(await ctx.watchSet.lookup('bnb', 'mainnet', address)).toMatchObject({ address: address.toLowerCase(), status: 'waiting_for_payment' });
+    expect(await ctx.watchSet.lookup('bnb', 'mainnet', address)).toMatchObject({
+      address: address.toLowerCase(),
+      status: 'waiting_for_payment',
+    });
   });
 });

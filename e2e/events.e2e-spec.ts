@@ -16,7 +16,11 @@ const advance = (seconds: number) => t.http().post('/v1/dev/clock').send({ advan
 async function outboxEvent(workspaceId: string, type: string, at: Date): Promise<string> {
   const id = randomUUID();
   await t.db.query(`INSERT INTO events (id, workspace_id, type, data, created_at) VALUES ($1, $2, $3, $4, $5)`, [
-    id, workspaceId, type, JSON.stringify({ merchantId: workspaceId, eventType: type }), at,
+    id,
+    workspaceId,
+    type,
+    JSON.stringify({ merchantId: workspaceId, eventType: type }),
+    at,
   ]);
   return id;
 }
@@ -30,7 +34,8 @@ beforeAll(async () => {
   [{ id: sessionEventId }] = await t.db.query(`SELECT id FROM events WHERE data->>'sessionId' = $1`, [s.id]);
   const base = await clockNow();
   const types = ['payment.confirmed', 'payment.flow.step', 'payment.expired', 'receipt.issued', 'settlement.completed'];
-  for (const [i, type] of types.entries()) ids[type] = await outboxEvent(m.merchantId, type, new Date(base.getTime() + 1 + i));
+  for (const [i, type] of types.entries())
+    ids[type] = await outboxEvent(m.merchantId, type, new Date(base.getTime() + 1 + i));
   // another workspace's event, never visible to m
   ids.foreign = await outboxEvent((await merchant(t, [])).merchantId, 'payment.confirmed', base);
 });
@@ -56,7 +61,10 @@ test('GET /v1/events walks oldest first, envelopes only, own workspace only', as
   ]);
   const first = res.body.data[0];
   expect(Object.keys(first)).toEqual(['id', 'type', 'createdAt', 'data']);
-  expect(first).toMatchObject({ type: 'checkout.session.cancelled', data: { reference: 'walk-1', status: 'cancelled', txHash: null } });
+  expect(first).toMatchObject({
+    type: 'checkout.session.cancelled',
+    data: { reference: 'walk-1', status: 'cancelled', txHash: null },
+  });
 });
 
 test('limit and cursor page through every event once', async () => {
@@ -77,7 +85,8 @@ test('limit and cursor page through every event once', async () => {
 });
 
 test('type filters: exact, wildcard, a comma-separated list; refused and unknown filters are 400', async () => {
-  const types = async (q: string) => (await m.get(`/v1/events?type=${encodeURIComponent(q)}`)).body.data.map((e: any) => e.type);
+  const types = async (q: string) =>
+    (await m.get(`/v1/events?type=${encodeURIComponent(q)}`)).body.data.map((e: any) => e.type);
   expect(await types('payment.*')).toEqual(['payment.confirmed', 'payment.flow.step', 'payment.expired']);
   expect(await types('payment.flow.*')).toEqual(['payment.flow.step']);
   expect(await types('checkout.*,receipt.issued')).toEqual(['checkout.session.cancelled', 'receipt.issued']);
@@ -111,6 +120,10 @@ test('GET /v1/events/:id answers the envelope; another workspace or a bad id is 
     data: { merchantId: m.merchantId, eventType: 'payment.expired' },
   });
   expect((await m.get(`/v1/events/${ids.foreign}`)).status).toBe(404);
-  expect((await m.get('/v1/events/nope')).body).toEqual({ statusCode: 404, error: 'Not Found', message: 'No such event: nope.' });
+  expect((await m.get('/v1/events/nope')).body).toEqual({
+    statusCode: 404,
+    error: 'Not Found',
+    message: 'No such event: nope.',
+  });
   expect((await t.http().get(`/v1/events/${ids['payment.expired']}`)).status).toBe(401);
 });

@@ -38,13 +38,20 @@ async function advanceClock(seconds: number): Promise<void> {
   await Promise.all([ctx.clock.refresh(), other.clock.refresh()]);
 }
 
-async function eventsOf(key: 'paymentId' | 'sessionId', id: string): Promise<Array<{ type: string; data: Record<string, any> }>> {
+async function eventsOf(
+  key: 'paymentId' | 'sessionId',
+  id: string,
+): Promise<Array<{ type: string; data: Record<string, any> }>> {
   // session events carry the bound paymentId too: a paymentId lookup reads payment.* events only
   const family = key === 'paymentId' ? 'payment.%' : 'checkout.session.%';
-  return t.db.query(`SELECT type, data FROM events WHERE data->>'${key}' = $1 AND type LIKE $2 ORDER BY created_at, id`, [id, family]);
+  return t.db.query(
+    `SELECT type, data FROM events WHERE data->>'${key}' = $1 AND type LIKE $2 ORDER BY created_at, id`,
+    [id, family],
+  );
 }
 const types = (events: Array<{ type: string }>): string[] => events.map((e) => e.type);
-const paymentStatus = async (id: string): Promise<string> => (await t.db.query(`SELECT status FROM payments WHERE id = $1`, [id]))[0].status;
+const paymentStatus = async (id: string): Promise<string> =>
+  (await t.db.query(`SELECT status FROM payments WHERE id = $1`, [id]))[0].status;
 const sessionRow = async (id: string): Promise<Record<string, any>> =>
   (await t.db.query(`SELECT status, late, payment_id FROM checkout_sessions WHERE id = $1`, [id]))[0];
 
@@ -77,9 +84,16 @@ describe('waiting_for_payment › expiresAt passes with nothing received → exp
     const p = await m.payment(paymentBody({ amount: '10' }));
     await ctx.credit.credit([
       {
-        chain: 'bnb', network: 'mainnet', txHash: `0x${randomBytes(32).toString('hex')}`, logIndex: 0,
-        fromAddress: Wallet.createRandom().address, toAddress: p.paymentAddress, tokenAddress: BNB_USDC,
-        amountAtomic: 4n * E18, blockNumber: 1n, confirmations: 15,
+        chain: 'bnb',
+        network: 'mainnet',
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        logIndex: 0,
+        fromAddress: Wallet.createRandom().address,
+        toAddress: p.paymentAddress,
+        tokenAddress: BNB_USDC,
+        amountAtomic: 4n * E18,
+        blockNumber: 1n,
+        confirmations: 15,
       },
     ]);
     await advanceClock(31 * 60);
@@ -101,7 +115,13 @@ describe('checkout sessions moved by time', () => {
     expect((await sessionRow(s.id)).status).toBe('expired');
     const events = await eventsOf('sessionId', s.id);
     expect(types(events)).toEqual(['checkout.session.expired']);
-    expect(events[0].data).toMatchObject({ sessionId: s.id, status: 'expired', paymentId: null, late: false, txHash: null });
+    expect(events[0].data).toMatchObject({
+      sessionId: s.id,
+      status: 'expired',
+      paymentId: null,
+      late: false,
+      txHash: null,
+    });
   });
 
   test('processing, bound payment expired unpaid → payment.expired (with checkoutSession) and checkout.session.expired, once each', async () => {
@@ -113,21 +133,39 @@ describe('checkout sessions moved by time', () => {
     expect((await sessionRow(sessionId)).status).toBe('expired');
     const pe = await eventsOf('paymentId', paymentId);
     expect(pe.map((e) => e.data)).toEqual([
-      { merchantId: m.merchantId, eventType: 'payment.expired', paymentId, checkoutSession: { id: sessionId, reference: 'r-1', metadata: { k: 'v' } } },
+      {
+        merchantId: m.merchantId,
+        eventType: 'payment.expired',
+        paymentId,
+        checkoutSession: { id: sessionId, reference: 'r-1', metadata: { k: 'v' } },
+      },
     ]);
     const se = await eventsOf('sessionId', sessionId);
     expect(types(se)).toEqual(['checkout.session.expired']);
     // spec: the event of a session that reached the address step carries the bound payment's rail
-    expect(se[0].data).toMatchObject({ chain: 'bnb', token: 'USDC', expectedAmount: '37', receivedAmount: '0', paymentStatus: 'expired' });
+    expect(se[0].data).toMatchObject({
+      chain: 'bnb',
+      token: 'USDC',
+      expectedAmount: '37',
+      receivedAmount: '0',
+      paymentStatus: 'expired',
+    });
   });
 
   test('processing, payment stayed underpaid 7 days after its expiry → failed, no event', async () => {
     const { sessionId, paymentId, paymentAddress } = await redeemed();
     await ctx.credit.credit([
       {
-        chain: 'bnb', network: 'mainnet', txHash: `0x${randomBytes(32).toString('hex')}`, logIndex: 0,
-        fromAddress: Wallet.createRandom().address, toAddress: paymentAddress, tokenAddress: BNB_USDC,
-        amountAtomic: 10n * E18, blockNumber: 1n, confirmations: 15,
+        chain: 'bnb',
+        network: 'mainnet',
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        logIndex: 0,
+        fromAddress: Wallet.createRandom().address,
+        toAddress: paymentAddress,
+        tokenAddress: BNB_USDC,
+        amountAtomic: 10n * E18,
+        blockNumber: 1n,
+        confirmations: 15,
       },
     ]);
     await advanceClock(30 * 60 + 7 * DAY - 60); // one minute before the tail ends
@@ -146,7 +184,12 @@ describe('several copies', () => {
     const payments = await Promise.all(Array.from({ length: 30 }, () => m.payment(paymentBody())));
     const sessions = await Promise.all(Array.from({ length: 10 }, () => redeemed()));
     await advanceClock(31 * 60);
-    const reports = await Promise.all([ctx.jobs.runOnce(), other.jobs.runOnce(), ctx.jobs.runOnce(), other.jobs.runOnce()]);
+    const reports = await Promise.all([
+      ctx.jobs.runOnce(),
+      other.jobs.runOnce(),
+      ctx.jobs.runOnce(),
+      other.jobs.runOnce(),
+    ]);
     expect(reports.some((r) => r !== null)).toBe(true);
     // below the lock: the expiry job of both copies at the same time
     await Promise.all([ctx.paymentExpiry.run(500), other.paymentExpiry.run(500)]);
@@ -162,14 +205,22 @@ describe('several copies', () => {
   });
 
   test('the jobs run by themselves every SVC_JOB_INTERVAL_MS', async () => {
-    const config = loadConfig({ ...process.env, DATABASE_URL: t.config.databaseUrl, SVC_ENV: 'test', SVC_DEV_CLOCK: '1', SVC_MNEMONIC: t.config.mnemonic as string, SVC_JOB_INTERVAL_MS: '100' });
+    const config = loadConfig({
+      ...process.env,
+      DATABASE_URL: t.config.databaseUrl,
+      SVC_ENV: 'test',
+      SVC_DEV_CLOCK: '1',
+      SVC_MNEMONIC: t.config.mnemonic as string,
+      SVC_JOB_INTERVAL_MS: '100',
+    });
     const timed = await startCreditContext(config, { autoStart: true });
     try {
       const p = await m.payment(paymentBody());
       await advanceClock(31 * 60);
       await timed.clock.refresh();
       const deadline = Date.now() + 5000;
-      while ((await paymentStatus(p.id)) !== 'expired' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while ((await paymentStatus(p.id)) !== 'expired' && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       expect(await paymentStatus(p.id)).toBe('expired');
       expect(types(await eventsOf('paymentId', p.id))).toEqual(['payment.expired']);
     } finally {

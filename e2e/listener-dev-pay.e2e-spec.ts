@@ -17,7 +17,10 @@ afterAll(async () => {
   await h?.close();
 });
 
-function devPay(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function devPay(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -25,9 +28,17 @@ function devPay(args: string[], env: Record<string, string> = {}): Promise<{ cod
       {
         cwd: ROOT,
         timeout: 60_000,
-        env: { ...process.env, DATABASE_URL: h.t.config.databaseUrl, SVC_ENV: 'test', SVC_CHAINS_FILE: h.devnet.chainsFile, SVC_MNEMONIC: h.t.config.mnemonic!, ...env },
+        env: {
+          ...process.env,
+          DATABASE_URL: h.t.config.databaseUrl,
+          SVC_ENV: 'test',
+          SVC_CHAINS_FILE: h.devnet.chainsFile,
+          SVC_MNEMONIC: h.t.config.mnemonic!,
+          ...env,
+        },
       },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
     );
   });
 }

@@ -25,7 +25,11 @@ test('exact: 25 USDC (18 decimals) on bnb confirms the payment with its transfer
   expect(done.confirmedAt).not.toBeNull();
   expect(done.blockchainTransactions).toHaveLength(1);
   expect(done.blockchainTransactions[0]).toMatchObject({
-    txHash: sent.hash, logIndex: sent.logIndex, amount: '25', blockNumber: String(sent.blockNumber), status: 'confirmed',
+    txHash: sent.hash,
+    logIndex: sent.logIndex,
+    amount: '25',
+    blockNumber: String(sent.blockNumber),
+    status: 'confirmed',
     tokenAddress: h.devnet.get('bnb').tokens.USDC,
   });
   expect(done.blockchainTransactions[0].toAddress.toLowerCase()).toBe(p.paymentAddress.toLowerCase());
@@ -55,7 +59,12 @@ test('native coin: BNB from a top-level transaction, and native USDC (18 decimal
   const sentBnb = await h.pay(bnb, '0.25');
   await h.pay(arc, '3.5');
   const doneBnb = await h.until(bnb.id, (x) => x.status === 'confirmed', 'the BNB payment');
-  expect(doneBnb.blockchainTransactions[0]).toMatchObject({ txHash: sentBnb.hash, logIndex: -1, tokenAddress: null, amount: '0.25' });
+  expect(doneBnb.blockchainTransactions[0]).toMatchObject({
+    txHash: sentBnb.hash,
+    logIndex: -1,
+    tokenAddress: null,
+    amount: '0.25',
+  });
   const doneArc = await h.until(arc.id, (x) => x.status === 'confirmed', 'the arc payment');
   expect(doneArc.receivedAmount).toBe('3.5');
 });
@@ -114,8 +123,15 @@ test('session end to end: redeem, pay on chain, session completed', async () => 
 
 test('chain change, then money on the abandoned address: credited there, the session stays on its bound payment', async () => {
   const product = await h.m.product({
-    name: 'Mug', kind: 'one_off', chain: 'bnb', token: 'USDC', price: '12',
-    networks: [{ chain: 'bnb', token: 'USDC', price: '12' }, { chain: 'brokerchain', token: 'USDG', price: '12' }],
+    name: 'Mug',
+    kind: 'one_off',
+    chain: 'bnb',
+    token: 'USDC',
+    price: '12',
+    networks: [
+      { chain: 'bnb', token: 'USDC', price: '12' },
+      { chain: 'brokerchain', token: 'USDG', price: '12' },
+    ],
   });
   const session = await h.m.session({ productId: product.id });
   await h.t.http().post(`/v1/public/checkout/sessions/${session.id}/redeem`).send({ chain: 'bnb' });

@@ -36,7 +36,11 @@ async function creditedOnce(payments: Row[]): Promise<void> {
   expect(events[0].n).toBe(String(payments.length));
 }
 
-const bnbStatus = (l: INestApplicationContext) => l.get(WatchersService).status().find((s) => s.chain === 'bnb' && s.network === 'mainnet')!;
+const bnbStatus = (l: INestApplicationContext) =>
+  l
+    .get(WatchersService)
+    .status()
+    .find((s) => s.chain === 'bnb' && s.network === 'mainnet')!;
 
 test('two listener copies at once: every payment confirmed, every transfer credited once', async () => {
   const a = await h.listener();
@@ -53,7 +57,9 @@ test('RPC down for a while, then back: the listener catches up from its cursor a
   const bnb = h.devnet.get('bnb');
   const proxy = await startRpcProxy(bnb.node.url);
   try {
-    const l = await h.listener({ chainsFile: h.chainsFileWith((entries) => (entries.find((e) => e.chain === 'bnb')!.rpcUrls = [proxy.url])) });
+    const l = await h.listener({
+      chainsFile: h.chainsFileWith((entries) => (entries.find((e) => e.chain === 'bnb')!.rpcUrls = [proxy.url])),
+    });
     proxy.mode = 'down';
     const payments = await Promise.all(['7', '8', '9'].map((amount) => usdcPayment(amount)));
     for (const p of payments) await h.pay(p, p.amount);
@@ -71,7 +77,9 @@ test('RPC down for a while, then back: the listener catches up from its cursor a
 
 test('a dead RPC URL first in the list: rotated past, payments confirm', async () => {
   const dead = `http://127.0.0.1:${await freePort()}`;
-  await h.listener({ chainsFile: h.chainsFileWith((entries) => entries.forEach((e) => (e.rpcUrls = [dead, ...e.rpcUrls]))) });
+  await h.listener({
+    chainsFile: h.chainsFileWith((entries) => entries.forEach((e) => (e.rpcUrls = [dead, ...e.rpcUrls]))),
+  });
   const p = await usdcPayment('4.2');
   await h.pay(p, '4.2');
   await h.until(p.id, (x) => x.status === 'confirmed');

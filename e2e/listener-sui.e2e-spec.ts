@@ -15,11 +15,21 @@ import { merchant } from './factories/merchant.factory';
 import { MAINNET_USDC, MAINNET_USDT, SUI_COIN, SuiStandIn, randomSuiAddress } from './support/sui-standin';
 import { startTestApp, TestApp } from './support/test-app';
 
-const FAST_SUI: Partial<SuiWatcherOptions> = { pollIntervalMs: 25, claimRetryMs: 100, backoffBaseMs: 25, backoffMaxMs: 250, requestTimeoutMs: 2_000 };
+const FAST_SUI: Partial<SuiWatcherOptions> = {
+  pollIntervalMs: 25,
+  claimRetryMs: 100,
+  backoffBaseMs: 25,
+  backoffMaxMs: 250,
+  requestTimeoutMs: 2_000,
+};
 
 type Row = Record<string, any>;
 
-async function waitFor<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  ms = 15_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -35,7 +45,11 @@ let m: Awaited<ReturnType<typeof merchant>>;
 let listener: INestApplicationContext | null = null;
 
 async function startListener(): Promise<INestApplicationContext> {
-  const l = await createListenerApp(t.config, { healthLogIntervalMs: 0, jobs: false, sui: FAST_SUI }, process.env.E2E_LOG ? ['log', 'warn', 'error'] : []);
+  const l = await createListenerApp(
+    t.config,
+    { healthLogIntervalMs: 0, jobs: false, sui: FAST_SUI },
+    process.env.E2E_LOG ? ['log', 'warn', 'error'] : [],
+  );
   await l.init();
   listener = l;
   await waitFor('the Sui watcher to open its cursor', () => suiStatus(l)?.nextBlock);
@@ -47,7 +61,11 @@ async function stopListener(): Promise<void> {
   listener = null;
 }
 
-const suiStatus = (l: INestApplicationContext) => l.get(WatchersService).status().find((s) => s.chain === 'sui' && s.network === 'mainnet');
+const suiStatus = (l: INestApplicationContext) =>
+  l
+    .get(WatchersService)
+    .status()
+    .find((s) => s.chain === 'sui' && s.network === 'mainnet');
 
 async function createPayment(body: Record<string, unknown>): Promise<Row> {
   const res = await m.post('/v1/payments', { chain: 'sui', currency: 'USDC', ...body });
@@ -70,12 +88,18 @@ async function until(id: string, predicate: (p: Row) => boolean, what: string): 
       return predicate(last) && last;
     });
   } catch (err) {
-    throw new Error(`${(err as Error).message}; last seen: ${JSON.stringify(last && { status: last.status, receivedAmount: last.receivedAmount })}`);
+    throw new Error(
+      `${(err as Error).message}; last seen: ${JSON.stringify(last && { status: last.status, receivedAmount: last.receivedAmount })}`,
+    );
   }
 }
 
 /** Lets the watcher read everything certified so far. */
-const caughtUp = () => waitFor('the watcher to reach the latest checkpoint', () => listener && suiStatus(listener)?.nextBlock === String(standIn.chain.latest.sequenceNumber + 1));
+const caughtUp = () =>
+  waitFor(
+    'the watcher to reach the latest checkpoint',
+    () => listener && suiStatus(listener)?.nextBlock === String(standIn.chain.latest.sequenceNumber + 1),
+  );
 
 beforeAll(async () => {
   standIn = await SuiStandIn.start();
@@ -129,7 +153,11 @@ describe('Sui payments confirm from checkpoints', () => {
     const p = await createPayment({ token: 'USDC', amount: '5' });
     standIn.payTo(p.paymentAddress, SUI_COIN, 5_000_000n); // watched coin, not the payment's token
     standIn.payTo(p.paymentAddress, MAINNET_USDT, 5_000_000n); // registered, not watched
-    standIn.payTo(p.paymentAddress, '0x1111111111111111111111111111111111111111111111111111111111111111::usdc::USDC', 5_000_000n); // a look-alike
+    standIn.payTo(
+      p.paymentAddress,
+      '0x1111111111111111111111111111111111111111111111111111111111111111::usdc::USDC',
+      5_000_000n,
+    ); // a look-alike
     await caughtUp();
     const waiting = await getPayment(p.id);
     expect(waiting).toMatchObject({ status: 'waiting_for_payment', receivedAmount: '0' });
@@ -150,7 +178,10 @@ describe('Sui payments confirm from checkpoints', () => {
     const done = await until(p.id, (x) => x.status === 'confirmed', 'the top-up to confirm it');
     expect(done.receivedAmount).toBe('5');
     await caughtUp();
-    const rows: Array<{ n: string }> = await t.db.query(`SELECT count(*)::text AS n FROM blockchain_transactions WHERE payment_id = $1`, [p.id]);
+    const rows: Array<{ n: string }> = await t.db.query(
+      `SELECT count(*)::text AS n FROM blockchain_transactions WHERE payment_id = $1`,
+      [p.id],
+    );
     expect(rows[0].n).toBe('2');
     expect((await getPayment(p.id)).blockchainTransactions).toHaveLength(2);
   });
@@ -160,7 +191,9 @@ describe('Sui payments confirm from checkpoints', () => {
     await standIn.down();
     await waitFor('the outage in health', () => listener && suiStatus(listener)?.lastError);
     const recorded = await waitFor('the outage in the cursor row', async () => {
-      const rows: Array<{ last_error: string | null }> = await t.db.query(`SELECT last_error FROM chain_cursors WHERE chain = 'sui' AND network = 'mainnet'`);
+      const rows: Array<{ last_error: string | null }> = await t.db.query(
+        `SELECT last_error FROM chain_cursors WHERE chain = 'sui' AND network = 'mainnet'`,
+      );
       return rows[0]?.last_error;
     });
     expect(recorded).toMatch(/fetch failed/);

@@ -9,7 +9,15 @@ import { createDataSource } from '@svc/db';
 import type { ObservedTransfer, TransferSink } from '../apps/listener/src/credit/observed-transfer';
 import { createListenerApp } from '../apps/listener/src/listener.factory';
 import { WatchersService } from '../apps/listener/src/watchers/watchers.service';
-import { DevChainSpec, DevPayer, SentTransfer, TestDevnet, startTestDevnet, writeChainsFile, freePort } from './support/anvil';
+import {
+  DevChainSpec,
+  DevPayer,
+  SentTransfer,
+  TestDevnet,
+  startTestDevnet,
+  writeChainsFile,
+  freePort,
+} from './support/anvil';
 import { RpcProxy, startRpcProxy } from './support/rpc-proxy';
 import { createTestDatabase, dropTestDatabase, TEST_MNEMONIC } from './support/test-app';
 
@@ -17,7 +25,10 @@ jest.setTimeout(60_000);
 
 const CHAINS: DevChainSpec[] = [
   {
-    chain: 'bnb', network: 'mainnet', chainId: 56, confirmations: 3,
+    chain: 'bnb',
+    network: 'mainnet',
+    chainId: 56,
+    confirmations: 3,
     tokens: [
       { symbol: 'USDC', decimals: 18, watched: true },
       { symbol: 'USDT', decimals: 18, watched: false },
@@ -54,7 +65,11 @@ function watchedAddress(): string {
   return a;
 }
 
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 15_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -64,18 +79,35 @@ async function until<T>(what: string, probe: () => T | undefined | false | Promi
   }
 }
 
-async function listener(rpcUrls: string[], sink: TransferSink, evm: Record<string, unknown> = {}): Promise<INestApplicationContext> {
+async function listener(
+  rpcUrls: string[],
+  sink: TransferSink,
+  evm: Record<string, unknown> = {},
+): Promise<INestApplicationContext> {
   const bnb = devnet.get('bnb');
   const file = `${devnet.dir}/chains-${apps.length}.json`;
   writeChainsFile(file, [{ ...bnb.entry, rpcUrls }]);
-  const config = loadConfig({ DATABASE_URL: database.url, SVC_ENV: 'test', SVC_MNEMONIC: TEST_MNEMONIC, SVC_CHAINS_FILE: file });
-  const app = await createListenerApp(config, { sink, watchSet, jobs: false, evm: { ...FAST, ...evm }, healthLogIntervalMs: 0 }, process.env.E2E_LOG ? ['log', 'warn', 'error'] : []);
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    SVC_ENV: 'test',
+    SVC_MNEMONIC: TEST_MNEMONIC,
+    SVC_CHAINS_FILE: file,
+  });
+  const app = await createListenerApp(
+    config,
+    { sink, watchSet, jobs: false, evm: { ...FAST, ...evm }, healthLogIntervalMs: 0 },
+    process.env.E2E_LOG ? ['log', 'warn', 'error'] : [],
+  );
   await app.init();
   apps.push(app);
   return app;
 }
 
-const bnbStatus = (app: INestApplicationContext) => app.get(WatchersService).status().find((s) => s.chain === 'bnb' && s.network === 'mainnet')!;
+const bnbStatus = (app: INestApplicationContext) =>
+  app
+    .get(WatchersService)
+    .status()
+    .find((s) => s.chain === 'bnb' && s.network === 'mainnet')!;
 
 async function resetCursor(): Promise<void> {
   const ds = createDataSource(database.url, 1);
@@ -119,8 +151,16 @@ test('an ERC-20 transfer to a watched address is reported once it is final, with
   await devnet.get('bnb').node.mine(1);
   const [t] = await until('the transfer', () => sink.byTx(sent.hash).length > 0 && sink.byTx(sent.hash));
   expect(t).toEqual({
-    chain: 'bnb', network: 'mainnet', txHash: sent.hash, logIndex: sent.logIndex, fromAddress: payer.address, toAddress: to,
-    tokenAddress: usdc, amountAtomic: 25n * 10n ** 18n, blockNumber: BigInt(sent.blockNumber), confirmations: 3,
+    chain: 'bnb',
+    network: 'mainnet',
+    txHash: sent.hash,
+    logIndex: sent.logIndex,
+    fromAddress: payer.address,
+    toAddress: to,
+    tokenAddress: usdc,
+    amountAtomic: 25n * 10n ** 18n,
+    blockNumber: BigInt(sent.blockNumber),
+    confirmations: 3,
   });
   await devnet.get('bnb').node.mine(5);
   await new Promise((r) => setTimeout(r, 200));
@@ -137,8 +177,17 @@ test('native coin from a top-level transaction is reported with log index -1; an
   const elsewhere = await payer.sendToken(devnet.get('bnb').tokens.USDC, Wallet.createRandom().address, 5n);
   await devnet.get('bnb').node.mine(3);
   const [t] = await until('the native transfer', () => sink.byTx(native.hash).length > 0 && sink.byTx(native.hash));
-  expect(t).toMatchObject({ logIndex: -1, tokenAddress: null, amountAtomic: 10n ** 17n, toAddress: to, fromAddress: payer.address });
-  await until('the cursor past the other transfers', () => BigInt(bnbStatus(app).nextBlock!) > BigInt(elsewhere.blockNumber));
+  expect(t).toMatchObject({
+    logIndex: -1,
+    tokenAddress: null,
+    amountAtomic: 10n ** 17n,
+    toAddress: to,
+    fromAddress: payer.address,
+  });
+  await until(
+    'the cursor past the other transfers',
+    () => BigInt(bnbStatus(app).nextBlock!) > BigInt(elsewhere.blockNumber),
+  );
   expect(sink.byTx(usdt.hash)).toEqual([]);
   expect(sink.byTx(elsewhere.hash)).toEqual([]);
 });
@@ -160,7 +209,9 @@ test('catch-up walks from the cursor in bounded chunks and misses nothing', asyn
   await until('every transfer', () => sent.every((s) => sink.byTx(s.hash).length === 1));
   expect(sink.calls).toBeGreaterThanOrEqual(3); // 12 transfers spread over ~40 blocks, 4 blocks per chunk
   const mine = new Set(sent.map((x) => x.hash)); // a new cursor starts 100 blocks back: earlier tests' transfers come too
-  expect(sink.seen.filter((t) => mine.has(t.txHash)).map((t) => t.amountAtomic)).toEqual(sent.map((_, i) => BigInt(i + 1)));
+  expect(sink.seen.filter((t) => mine.has(t.txHash)).map((t) => t.amountAtomic)).toEqual(
+    sent.map((_, i) => BigInt(i + 1)),
+  );
   expect(bnbStatus(app).lag).toBe('0');
 });
 

@@ -9,12 +9,21 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { customProduct, fixedProduct } from './factories/merchant.factory';
 import { Harness, Row, startHarness } from './support/listener-harness';
-import { Browser, ensurePayBuild, PayServer, screenshot, SCREENSHOTS, startBrowser, startPayServer } from './support/pay-app';
+import {
+  Browser,
+  ensurePayBuild,
+  PayServer,
+  screenshot,
+  SCREENSHOTS,
+  startBrowser,
+  startPayServer,
+} from './support/pay-app';
 
 jest.setTimeout(60_000);
 
 const SHOP = 'https://shop.example.com';
-const FUNDS_SENT = 'Funds have already been sent to this checkout, so its payment method cannot be changed. Continue with the existing payment.';
+const FUNDS_SENT =
+  'Funds have already been sent to this checkout, so its payment method cannot be changed. Continue with the existing payment.';
 const TWO_RAILS = [
   { chain: 'bnb', token: 'USDC', price: '37' },
   { chain: 'brokerchain', token: 'USDG', price: '36.5' },
@@ -36,7 +45,9 @@ beforeAll(async () => {
   [payServer, browser] = await Promise.all([startPayServer(`http://127.0.0.1:${port}`), startBrowser()]);
   pay = payServer.url;
   // The merchant's shop: answered inside the browser, so the signed return lands somewhere.
-  await browser.context.route(`${SHOP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Shop</h1>' }));
+  await browser.context.route(`${SHOP}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Shop</h1>' }),
+  );
   secret = (await h.m.get('/v1/checkout/secret')).body.checkoutSecret;
   // TEST_MNEMONIC is Anvil's own: the first deposit addresses are the devnet's funded accounts (the
   // payer is account 1, and the dev tokens were minted to it), so their history would be credited
@@ -66,11 +77,16 @@ async function open(path: string, { live = true } = {}): Promise<Page> {
   return page;
 }
 
-const phase = (page: Page, name: string, timeout = 15_000) => page.locator(`[data-testid=status][data-phase="${name}"]`).waitFor({ timeout });
+const phase = (page: Page, name: string, timeout = 15_000) =>
+  page.locator(`[data-testid=status][data-phase="${name}"]`).waitFor({ timeout });
 const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
 /** The focused element's tag (the root tsconfig has no DOM types: the page's globals are typed here). */
 const activeElement = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as { document: { activeElement: { tagName: string } | null } }).document.activeElement?.tagName);
+  page.evaluate(
+    () =>
+      (globalThis as unknown as { document: { activeElement: { tagName: string } | null } }).document.activeElement
+        ?.tagName,
+  );
 
 /** The signed return as an independent verifier checks it (spec: Signed return). */
 function verifySignedReturn(url: URL, sessionId: string, status: string): void {
@@ -78,7 +94,9 @@ function verifySignedReturn(url: URL, sessionId: string, status: string): void {
   expect([q.get('svc_session'), q.get('svc_status')]).toEqual([sessionId, status]);
   const ts = Number(q.get('svc_ts'));
   expect(Math.abs(Date.now() / 1000 - ts)).toBeLessThan(900);
-  const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`svc.v1|${sessionId}|${status}|${ts}`).digest();
+  const expected = createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(`svc.v1|${sessionId}|${status}|${ts}`)
+    .digest();
   const given = Buffer.from(q.get('svc_sig') ?? '', 'hex');
   expect(given.length === expected.length && timingSafeEqual(given, expected)).toBe(true);
 }
@@ -86,14 +104,25 @@ function verifySignedReturn(url: URL, sessionId: string, status: string): void {
 describe('/c/<session_id>', () => {
   test('pick a chain (keyboard) → address, exact amount, EIP-681 QR; change chain; pay on chain → completed → signed return after 5 s', async () => {
     const p = await product(
-      fixedProduct({ name: 'Desk lamp', description: 'Brass desk lamp.\nShips in 3 days.', imageUrl: `${pay}/icon.svg`, networks: TWO_RAILS }),
+      fixedProduct({
+        name: 'Desk lamp',
+        description: 'Brass desk lamp.\nShips in 3 days.',
+        imageUrl: `${pay}/icon.svg`,
+        networks: TWO_RAILS,
+      }),
     );
     const s = await session({ productId: p.id, successUrl: `${SHOP}/thanks?order=42`, reference: 'order-42' });
     const page = await open(`/c/${s.id}`);
     await expect(page.locator('h1').innerText()).resolves.toBe('Desk lamp');
     // the picker in the product's networks order, with the price of each chain
-    expect(await page.locator('[data-testid=chains] button').evaluateAll((els) => els.map((e) => e.getAttribute('data-chain')))).toEqual(['bnb', 'brokerchain']);
-    await expect(text(page, 'chains')).resolves.toMatch(/USDC on BNB Smart Chain\s+37\sUSDC[\s\S]*USDG on BrokerChain\s+36\.5\sUSDG/);
+    expect(
+      await page
+        .locator('[data-testid=chains] button')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-chain'))),
+    ).toEqual(['bnb', 'brokerchain']);
+    await expect(text(page, 'chains')).resolves.toMatch(
+      /USDC on BNB Smart Chain\s+37\sUSDC[\s\S]*USDG on BrokerChain\s+36\.5\sUSDG/,
+    );
     expect(await page.locator('html').getAttribute('lang')).toBe('en-US'); // the browser's language (no session locale)
     await screenshot(page, '01-session-choose');
 
@@ -112,7 +141,11 @@ describe('/c/<session_id>', () => {
     await expect(page.getByTestId('qr').getAttribute('data-qr-text')).resolves.toBe(uri);
     await expect(page.getByTestId('wallet-link').getAttribute('href')).resolves.toBe(uri);
     // the QR code is an SVG drawn by the pay app's server, and it loaded
-    expect(await page.getByTestId('qr').evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0)).toBe(true);
+    expect(
+      await page
+        .getByTestId('qr')
+        .evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0),
+    ).toBe(true);
     const qr = await fetch(`${pay}/qr?text=${encodeURIComponent(uri)}`);
     expect([qr.status, qr.headers.get('content-type')]).toEqual([200, 'image/svg+xml; charset=utf-8']);
     await expect(page.getByTestId('countdown').innerText()).resolves.toMatch(/Time left to pay\s+(30:00|29:5\d)/);
@@ -178,10 +211,14 @@ describe('/c/<session_id>', () => {
     // once the page knows money arrived it no longer offers the change
     await expect(page.getByRole('button', { name: 'Pay with a different network' }).count()).resolves.toBe(0);
 
-    await expect(text(page, 'status')).resolves.toMatch(/Partly paid: 27\u00a0USDC still due\s+We received 10\u00a0USDC of 37\u00a0USDC\. Send the remaining 27\u00a0USDC to the same address/);
+    await expect(text(page, 'status')).resolves.toMatch(
+      /Partly paid: 27\u00a0USDC still due\s+We received 10\u00a0USDC of 37\u00a0USDC\. Send the remaining 27\u00a0USDC to the same address/,
+    );
     await expect(text(page, 'status')).resolves.toMatch(/You can send the rest until \w{3} \d{1,2}, \d{4}/);
     await expect(page.getByTestId('amount').getAttribute('data-amount')).resolves.toBe('27');
-    await expect(page.getByTestId('qr').getAttribute('data-qr-text')).resolves.toContain('uint256=27000000000000000000');
+    await expect(page.getByTestId('qr').getAttribute('data-qr-text')).resolves.toContain(
+      'uint256=27000000000000000000',
+    );
     // an underpaid payment cannot be cancelled over (spec: Checkout session › cancel)
     await expect(page.getByRole('button', { name: 'Cancel payment' }).count()).resolves.toBe(0);
     await screenshot(page, '06-session-underpaid');
@@ -204,14 +241,19 @@ describe('/c/<session_id>', () => {
     const payment = await bound(s.id);
     // a transfer seen but not final: the devnet's chains report only final transfers (like bnb,
     // arc and brokerchain), so this state is written the way a watcher of another chain would
-    await h.t.db.query(`UPDATE payments SET status = 'confirming', received_amount_atomic = 5250000000000000000, updated_at = now() WHERE id = $1`, [payment.id]);
+    await h.t.db.query(
+      `UPDATE payments SET status = 'confirming', received_amount_atomic = 5250000000000000000, updated_at = now() WHERE id = $1`,
+      [payment.id],
+    );
     await phase(page, 'confirming');
     await expect(text(page, 'status')).resolves.toContain('5.25\u00a0USDC arrived on BNB Smart Chain');
     await expect(page.getByRole('button', { name: 'Cancel payment' }).count()).resolves.toBe(0);
     await screenshot(page, '08-session-confirming');
     await h.pay(payment, '5.25');
     await phase(page, 'overpaid');
-    await expect(text(page, 'status')).resolves.toContain('We received 5.25\u00a0USDC, which is 0.25\u00a0USDC more than the 5\u00a0USDC asked.');
+    await expect(text(page, 'status')).resolves.toContain(
+      'We received 5.25\u00a0USDC, which is 0.25\u00a0USDC more than the 5\u00a0USDC asked.',
+    );
     await screenshot(page, '08-session-overpaid-completed');
     await page.close();
   });
@@ -246,7 +288,9 @@ describe('/c/<session_id>', () => {
     await h.until((await bound(s.id)).id, (x) => x.status === 'confirmed');
     await page.reload();
     await phase(page, 'completed');
-    await expect(text(page, 'status')).resolves.toContain('Your payment arrived after this checkout had closed, and it was accepted.');
+    await expect(text(page, 'status')).resolves.toContain(
+      'Your payment arrived after this checkout had closed, and it was accepted.',
+    );
     await expect(page.getByTestId('redirect').count()).resolves.toBe(0); // no URL for a completed return on this session
     await screenshot(page, '09-session-late');
     await page.close();
@@ -291,7 +335,14 @@ describe('/c/<session_id>', () => {
 
   test('unknown and malformed ids: the not-found page (404)', async () => {
     const page = await browser.page();
-    for (const path of [`/c/cs_${'0'.repeat(32)}`, '/c/not-a-session', '/pay/no-such-product-abcdef', '/pay/x?payment=not-a-uuid', `/pay/x?payment=${randomUUID()}`, '/nowhere']) {
+    for (const path of [
+      `/c/cs_${'0'.repeat(32)}`,
+      '/c/not-a-session',
+      '/pay/no-such-product-abcdef',
+      '/pay/x?payment=not-a-uuid',
+      `/pay/x?payment=${randomUUID()}`,
+      '/nowhere',
+    ]) {
       const res = await page.goto(`${pay}${path}`);
       expect([path, res?.status()]).toEqual([path, 404]);
       await expect(page.locator('h1').innerText()).resolves.toBe('Page not found');
@@ -304,7 +355,15 @@ describe('/c/<session_id>', () => {
 describe('/pay/<slug>', () => {
   test('custom amount: out of bounds → the error next to the field; in bounds → the payment view; paid on chain → completed', async () => {
     const p = await product(
-      customProduct({ name: 'Tip jar', minAmount: '5', maxAmount: '100', networks: [{ chain: 'bnb', token: 'USDC' }, { chain: 'brokerchain', token: 'USDG' }] }),
+      customProduct({
+        name: 'Tip jar',
+        minAmount: '5',
+        maxAmount: '100',
+        networks: [
+          { chain: 'bnb', token: 'USDC' },
+          { chain: 'brokerchain', token: 'USDG' },
+        ],
+      }),
     );
     const page = await open(`/pay/${p.slug}`);
     await expect(page.locator('h1').innerText()).resolves.toBe('Tip jar');
@@ -328,7 +387,13 @@ describe('/pay/<slug>', () => {
     const paymentId = new URL(page.url()).searchParams.get('payment')!;
     await phase(page, 'waiting');
     const payment = await h.getPayment(paymentId);
-    expect(payment).toMatchObject({ chain: 'brokerchain', token: 'USDG', expectedAmount: '12.5', productId: p.id, checkoutSession: null });
+    expect(payment).toMatchObject({
+      chain: 'brokerchain',
+      token: 'USDG',
+      expectedAmount: '12.5',
+      productId: p.id,
+      checkoutSession: null,
+    });
     await expect(text(page, 'amount')).resolves.toBe('12.5\u00a0USDG');
     await expect(text(page, 'address')).resolves.toBe(payment.paymentAddress);
     const usdg = h.devnet.get('brokerchain').tokens.USDG;

@@ -29,7 +29,8 @@ const projection = async (slug: string) => {
   return res.body as Record<string, any>;
 };
 
-const checkout = (slug: string, body: Record<string, unknown> = {}) => pub.post(`/v1/public/products/${slug}/checkout`, body);
+const checkout = (slug: string, body: Record<string, unknown> = {}) =>
+  pub.post(`/v1/public/products/${slug}/checkout`, body);
 
 /** A link checkout that must succeed; returns the payment as the merchant reads it. */
 async function linkPayment(slug: string, body: Record<string, unknown> = {}) {
@@ -57,7 +58,14 @@ describe('GET /v1/public/products/:slug (public product projection)', () => {
   test('fixed product: pricingMode, networks with prices, and minAmount, maxAmount, currency null', async () => {
     const p = await m.product(fixedProduct({ networks: TWO_RAILS }));
     const body = await projection(p.slug);
-    expect(body).toMatchObject({ slug: p.slug, name: 'Lamp', pricingMode: 'fixed', minAmount: null, maxAmount: null, currency: null });
+    expect(body).toMatchObject({
+      slug: p.slug,
+      name: 'Lamp',
+      pricingMode: 'fixed',
+      minAmount: null,
+      maxAmount: null,
+      currency: null,
+    });
     expect(body.networks).toEqual(TWO_RAILS);
   });
 
@@ -77,7 +85,14 @@ describe('GET /v1/public/products/:slug (public product projection)', () => {
   });
 
   test('custom_amount product: networks price is null on every row', async () => {
-    const p = await m.product(customProduct({ networks: [{ chain: 'bnb', token: 'USDC' }, { chain: 'brokerchain', token: 'USDG' }] }));
+    const p = await m.product(
+      customProduct({
+        networks: [
+          { chain: 'bnb', token: 'USDC' },
+          { chain: 'brokerchain', token: 'USDG' },
+        ],
+      }),
+    );
     expect((await projection(p.slug)).networks).toEqual([
       { chain: 'bnb', token: 'USDC', price: null },
       { chain: 'brokerchain', token: 'USDG', price: null },
@@ -138,7 +153,12 @@ describe('POST /v1/public/products/:slug/checkout › fixed product', () => {
     expect(res.body.kind).toBe('payment');
     expect(res.body.payment.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.body.payment.paymentAddress).toMatch(EVM_ADDRESS);
-    expect(res.body.payment).toMatchObject({ chain: 'bnb', token: 'USDC', expectedAmount: '37', status: 'waiting_for_payment' });
+    expect(res.body.payment).toMatchObject({
+      chain: 'bnb',
+      token: 'USDC',
+      expectedAmount: '37',
+      status: 'waiting_for_payment',
+    });
   });
 
   test('no key is needed', async () => {
@@ -150,7 +170,11 @@ describe('POST /v1/public/products/:slug/checkout › fixed product', () => {
     const p = await m.product(fixedProduct());
     const res = await checkout(p.slug, { chain: 'bnb', amount: '37' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'amount is not accepted for a fixed-price product.' });
+    expect(res.body).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'amount is not accepted for a fixed-price product.',
+    });
   });
 
   test("the payment uses the chosen chain's row: its token and price", async () => {
@@ -222,7 +246,16 @@ describe('POST /v1/public/products/:slug/checkout › fixed product', () => {
 describe('POST /v1/public/products/:slug/checkout › custom_amount product', () => {
   let product: Record<string, any>;
   beforeAll(async () => {
-    product = await m.product(customProduct({ minAmount: '5', maxAmount: '50', networks: [{ chain: 'bnb', token: 'USDC' }, { chain: 'sui', token: 'USDC' }] }));
+    product = await m.product(
+      customProduct({
+        minAmount: '5',
+        maxAmount: '50',
+        networks: [
+          { chain: 'bnb', token: 'USDC' },
+          { chain: 'sui', token: 'USDC' },
+        ],
+      }),
+    );
   });
 
   test('amount is required', async () => {
@@ -286,7 +319,8 @@ describe('POST /v1/public/products/:slug/checkout › custom_amount product', ()
   });
 
   test('the bounds themselves are in bounds', async () => {
-    for (const amount of ['5', '50.00']) expect((await checkout(product.slug, { chain: 'bnb', amount })).status).toBe(201);
+    for (const amount of ['5', '50.00'])
+      expect((await checkout(product.slug, { chain: 'bnb', amount })).status).toBe(201);
   });
 
   test('in bounds: expectedAmount equals the amount, on the chosen rail, currency the token symbol', async () => {

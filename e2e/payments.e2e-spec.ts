@@ -15,27 +15,83 @@ const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 
 // spec: Resources › Payment, the table's fields.
 const PAYMENT_FIELDS = [
-  'id', 'merchantId', 'chain', 'network', 'token', 'amount', 'currency', 'expectedAmount', 'receivedAmount',
-  'feeBps', 'feeAmount', 'paymentAddress', 'status', 'idempotencyKey', 'metadata', 'productId',
-  'expiresAt', 'createdAt', 'updatedAt', 'confirmedAt', 'checkoutSession', 'blockchainTransactions',
+  'id',
+  'merchantId',
+  'chain',
+  'network',
+  'token',
+  'amount',
+  'currency',
+  'expectedAmount',
+  'receivedAmount',
+  'feeBps',
+  'feeAmount',
+  'paymentAddress',
+  'status',
+  'idempotencyKey',
+  'metadata',
+  'productId',
+  'expiresAt',
+  'createdAt',
+  'updatedAt',
+  'confirmedAt',
+  'checkoutSession',
+  'blockchainTransactions',
 ].sort();
 const CREATE_FIELDS = PAYMENT_FIELDS.filter((f) => f !== 'checkoutSession' && f !== 'blockchainTransactions');
 // spec: Resources › Blockchain transaction.
 const TRANSFER_FIELDS = [
-  'id', 'paymentId', 'merchantId', 'chain', 'network', 'txHash', 'logIndex', 'fromAddress', 'toAddress',
-  'tokenAddress', 'amount', 'blockNumber', 'confirmations', 'status', 'createdAt', 'updatedAt',
+  'id',
+  'paymentId',
+  'merchantId',
+  'chain',
+  'network',
+  'txHash',
+  'logIndex',
+  'fromAddress',
+  'toAddress',
+  'tokenAddress',
+  'amount',
+  'blockNumber',
+  'confirmations',
+  'status',
+  'createdAt',
+  'updatedAt',
 ].sort();
 // spec: Resources › Public payment projection.
 const PUBLIC_FIELDS = [
-  'id', 'chain', 'network', 'token', 'currency', 'expectedAmount', 'receivedAmount', 'paymentAddress', 'status',
-  'expiresAt', 'createdAt', 'confirmedAt', 'transactions',
+  'id',
+  'chain',
+  'network',
+  'token',
+  'currency',
+  'expectedAmount',
+  'receivedAmount',
+  'paymentAddress',
+  'status',
+  'expiresAt',
+  'createdAt',
+  'confirmedAt',
+  'transactions',
 ].sort();
 const PUBLIC_TRANSFER_FIELDS = ['id', 'txHash', 'amount', 'confirmations', 'status', 'createdAt'].sort();
 
 // spec: Limits › chains accepted by POST /v1/payments that never confirm, and chains rejected with 400.
 const ACCEPTED_NEVER_CONFIRMING = [
-  'ethereum', 'polygon', 'arbitrum', 'optimism', 'avalanche', 'fantom', 'gnosis',
-  'linea', 'scroll', 'zksync', 'mantle', 'celo', 'blast', 'bsc',
+  'ethereum',
+  'polygon',
+  'arbitrum',
+  'optimism',
+  'avalanche',
+  'fantom',
+  'gnosis',
+  'linea',
+  'scroll',
+  'zksync',
+  'mantle',
+  'celo',
+  'blast',
+  'bsc',
 ];
 const REJECTED = ['aptos', 'bitcoin', 'litecoin', 'dogecoin', 'xrp', 'ton', 'near', 'cosmos', 'polkadot', 'cardano'];
 
@@ -64,7 +120,10 @@ async function advanceClock(seconds: number): Promise<void> {
 }
 
 /** A matched transfer written the way the listener would write it. */
-async function insertTransfer(p: Row, o: { amountAtomic?: string; createdAt?: Date; logIndex?: number; blockNumber?: string; confirmations?: number } = {}) {
+async function insertTransfer(
+  p: Row,
+  o: { amountAtomic?: string; createdAt?: Date; logIndex?: number; blockNumber?: string; confirmations?: number } = {},
+) {
   const row = {
     id: randomUUID(),
     txHash: '0x' + randomBytes(32).toString('hex'),
@@ -79,8 +138,22 @@ async function insertTransfer(p: Row, o: { amountAtomic?: string; createdAt?: Da
     `INSERT INTO blockchain_transactions (id, payment_id, workspace_id, chain, network, tx_hash, log_index, from_address,
        to_address, token_address, amount_atomic, block_number, confirmations, status, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'confirmed', $14, $14)`,
-    [row.id, p.id, p.merchantId, p.chain, p.network, row.txHash, row.logIndex, row.fromAddress, p.paymentAddress,
-      BNB_USDC, row.amountAtomic, row.blockNumber, row.confirmations, row.createdAt],
+    [
+      row.id,
+      p.id,
+      p.merchantId,
+      p.chain,
+      p.network,
+      row.txHash,
+      row.logIndex,
+      row.fromAddress,
+      p.paymentAddress,
+      BNB_USDC,
+      row.amountAtomic,
+      row.blockNumber,
+      row.confirmations,
+      row.createdAt,
+    ],
   );
   return row;
 }
@@ -94,13 +167,16 @@ function expectBadRequest(res: { status: number; body: Row }): void {
 const messages = (body: Row): string[] => (Array.isArray(body.message) ? body.message : [body.message]);
 
 describe('POST /v1/payments: request fields', () => {
-  test.each(['chain', 'token', 'amount', 'currency'])('"%s" is required: a body without it → 400 naming the field', async (field) => {
-    const body: Record<string, unknown> = paymentBody();
-    delete body[field];
-    const res = await m.post('/v1/payments', body);
-    expectBadRequest(res);
-    expect(messages(res.body)).toContain(`${field} must be a string`);
-  });
+  test.each(['chain', 'token', 'amount', 'currency'])(
+    '"%s" is required: a body without it → 400 naming the field',
+    async (field) => {
+      const body: Record<string, unknown> = paymentBody();
+      delete body[field];
+      const res = await m.post('/v1/payments', body);
+      expectBadRequest(res);
+      expect(messages(res.body)).toContain(`${field} must be a string`);
+    },
+  );
 
   test.each([
     ['reference', 'order-1'],
@@ -160,11 +236,14 @@ describe('POST /v1/payments: request fields', () => {
 });
 
 describe('POST /v1/payments: chains (spec: Limits)', () => {
-  test.each(ACCEPTED_NEVER_CONFIRMING)('"Chains accepted by POST /v1/payments (201) that never confirm": %s → 201 with an EVM address', async (chain) => {
-    const p = await createOk(m, paymentBody({ chain, token: 'USDC' }));
-    expect(p).toMatchObject({ chain, status: 'waiting_for_payment', receivedAmount: '0' });
-    expect(getAddress(p.paymentAddress)).toBe(p.paymentAddress);
-  });
+  test.each(ACCEPTED_NEVER_CONFIRMING)(
+    '"Chains accepted by POST /v1/payments (201) that never confirm": %s → 201 with an EVM address',
+    async (chain) => {
+      const p = await createOk(m, paymentBody({ chain, token: 'USDC' }));
+      expect(p).toMatchObject({ chain, status: 'waiting_for_payment', receivedAmount: '0' });
+      expect(getAddress(p.paymentAddress)).toBe(p.paymentAddress);
+    },
+  );
 
   test.each(REJECTED)('"Chains rejected with 400": %s → 400', async (chain) => {
     const res = await m.post('/v1/payments', paymentBody({ chain, token: 'USDC' }));
@@ -178,7 +257,9 @@ describe('POST /v1/payments: chains (spec: Limits)', () => {
   test('a rejected chain creates no payment', async () => {
     const who = await merchant(t, []);
     await who.post('/v1/payments', paymentBody({ chain: 'bitcoin', token: 'BTC' }));
-    const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM payments WHERE workspace_id = $1`, [who.merchantId]);
+    const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM payments WHERE workspace_id = $1`, [
+      who.merchantId,
+    ]);
     expect(n).toBe(0);
   });
 });
@@ -248,9 +329,12 @@ describe('POST /v1/payments: network, token, currency, amount', () => {
     expect(negative.status).toBe('waiting_for_payment');
   });
 
-  test.each(['abc', '1e5', '1,5', '10 ', '0x10', '1.2.3', '+5', '.5'])('"amount: decimal string": %p → 400', async (amount) => {
-    expectBadRequest(await m.post('/v1/payments', paymentBody({ amount })));
-  });
+  test.each(['abc', '1e5', '1,5', '10 ', '0x10', '1.2.3', '+5', '.5'])(
+    '"amount: decimal string": %p → 400',
+    async (amount) => {
+      expectBadRequest(await m.post('/v1/payments', paymentBody({ amount })));
+    },
+  );
 
   test('amount as a JSON number → 400 "amount must be a string"', async () => {
     const res = await m.post('/v1/payments', paymentBody({ amount: 10 }));
@@ -259,9 +343,13 @@ describe('POST /v1/payments: network, token, currency, amount', () => {
   });
 
   test('"amount … in token units": more decimals than the token has → 400 (sui USDC 6, bnb USDC 18)', async () => {
-    expect((await createOk(m, paymentBody({ chain: 'sui', token: 'USDC', amount: '1.123456' }))).expectedAmount).toBe('1.123456');
+    expect((await createOk(m, paymentBody({ chain: 'sui', token: 'USDC', amount: '1.123456' }))).expectedAmount).toBe(
+      '1.123456',
+    );
     expectBadRequest(await m.post('/v1/payments', paymentBody({ chain: 'sui', token: 'USDC', amount: '1.1234567' })));
-    expectBadRequest(await m.post('/v1/payments', paymentBody({ chain: 'bnb', token: 'USDC', amount: '0.' + '1'.repeat(19) })));
+    expectBadRequest(
+      await m.post('/v1/payments', paymentBody({ chain: 'bnb', token: 'USDC', amount: '0.' + '1'.repeat(19) })),
+    );
   });
 });
 
@@ -296,7 +384,9 @@ describe('POST /v1/payments: idempotencyKey', () => {
 
   test('concurrent creates with one key give one payment', async () => {
     const k = key();
-    const results = await Promise.all(Array.from({ length: 5 }, () => m.post('/v1/payments', paymentBody({ idempotencyKey: k }))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => m.post('/v1/payments', paymentBody({ idempotencyKey: k }))),
+    );
     for (const r of results) expect([200, 201]).toContain(r.status);
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
   });
@@ -320,7 +410,7 @@ describe('POST /v1/payments: idempotencyKey', () => {
 });
 
 describe('fresh single-use addresses (spec: What the service does 1)', () => {
-  test('50 payments get 50 distinct addresses, each the BIP-44 derivation m/44\'/60\'/0\'/0/<address_index> of the mnemonic', async () => {
+  test("50 payments get 50 distinct addresses, each the BIP-44 derivation m/44'/60'/0'/0/<address_index> of the mnemonic", async () => {
     const who = await merchant(t, []);
     const created = await Promise.all(Array.from({ length: 50 }, () => createOk(who, paymentBody())));
     expect(new Set(created.map((p) => p.paymentAddress)).size).toBe(50);
@@ -349,7 +439,12 @@ describe('GET /v1/payments/:id', () => {
 
   test('"blockchainTransactions: every matched transfer", each with the Blockchain transaction fields (amount in token units, blockNumber string, logIndex integer)', async () => {
     const p = await createOk(m, paymentBody({ amount: '10' }));
-    const older = await insertTransfer(p, { amountAtomic: '2500000000000000000', logIndex: 7, blockNumber: '41234567', createdAt: new Date(Date.now() - 5000) });
+    const older = await insertTransfer(p, {
+      amountAtomic: '2500000000000000000',
+      logIndex: 7,
+      blockNumber: '41234567',
+      createdAt: new Date(Date.now() - 5000),
+    });
     const newer = await insertTransfer(p, { amountAtomic: '1000000000000000', logIndex: 0, blockNumber: '41234999' });
     const res = await m.get(`/v1/payments/${p.id}`);
     expect(res.status).toBe(200);
@@ -383,7 +478,7 @@ describe('GET /v1/payments/:id', () => {
     expect((await m.get('/v1/payments/not-a-uuid')).status).toBe(404);
   });
 
-  test('another workspace\'s payment → 404', async () => {
+  test("another workspace's payment → 404", async () => {
     const p = await createOk(m, paymentBody());
     const other = await merchant(t, []);
     const res = await other.get(`/v1/payments/${p.id}`);
@@ -404,7 +499,8 @@ describe('GET /v1/payments without walk parameters', () => {
     const target = created[created.length - 1];
     const base = Date.now() - 60_000;
     fourTransfers = [];
-    for (let i = 0; i < 4; i++) fourTransfers.push(await insertTransfer(target, { logIndex: i, createdAt: new Date(base + i * 1000) }));
+    for (let i = 0; i < 4; i++)
+      fourTransfers.push(await insertTransfer(target, { logIndex: i, createdAt: new Date(base + i * 1000) }));
   });
 
   test('"a bare array of the newest 100 payments": 105 created → an array of 100, newest first', async () => {
@@ -413,7 +509,9 @@ describe('GET /v1/payments without walk parameters', () => {
     expect(Array.isArray(res.body)).toBe(true);
     expect(res.body).toHaveLength(100);
     // newest first: createdAt descending (id breaks a tie within one millisecond)
-    const newestFirst = [...created].sort((x, y) => Date.parse(y.createdAt) - Date.parse(x.createdAt) || (y.id > x.id ? 1 : y.id < x.id ? -1 : 0));
+    const newestFirst = [...created].sort(
+      (x, y) => Date.parse(y.createdAt) - Date.parse(x.createdAt) || (y.id > x.id ? 1 : y.id < x.id ? -1 : 0),
+    );
     const expected = newestFirst.slice(0, 100).map((p) => p.id);
     expect(res.body.map((p: Row) => p.id)).toEqual(expected);
   });
@@ -425,7 +523,12 @@ describe('GET /v1/payments without walk parameters', () => {
       expect(row.checkoutSession).toBeNull();
     }
     const target = (res.body as Row[]).find((r) => r.id === created[created.length - 1].id) as Row;
-    expect(target.blockchainTransactions.map((x: Row) => x.id).sort()).toEqual(fourTransfers.slice(1).map((x) => x.id).sort());
+    expect(target.blockchainTransactions.map((x: Row) => x.id).sort()).toEqual(
+      fourTransfers
+        .slice(1)
+        .map((x) => x.id)
+        .sort(),
+    );
     for (const tx of target.blockchainTransactions) expect(keysOf(tx)).toEqual(TRANSFER_FIELDS);
     const others = (res.body as Row[]).filter((r) => r.id !== target.id);
     for (const row of others) expect(row.blockchainTransactions).toEqual([]);
@@ -446,7 +549,7 @@ describe('GET /v1/payments without walk parameters', () => {
     expect(onlyMain.body.map((p: Row) => p.id)).toEqual([main.id]);
   });
 
-  test('another workspace\'s payments are never listed', async () => {
+  test("another workspace's payments are never listed", async () => {
     const res = await m.get('/v1/payments');
     const crowdIds = new Set(created.map((p) => p.id));
     expect((res.body as Row[]).some((p) => crowdIds.has(p.id))).toBe(false);
@@ -472,7 +575,8 @@ describe('GET /v1/payments: reconciliation walk', () => {
     }
     for (let i = 0; i < 3; i++) await createOk(mixed, paymentBody());
     mixedTestnet = [];
-    for (let i = 0; i < 2; i++) mixedTestnet.push(await createOk(mixed, paymentBody({ chain: 'arc', network: 'testnet', token: 'USDC' })));
+    for (let i = 0; i < 2; i++)
+      mixedTestnet.push(await createOk(mixed, paymentBody({ chain: 'arc', network: 'testnet', token: 'USDC' })));
   });
 
   test('"A page withholds rows updated in the last 60 seconds": fresh payments appear only once the dev clock passes 60 s', async () => {
@@ -503,7 +607,9 @@ describe('GET /v1/payments: reconciliation walk', () => {
   test('"Rows come oldest-changed first, ordered by (updatedAt, id)"', async () => {
     const rows: Row[] = (await walk(w, 'limit=100')).body.data;
     expect(rows).toHaveLength(30);
-    const sorted = [...rows].sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const sorted = [...rows].sort(
+      (a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
     expect(rows.map((r) => r.id)).toEqual(sorted.map((r) => r.id));
   });
 
@@ -550,7 +656,9 @@ describe('GET /v1/payments: reconciliation walk', () => {
     const pivot = rows[10];
     const after = (await walk(w, `limit=100&updatedAfter=${encodeURIComponent(pivot.updatedAt)}`)).body.data as Row[];
     expect(after.map((r) => r.id)).not.toContain(pivot.id);
-    expect(after.map((r) => r.id)).toEqual(rows.filter((r) => Date.parse(r.updatedAt) > Date.parse(pivot.updatedAt)).map((r) => r.id));
+    expect(after.map((r) => r.id)).toEqual(
+      rows.filter((r) => Date.parse(r.updatedAt) > Date.parse(pivot.updatedAt)).map((r) => r.id),
+    );
     const oneMsEarlier = new Date(Date.parse(pivot.updatedAt) - 1).toISOString();
     const incl = (await walk(w, `limit=100&updatedAfter=${encodeURIComponent(oneMsEarlier)}`)).body.data as Row[];
     expect(incl.map((r) => r.id)).toContain(pivot.id);
@@ -591,10 +699,13 @@ describe('GET /v1/payments: reconciliation walk', () => {
     expectBadRequest(res);
   });
 
-  test.each([['yesterday'], ['2026-13-45T00:00:00Z'], ['1700000000000'], ['2026-09-20 12:00']])('"updatedAfter … malformed gives 400": %p', async (value) => {
-    const res = await walk(w, `updatedAfter=${encodeURIComponent(value)}`);
-    expectBadRequest(res);
-  });
+  test.each([['yesterday'], ['2026-13-45T00:00:00Z'], ['1700000000000'], ['2026-09-20 12:00']])(
+    '"updatedAfter … malformed gives 400": %p',
+    async (value) => {
+      const res = await walk(w, `updatedAfter=${encodeURIComponent(value)}`);
+      expectBadRequest(res);
+    },
+  );
 
   test('"an unrecognised status is ignored rather than rejected"', async () => {
     const all = (await walk(w, 'limit=100')).body.data.map((p: Row) => p.id);
@@ -611,7 +722,7 @@ describe('GET /v1/payments: reconciliation walk', () => {
     expect((await walk(mixed, 'limit=100&network=mainnet')).body.data).toHaveLength(3);
   });
 
-  test('another workspace\'s payments are never walked', async () => {
+  test("another workspace's payments are never walked", async () => {
     const ids = new Set(walked.map((p) => p.id));
     for (const who of [big, mixed, m]) {
       const rows: Row[] = (await walk(who, 'limit=100')).body.data;
@@ -625,7 +736,10 @@ describe('GET /v1/payments: reconciliation walk', () => {
     const changed = first.data[0] as Row;
     // the row changes after page 1 was read (still older than the 60-second lag)
     const { now } = (await t.http().get('/v1/dev/clock')).body as { now: string };
-    await t.db.query(`UPDATE payments SET updated_at = $2 WHERE id = $1`, [changed.id, new Date(Date.parse(now) - 61_000)]);
+    await t.db.query(`UPDATE payments SET updated_at = $2 WHERE id = $1`, [
+      changed.id,
+      new Date(Date.parse(now) - 61_000),
+    ]);
     const seen: string[] = first.data.map((p: Row) => p.id);
     let cursor: string | null = first.nextCursor;
     while (cursor) {
@@ -640,7 +754,10 @@ describe('GET /v1/payments: reconciliation walk', () => {
 
 describe('GET /v1/public/payments/:id (public payment projection)', () => {
   test('needs no key and shows exactly the documented fields, equal to the merchant view', async () => {
-    const p = await createOk(m, paymentBody({ amount: '37', currency: 'usd', metadata: { secret: 'x' }, idempotencyKey: `pub-${randomUUID()}` }));
+    const p = await createOk(
+      m,
+      paymentBody({ amount: '37', currency: 'usd', metadata: { secret: 'x' }, idempotencyKey: `pub-${randomUUID()}` }),
+    );
     const res = await publicApi(t).get(`/v1/public/payments/${p.id}`);
     expect(res.status).toBe(200);
     expect(keysOf(res.body)).toEqual(PUBLIC_FIELDS);
@@ -665,13 +782,25 @@ describe('GET /v1/public/payments/:id (public payment projection)', () => {
     const p = await createOk(m, paymentBody({ amount: '10' }));
     const base = Date.now() - 60_000;
     const txs = [];
-    for (let i = 0; i < 6; i++) txs.push(await insertTransfer(p, { logIndex: i, amountAtomic: `${i + 1}000000000000000000`, createdAt: new Date(base + i * 1000) }));
+    for (let i = 0; i < 6; i++)
+      txs.push(
+        await insertTransfer(p, {
+          logIndex: i,
+          amountAtomic: `${i + 1}000000000000000000`,
+          createdAt: new Date(base + i * 1000),
+        }),
+      );
     const res = await publicApi(t).get(`/v1/public/payments/${p.id}`);
     expect(res.status).toBe(200);
     const shown: Row[] = res.body.transactions;
     expect(shown).toHaveLength(5);
     for (const tx of shown) expect(keysOf(tx)).toEqual(PUBLIC_TRANSFER_FIELDS);
-    expect(shown.map((x) => x.id).sort()).toEqual(txs.slice(1).map((x) => x.id).sort());
+    expect(shown.map((x) => x.id).sort()).toEqual(
+      txs
+        .slice(1)
+        .map((x) => x.id)
+        .sort(),
+    );
     const newest = txs[5];
     expect(shown.find((x) => x.id === newest.id)).toEqual({
       id: newest.id,
@@ -698,9 +827,19 @@ describe('GET /v1/public/payments/:id (public payment projection)', () => {
       expectedAmountAtomic: '37500000000000000000',
     });
     const native = await createOk(m, paymentBody({ token: 'BNB', amount: '0.25', currency: 'BNB' }));
-    expect((await publicApi(t).get(`/v1/public/payments/${native.id}/rail`)).body).toMatchObject({ chainId: 56, tokenAddress: null, decimals: 18, expectedAmountAtomic: '250000000000000000' });
+    expect((await publicApi(t).get(`/v1/public/payments/${native.id}/rail`)).body).toMatchObject({
+      chainId: 56,
+      tokenAddress: null,
+      decimals: 18,
+      expectedAmountAtomic: '250000000000000000',
+    });
     const sui = await createOk(m, paymentBody({ chain: 'sui', amount: '2', currency: 'USDC' }));
-    expect((await publicApi(t).get(`/v1/public/payments/${sui.id}/rail`)).body).toMatchObject({ chain: 'sui', chainId: null, decimals: 6, expectedAmountAtomic: '2000000' });
+    expect((await publicApi(t).get(`/v1/public/payments/${sui.id}/rail`)).body).toMatchObject({
+      chain: 'sui',
+      chainId: null,
+      decimals: 6,
+      expectedAmountAtomic: '2000000',
+    });
     expect((await publicApi(t).get(`/v1/public/payments/${NO_SUCH_ID}/rail`)).status).toBe(404);
     expect((await publicApi(t).get('/v1/public/payments/12345/rail')).status).toBe(404);
   });

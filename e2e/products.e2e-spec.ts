@@ -1,6 +1,14 @@
 // spec: Resources › Product; States › Product; Endpoints › Products; Errors; Limits.
 // One test a row of the product table, named in the spec's words; messages quoted verbatim.
-import { customProduct, fixedProduct, LOCAL_ORIGIN, Merchant, merchant, publicApi, SHOP_ORIGIN } from './factories/merchant.factory';
+import {
+  customProduct,
+  fixedProduct,
+  LOCAL_ORIGIN,
+  Merchant,
+  merchant,
+  publicApi,
+  SHOP_ORIGIN,
+} from './factories/merchant.factory';
 import { startTestApp, TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -13,8 +21,26 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const ROW_FIELDS = [
-  'id', 'merchantId', 'slug', 'name', 'description', 'imageUrl', 'kind', 'chain', 'network', 'token', 'price', 'pricingMode',
-  'minAmount', 'maxAmount', 'enabledChains', 'successUrl', 'cancelUrl', 'status', 'createdAt', 'updatedAt',
+  'id',
+  'merchantId',
+  'slug',
+  'name',
+  'description',
+  'imageUrl',
+  'kind',
+  'chain',
+  'network',
+  'token',
+  'price',
+  'pricingMode',
+  'minAmount',
+  'maxAmount',
+  'enabledChains',
+  'successUrl',
+  'cancelUrl',
+  'status',
+  'createdAt',
+  'updatedAt',
 ].sort();
 
 const without = (body: Record<string, unknown>, key: string) => {
@@ -57,7 +83,8 @@ const FORMAT = (field: string) => `${field} must be a decimal string with at mos
 const FLOOR = (field: string) => `${field} must be at least 0.01.`;
 const IMMUTABLE = (field: string) =>
   `${field} cannot be changed: pricingMode, chain, network, token and the base price are fixed at create; use networks to reprice a fixed product per chain.`;
-const RAIL_CHAIN = (chain: string) => `${chain} cannot be a rail on a custom_amount product: deposits on it are not detected automatically yet.`;
+const RAIL_CHAIN = (chain: string) =>
+  `${chain} cannot be a rail on a custom_amount product: deposits on it are not detected automatically yet.`;
 
 describe('Product: the row', () => {
   test('create returns exactly the fields of the row (without networks)', async () => {
@@ -105,7 +132,10 @@ describe('Product › kind', () => {
   });
 
   test('must be one_off; subscription returns 400', async () => {
-    await expect400(fixedProduct({ kind: 'subscription' }), 'kind must be one_off (subscription products were removed on 2026-09-17)');
+    await expect400(
+      fixedProduct({ kind: 'subscription' }),
+      'kind must be one_off (subscription products were removed on 2026-09-17)',
+    );
   });
 
   test('another kind returns 400', async () => {
@@ -223,7 +253,8 @@ describe('Product › minAmount, maxAmount', () => {
 
   test('USD decimal strings: 37, 37.5 and 37.50 are accepted and equal', async () => {
     const stored = [];
-    for (const v of ['37', '37.5', '37.50']) stored.push((await m.product(customProduct({ minAmount: v, maxAmount: undefined }))).minAmount);
+    for (const v of ['37', '37.5', '37.50'])
+      stored.push((await m.product(customProduct({ minAmount: v, maxAmount: undefined }))).minAmount);
     expect(typeof stored[0]).toBe('string');
     expect(stored.map(Number)).toEqual([37, 37.5, 37.5]);
     expect(stored[1]).toBe(stored[2]);
@@ -272,8 +303,18 @@ describe('Product › minAmount, maxAmount', () => {
 });
 
 const TWELVE = [
-  ['bnb', 'USDC'], ['bnb', 'BNB'], ['sui', 'USDC'], ['sui', 'SUI'], ['arc', 'USDC'], ['brokerchain', 'USDG'],
-  ['brokerchain', 'ETH'], ['base', 'USDC'], ['base', 'ETH'], ['solana', 'USDC'], ['solana', 'SOL'], ['tron', 'USDT'],
+  ['bnb', 'USDC'],
+  ['bnb', 'BNB'],
+  ['sui', 'USDC'],
+  ['sui', 'SUI'],
+  ['arc', 'USDC'],
+  ['brokerchain', 'USDG'],
+  ['brokerchain', 'ETH'],
+  ['base', 'USDC'],
+  ['base', 'ETH'],
+  ['solana', 'USDC'],
+  ['solana', 'SOL'],
+  ['tron', 'USDT'],
 ].map(([chain, token], i) => ({ chain, token, price: String(10 + i) }));
 
 describe('Product › networks', () => {
@@ -283,52 +324,99 @@ describe('Product › networks', () => {
   });
 
   test('up to 12 rows: 13 returns 400', async () => {
-    await expect400(fixedProduct({ networks: [...TWELVE, { chain: 'tron', token: 'TRX', price: '1' }] }), 'networks must contain at most 12 rows');
+    await expect400(
+      fixedProduct({ networks: [...TWELVE, { chain: 'tron', token: 'TRX', price: '1' }] }),
+      'networks must contain at most 12 rows',
+    );
   });
 
   test('shown in the order sent, own chain not first', async () => {
-    const rows = [{ chain: 'brokerchain', token: 'USDG', price: '36.5' }, { chain: 'bnb', token: 'USDC', price: '37' }];
+    const rows = [
+      { chain: 'brokerchain', token: 'USDG', price: '36.5' },
+      { chain: 'bnb', token: 'USDC', price: '37' },
+    ];
     const p = await m.product(fixedProduct({ networks: rows }));
     expect((await retrieve(p.id)).networks).toEqual(rows);
   });
 
   test("must include the product's own chain", async () => {
-    await expect400(fixedProduct({ networks: [{ chain: 'brokerchain', token: 'USDG', price: '37' }] }), "networks must include the product's own chain (bnb).");
+    await expect400(
+      fixedProduct({ networks: [{ chain: 'brokerchain', token: 'USDG', price: '37' }] }),
+      "networks must include the product's own chain (bnb).",
+    );
   });
 
   test('price is required on every row of a fixed product', async () => {
     await expect400(
-      fixedProduct({ networks: [{ chain: 'bnb', token: 'USDC', price: '37' }, { chain: 'brokerchain', token: 'USDG' }] }),
+      fixedProduct({
+        networks: [
+          { chain: 'bnb', token: 'USDC', price: '37' },
+          { chain: 'brokerchain', token: 'USDG' },
+        ],
+      }),
       'networks[1].price is required on a fixed-price product.',
     );
   });
 
   test('price is forbidden (400) on a custom_amount product', async () => {
-    await expect400(customProduct({ networks: [{ chain: 'bnb', token: 'USDC', price: '37' }] }), 'networks[0].price is not accepted on a custom_amount product.');
+    await expect400(
+      customProduct({ networks: [{ chain: 'bnb', token: 'USDC', price: '37' }] }),
+      'networks[0].price is not accepted on a custom_amount product.',
+    );
   });
 
   test('sending networks also sets enabledChains', async () => {
-    const p = await m.product(fixedProduct({ networks: [{ chain: 'bnb', token: 'USDC', price: '37' }, { chain: 'sui', token: 'USDC', price: '36' }] }));
+    const p = await m.product(
+      fixedProduct({
+        networks: [
+          { chain: 'bnb', token: 'USDC', price: '37' },
+          { chain: 'sui', token: 'USDC', price: '36' },
+        ],
+      }),
+    );
     expect(p.enabledChains).toEqual(['bnb', 'sui']);
   });
 
   test('on retrieve or list, price is a string on a fixed product', async () => {
-    const p = await m.product(fixedProduct({ networks: [{ chain: 'bnb', token: 'USDC', price: '37' }, { chain: 'sui', token: 'USDC', price: '36.5' }] }));
-    for (const rows of [(await retrieve(p.id)).networks, (await m.get('/v1/products')).body.find((r: { id: string }) => r.id === p.id).networks]) {
-      expect(rows).toEqual([{ chain: 'bnb', token: 'USDC', price: '37' }, { chain: 'sui', token: 'USDC', price: '36.5' }]);
+    const p = await m.product(
+      fixedProduct({
+        networks: [
+          { chain: 'bnb', token: 'USDC', price: '37' },
+          { chain: 'sui', token: 'USDC', price: '36.5' },
+        ],
+      }),
+    );
+    for (const rows of [
+      (await retrieve(p.id)).networks,
+      (await m.get('/v1/products')).body.find((r: { id: string }) => r.id === p.id).networks,
+    ]) {
+      expect(rows).toEqual([
+        { chain: 'bnb', token: 'USDC', price: '37' },
+        { chain: 'sui', token: 'USDC', price: '36.5' },
+      ]);
     }
   });
 
   test('on retrieve or list, price is null on every row of a custom_amount product', async () => {
-    const p = await m.product(customProduct({ networks: [{ chain: 'bnb', token: 'USDC' }, { chain: 'brokerchain', token: 'USDG' }] }));
-    const expected = [{ chain: 'bnb', token: 'USDC', price: null }, { chain: 'brokerchain', token: 'USDG', price: null }];
+    const p = await m.product(
+      customProduct({
+        networks: [
+          { chain: 'bnb', token: 'USDC' },
+          { chain: 'brokerchain', token: 'USDG' },
+        ],
+      }),
+    );
+    const expected = [
+      { chain: 'bnb', token: 'USDC', price: null },
+      { chain: 'brokerchain', token: 'USDG', price: null },
+    ];
     expect((await retrieve(p.id)).networks).toEqual(expected);
     expect((await m.get('/v1/products')).body.find((r: { id: string }) => r.id === p.id).networks).toEqual(expected);
   });
 });
 
 describe('Product › enabledChains', () => {
-  test('chains the buyer can pick, all at the product\'s own price and token', async () => {
+  test("chains the buyer can pick, all at the product's own price and token", async () => {
     const p = await m.product(fixedProduct({ enabledChains: ['bnb', 'sui'] }));
     expect(p.enabledChains).toEqual(['bnb', 'sui']);
     expect((await retrieve(p.id)).networks).toEqual([
@@ -338,10 +426,15 @@ describe('Product › enabledChains', () => {
   });
 
   test('ignored when networks is sent', async () => {
-    const p = await m.product(fixedProduct({
-      enabledChains: ['bnb', 'base'],
-      networks: [{ chain: 'bnb', token: 'USDC', price: '37' }, { chain: 'brokerchain', token: 'USDG', price: '37' }],
-    }));
+    const p = await m.product(
+      fixedProduct({
+        enabledChains: ['bnb', 'base'],
+        networks: [
+          { chain: 'bnb', token: 'USDC', price: '37' },
+          { chain: 'brokerchain', token: 'USDG', price: '37' },
+        ],
+      }),
+    );
     expect(p.enabledChains).toEqual(['bnb', 'brokerchain']);
   });
 });
@@ -354,7 +447,10 @@ describe('Product › description, imageUrl (Limits)', () => {
   });
 
   test('description up to 2000 characters: 2001 returns 400', async () => {
-    await expect400(fixedProduct({ description: 'd'.repeat(2001) }), 'description must be shorter than or equal to 2000 characters');
+    await expect400(
+      fixedProduct({ description: 'd'.repeat(2001) }),
+      'description must be shorter than or equal to 2000 characters',
+    );
   });
 
   test('imageUrl up to 2048 characters: 2048 accepted', async () => {
@@ -362,7 +458,10 @@ describe('Product › description, imageUrl (Limits)', () => {
   });
 
   test('imageUrl up to 2048 characters: 2049 returns 400', async () => {
-    await expect400(fixedProduct({ imageUrl: imageUrl(2049) }), 'imageUrl must be shorter than or equal to 2048 characters');
+    await expect400(
+      fixedProduct({ imageUrl: imageUrl(2049) }),
+      'imageUrl must be shorter than or equal to 2048 characters',
+    );
   });
 
   test('optional: null when not sent', async () => {
@@ -373,7 +472,9 @@ describe('Product › description, imageUrl (Limits)', () => {
 
 describe('Product › successUrl, cancelUrl', () => {
   test('each on a registered return origin is accepted', async () => {
-    const p = await m.product(fixedProduct({ successUrl: `${SHOP_ORIGIN}/thanks?x=1`, cancelUrl: `${LOCAL_ORIGIN}/cart` }));
+    const p = await m.product(
+      fixedProduct({ successUrl: `${SHOP_ORIGIN}/thanks?x=1`, cancelUrl: `${LOCAL_ORIGIN}/cart` }),
+    );
     expect([p.successUrl, p.cancelUrl]).toEqual([`${SHOP_ORIGIN}/thanks?x=1`, `${LOCAL_ORIGIN}/cart`]);
   });
 
@@ -451,10 +552,22 @@ describe('GET /v1/products › status filter', () => {
 describe('PATCH /v1/products/:id', () => {
   test('name, description and imageUrl are updated', async () => {
     const p = await m.product(fixedProduct());
-    const res = await m.patch(`/v1/products/${p.id}`, { name: 'New name', description: 'New text', imageUrl: 'https://img.example.com/a.png' });
+    const res = await m.patch(`/v1/products/${p.id}`, {
+      name: 'New name',
+      description: 'New text',
+      imageUrl: 'https://img.example.com/a.png',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'New name', description: 'New text', imageUrl: 'https://img.example.com/a.png' });
-    expect(await retrieve(p.id)).toMatchObject({ name: 'New name', description: 'New text', imageUrl: 'https://img.example.com/a.png' });
+    expect(res.body).toMatchObject({
+      name: 'New name',
+      description: 'New text',
+      imageUrl: 'https://img.example.com/a.png',
+    });
+    expect(await retrieve(p.id)).toMatchObject({
+      name: 'New name',
+      description: 'New text',
+      imageUrl: 'https://img.example.com/a.png',
+    });
     expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(p.updatedAt).getTime());
   });
 
@@ -495,7 +608,10 @@ describe('PATCH /v1/products/:id', () => {
 
   test('successUrl and cancelUrl are updated on a registered origin and refused off it', async () => {
     const p = await m.product(fixedProduct());
-    const ok = await m.patch(`/v1/products/${p.id}`, { successUrl: `${SHOP_ORIGIN}/ok`, cancelUrl: `${SHOP_ORIGIN}/back` });
+    const ok = await m.patch(`/v1/products/${p.id}`, {
+      successUrl: `${SHOP_ORIGIN}/ok`,
+      cancelUrl: `${SHOP_ORIGIN}/back`,
+    });
     expect(ok.status).toBe(200);
     expect([ok.body.successUrl, ok.body.cancelUrl]).toEqual([`${SHOP_ORIGIN}/ok`, `${SHOP_ORIGIN}/back`]);
     const bad = await m.patch(`/v1/products/${p.id}`, { cancelUrl: 'https://evil.example.net/back' });
@@ -508,12 +624,20 @@ describe('PATCH /v1/products/:id', () => {
 
   test('networks reprice a fixed product per chain', async () => {
     const p = await m.product(fixedProduct());
-    const res = await m.patch(`/v1/products/${p.id}`, { networks: [{ chain: 'bnb', token: 'USDC', price: '40' }, { chain: 'sui', token: 'USDC', price: '41' }] });
+    const res = await m.patch(`/v1/products/${p.id}`, {
+      networks: [
+        { chain: 'bnb', token: 'USDC', price: '40' },
+        { chain: 'sui', token: 'USDC', price: '41' },
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty('networks');
     expect(res.body.enabledChains).toEqual(['bnb', 'sui']);
     expect(res.body.price).toBe('37');
-    expect((await retrieve(p.id)).networks).toEqual([{ chain: 'bnb', token: 'USDC', price: '40' }, { chain: 'sui', token: 'USDC', price: '41' }]);
+    expect((await retrieve(p.id)).networks).toEqual([
+      { chain: 'bnb', token: 'USDC', price: '40' },
+      { chain: 'sui', token: 'USDC', price: '41' },
+    ]);
   });
 
   test('enabledChains are updated', async () => {
@@ -548,7 +672,14 @@ describe('PATCH /v1/products/:id', () => {
     expect(res.status).toBe(400);
     expect(messages(res.body)).toContain(IMMUTABLE(field));
     const got = await retrieve(p.id);
-    expect(got).toMatchObject({ pricingMode: 'fixed', chain: 'bnb', network: 'mainnet', token: 'USDC', price: '37', name: 'Lamp' });
+    expect(got).toMatchObject({
+      pricingMode: 'fixed',
+      chain: 'bnb',
+      network: 'mainnet',
+      token: 'USDC',
+      price: '37',
+      name: 'Lamp',
+    });
   });
 
   test('custom_amount: minAmount and maxAmount are updated', async () => {
@@ -617,12 +748,25 @@ describe('PATCH /v1/products/:id', () => {
 
   test('custom_amount: replacement networks rows pass the rail rule', async () => {
     const p = await m.product(customProduct());
-    const bad = await m.patch(`/v1/products/${p.id}`, { networks: [{ chain: 'bnb', token: 'USDC' }, { chain: 'base', token: 'USDC' }] });
+    const bad = await m.patch(`/v1/products/${p.id}`, {
+      networks: [
+        { chain: 'bnb', token: 'USDC' },
+        { chain: 'base', token: 'USDC' },
+      ],
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe(RAIL_CHAIN('base'));
-    const ok = await m.patch(`/v1/products/${p.id}`, { networks: [{ chain: 'sui', token: 'USDC' }, { chain: 'bnb', token: 'USDC' }] });
+    const ok = await m.patch(`/v1/products/${p.id}`, {
+      networks: [
+        { chain: 'sui', token: 'USDC' },
+        { chain: 'bnb', token: 'USDC' },
+      ],
+    });
     expect(ok.status).toBe(200);
-    expect((await retrieve(p.id)).networks).toEqual([{ chain: 'sui', token: 'USDC', price: null }, { chain: 'bnb', token: 'USDC', price: null }]);
+    expect((await retrieve(p.id)).networks).toEqual([
+      { chain: 'sui', token: 'USDC', price: null },
+      { chain: 'bnb', token: 'USDC', price: null },
+    ]);
   });
 
   test('custom_amount: replacement enabledChains pass the rail rule', async () => {
@@ -647,7 +791,15 @@ describe('Rail rule for a custom_amount product', () => {
   });
 
   test('a networks row on base', async () => {
-    await expect400(customProduct({ networks: [{ chain: 'bnb', token: 'USDC' }, { chain: 'base', token: 'USDC' }] }), RAIL_CHAIN('base'));
+    await expect400(
+      customProduct({
+        networks: [
+          { chain: 'bnb', token: 'USDC' },
+          { chain: 'base', token: 'USDC' },
+        ],
+      }),
+      RAIL_CHAIN('base'),
+    );
   });
 
   test('an enabledChains entry on solana', async () => {
@@ -655,7 +807,10 @@ describe('Rail rule for a custom_amount product', () => {
   });
 
   test('DAI on bnb is not a registered token', async () => {
-    await expect400(customProduct({ token: 'DAI' }), 'DAI on bnb/mainnet is not a token whose deposits are detected automatically.');
+    await expect400(
+      customProduct({ token: 'DAI' }),
+      'DAI on bnb/mainnet is not a token whose deposits are detected automatically.',
+    );
   });
 
   test('testnet bnb is registered but not watched', async () => {
@@ -663,7 +818,10 @@ describe('Rail rule for a custom_amount product', () => {
   });
 
   test('USDT on bnb is registered but not watched', async () => {
-    await expect400(customProduct({ token: 'USDT' }), 'USDT on bnb/mainnet is not a token whose deposits are detected automatically.');
+    await expect400(
+      customProduct({ token: 'USDT' }),
+      'USDT on bnb/mainnet is not a token whose deposits are detected automatically.',
+    );
   });
 
   test.each([
@@ -773,7 +931,9 @@ describe('DELETE /v1/products/:id', () => {
     await archive(p.id);
     const res = await m.delete(`/v1/products/${p.id}`);
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe('This product has been used by a checkout session or payment, so it cannot be deleted; it stays archived.');
+    expect(res.body.message).toBe(
+      'This product has been used by a checkout session or payment, so it cannot be deleted; it stays archived.',
+    );
     expect((await retrieve(p.id)).status).toBe('archived');
   });
 
@@ -831,10 +991,13 @@ describe('A malformed id', () => {
   ])('%s %j returns 404, never 500', async (verb, raw) => {
     const id = encodeURIComponent(raw);
     const res =
-      verb === 'GET' ? await m.get(`/v1/products/${id}`)
-      : verb === 'PATCH' ? await m.patch(`/v1/products/${id}`, { name: 'x' })
-      : verb === 'DELETE' ? await m.delete(`/v1/products/${id}`)
-      : await m.post(`/v1/products/${id}/archive`);
+      verb === 'GET'
+        ? await m.get(`/v1/products/${id}`)
+        : verb === 'PATCH'
+          ? await m.patch(`/v1/products/${id}`, { name: 'x' })
+          : verb === 'DELETE'
+            ? await m.delete(`/v1/products/${id}`)
+            : await m.post(`/v1/products/${id}/archive`);
     expect(res.status).toBe(404);
     expect(res.body.message).toBe(`No such product: ${raw}.`);
   });

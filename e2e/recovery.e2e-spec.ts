@@ -17,7 +17,10 @@ const ROOT = path.resolve(__dirname, '..');
 const CONFIRMATIONS = 2;
 const CHAINS: DevChainSpec[] = [
   {
-    chain: 'bnb', network: 'mainnet', chainId: 56, confirmations: CONFIRMATIONS,
+    chain: 'bnb',
+    network: 'mainnet',
+    chainId: 56,
+    confirmations: CONFIRMATIONS,
     tokens: [
       { symbol: 'USDC', decimals: 18, watched: true },
       { symbol: 'USDT', decimals: 18, watched: false },
@@ -88,9 +91,16 @@ function svc(...args: string[]): Promise<{ code: number; stdout: string; stderr:
       {
         cwd: ROOT,
         timeout: 60_000,
-        env: { ...process.env, DATABASE_URL: t.config.databaseUrl, SVC_ENV: 'test', SVC_DEV_CLOCK: '1', SVC_CHAINS_FILE: devnet.chainsFile },
+        env: {
+          ...process.env,
+          DATABASE_URL: t.config.databaseUrl,
+          SVC_ENV: 'test',
+          SVC_DEV_CLOCK: '1',
+          SVC_CHAINS_FILE: devnet.chainsFile,
+        },
       },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
     );
   });
 }
@@ -100,23 +110,57 @@ describe('Recovery: accepted states', () => {
     const p = await m.payment(paymentBody({ amount: '10' }));
     const hash = await pay(p.paymentAddress, 10n);
     const result = await ctx.recovery.recover(p.id, hash.toUpperCase().replace('0X', '0x'));
-    expect(result).toMatchObject({ paymentId: p.id, txHash: hash, outcome: 'credited', previousStatus: 'waiting_for_payment', status: 'confirmed', receivedAmount: '10', transfers: 1, events: ['payment.confirmed'] });
+    expect(result).toMatchObject({
+      paymentId: p.id,
+      txHash: hash,
+      outcome: 'credited',
+      previousStatus: 'waiting_for_payment',
+      status: 'confirmed',
+      receivedAmount: '10',
+      transfers: 1,
+      events: ['payment.confirmed'],
+    });
     const stored = await getPayment(p.id);
     expect(stored.blockchainTransactions).toEqual([
-      expect.objectContaining({ txHash: hash, tokenAddress: usdc, amount: '10', toAddress: p.paymentAddress, fromAddress: devnet.payerAddress, confirmations: CONFIRMATIONS, status: 'confirmed' }),
+      expect.objectContaining({
+        txHash: hash,
+        tokenAddress: usdc,
+        amount: '10',
+        toAddress: p.paymentAddress,
+        fromAddress: devnet.payerAddress,
+        confirmations: CONFIRMATIONS,
+        status: 'confirmed',
+      }),
     ]);
 
     // idempotent
-    expect(await ctx.recovery.recover(p.id, hash)).toMatchObject({ outcome: 'already_credited', status: 'confirmed', events: [] });
+    expect(await ctx.recovery.recover(p.id, hash)).toMatchObject({
+      outcome: 'already_credited',
+      status: 'confirmed',
+      events: [],
+    });
     expect(await paymentEventTypes(p.id)).toEqual(['payment.confirmed']);
   });
 
   test('confirmed → overpaid (payment.overpaid), then overpaid stays with payment.amount_increased', async () => {
     const p = await m.payment(paymentBody({ amount: '10' }));
     await ctx.recovery.recover(p.id, await pay(p.paymentAddress, 10n));
-    expect(await ctx.recovery.recover(p.id, await pay(p.paymentAddress, 2n))).toMatchObject({ previousStatus: 'confirmed', status: 'overpaid', receivedAmount: '12', events: ['payment.overpaid'] });
-    expect(await ctx.recovery.recover(p.id, await pay(p.paymentAddress, 1n))).toMatchObject({ status: 'overpaid', receivedAmount: '13', events: ['payment.amount_increased'] });
-    expect(await paymentEventTypes(p.id)).toEqual(['payment.confirmed', 'payment.overpaid', 'payment.amount_increased']);
+    expect(await ctx.recovery.recover(p.id, await pay(p.paymentAddress, 2n))).toMatchObject({
+      previousStatus: 'confirmed',
+      status: 'overpaid',
+      receivedAmount: '12',
+      events: ['payment.overpaid'],
+    });
+    expect(await ctx.recovery.recover(p.id, await pay(p.paymentAddress, 1n))).toMatchObject({
+      status: 'overpaid',
+      receivedAmount: '13',
+      events: ['payment.amount_increased'],
+    });
+    expect(await paymentEventTypes(p.id)).toEqual([
+      'payment.confirmed',
+      'payment.overpaid',
+      'payment.amount_increased',
+    ]);
   });
 
   test('a native coin payment is credited from the top-level value', async () => {
@@ -129,15 +173,29 @@ describe('Recovery: accepted states', () => {
 
   test('an expired payment past the 7-day window is still credited by recovery (underpaid)', async () => {
     const p = await m.payment(paymentBody({ amount: '10' }));
-    await t.db.query(`UPDATE payments SET status = 'expired', expires_at = now() - interval '8 days' WHERE id = $1`, [p.id]);
-    expect(await ctx.recovery.recover(p.id, await pay(p.paymentAddress, 4n))).toMatchObject({ previousStatus: 'expired', status: 'underpaid', events: ['payment.underpaid'] });
+    await t.db.query(`UPDATE payments SET status = 'expired', expires_at = now() - interval '8 days' WHERE id = $1`, [
+      p.id,
+    ]);
+    expect(await ctx.recovery.recover(p.id, await pay(p.paymentAddress, 4n))).toMatchObject({
+      previousStatus: 'expired',
+      status: 'underpaid',
+      events: ['payment.underpaid'],
+    });
   });
 
   test('every transfer of the transaction to the payment address is credited (two Transfer logs, one transaction)', async () => {
     const p = await m.payment(paymentBody({ amount: '10' }));
-    const sent = await payer.sendTokenMany(usdc, [p.paymentAddress, Wallet.createRandom().address, p.paymentAddress], 5n * E18);
+    const sent = await payer.sendTokenMany(
+      usdc,
+      [p.paymentAddress, Wallet.createRandom().address, p.paymentAddress],
+      5n * E18,
+    );
     await node().mine(CONFIRMATIONS - 1);
-    expect(await ctx.recovery.recover(p.id, sent.hash)).toMatchObject({ status: 'confirmed', receivedAmount: '10', transfers: 2 });
+    expect(await ctx.recovery.recover(p.id, sent.hash)).toMatchObject({
+      status: 'confirmed',
+      receivedAmount: '10',
+      transfers: 2,
+    });
   });
 });
 
@@ -169,7 +227,9 @@ describe('Recovery: refusals (the spec’s 409) and what it never credits', () =
   test('never credits a wrong-address transfer', async () => {
     const p = await m.payment(paymentBody({ amount: '10' }));
     const hash = await pay(Wallet.createRandom().address, 10n);
-    expect(await refused(ctx.recovery.recover(p.id, hash))).toBe(`Transaction ${hash} sends nothing to the payment address ${p.paymentAddress}.`);
+    expect(await refused(ctx.recovery.recover(p.id, hash))).toBe(
+      `Transaction ${hash} sends nothing to the payment address ${p.paymentAddress}.`,
+    );
     expect((await getPayment(p.id)).blockchainTransactions).toEqual([]);
   });
 
@@ -183,7 +243,9 @@ describe('Recovery: refusals (the spec’s 409) and what it never credits', () =
   test('an unknown transaction or payment is not found', async () => {
     const p = await m.payment(paymentBody({ amount: '10' }));
     await expect(ctx.recovery.recover(p.id, `0x${'12'.repeat(32)}`)).rejects.toMatchObject({ kind: 'not_found' });
-    await expect(ctx.recovery.recover('00000000-0000-4000-8000-000000000000', `0x${'12'.repeat(32)}`)).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(
+      ctx.recovery.recover('00000000-0000-4000-8000-000000000000', `0x${'12'.repeat(32)}`),
+    ).rejects.toMatchObject({ kind: 'not_found' });
   });
 });
 
@@ -193,11 +255,17 @@ describe('npm run svc -- recover', () => {
     const hash = await pay(p.paymentAddress, 10n);
     const first = await svc('recover', '--payment', p.id, '--tx', hash);
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(first.stdout).toBe(`Credited ${hash} to payment ${p.id}: waiting_for_payment → confirmed, received 10 (payment.confirmed).\n`);
+    expect(first.stdout).toBe(
+      `Credited ${hash} to payment ${p.id}: waiting_for_payment → confirmed, received 10 (payment.confirmed).\n`,
+    );
 
     const again = await svc('recover', '--payment', p.id, '--tx', hash, '--json');
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ outcome: 'already_credited', status: 'confirmed', receivedAmount: '10' });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      outcome: 'already_credited',
+      status: 'confirmed',
+      receivedAmount: '10',
+    });
     expect(await paymentEventTypes(p.id)).toEqual(['payment.confirmed']);
 
     await t.db.query(`UPDATE payments SET status = 'refunded' WHERE id = $1`, [p.id]);

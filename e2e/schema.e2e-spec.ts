@@ -15,7 +15,9 @@ test('the migrations produce exactly the schema the entities describe', async ()
 
     // every migration down, then up again, leaves the same schema
     for (let i = 0; i < ds.migrations.length; i++) await ds.undoLastMigration({ transaction: 'all' });
-    const tables: Array<{ n: string }> = await ds.query(`SELECT count(*)::text AS n FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`);
+    const tables: Array<{ n: string }> = await ds.query(
+      `SELECT count(*)::text AS n FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`,
+    );
     expect(tables[0].n).toBe('0');
     await ds.runMigrations({ transaction: 'all' });
     expect((await ds.driver.createSchemaBuilder().log()).upQueries).toEqual([]);

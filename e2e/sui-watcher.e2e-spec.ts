@@ -14,9 +14,20 @@ import { SuiWatcher, SuiWatcherOptions } from '../apps/listener/src/sui/sui-watc
 import { MAINNET_USDC, MAINNET_USDT, SUI_COIN, SuiStandIn, randomSuiAddress, suiAddress } from './support/sui-standin';
 import { createTestDatabase, dropTestDatabase } from './support/test-app';
 
-const FAST: Partial<SuiWatcherOptions> = { pollIntervalMs: 20, claimRetryMs: 100, backoffBaseMs: 20, backoffMaxMs: 200, requestTimeoutMs: 2_000, initialLookback: 0 };
+const FAST: Partial<SuiWatcherOptions> = {
+  pollIntervalMs: 20,
+  claimRetryMs: 100,
+  backoffBaseMs: 20,
+  backoffMaxMs: 200,
+  requestTimeoutMs: 2_000,
+  initialLookback: 0,
+};
 
-async function waitFor<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  ms = 10_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -48,7 +59,10 @@ class RecordingSink implements TransferSink {
 }
 
 const registry = new ChainRegistry(ChainRegistry.fromFile(undefined).all());
-const suiMainnet = (urls: string[]): ChainConfig => ({ ...structuredClone(registry.get('sui', 'mainnet') as ChainConfig), rpcUrls: urls });
+const suiMainnet = (urls: string[]): ChainConfig => ({
+  ...structuredClone(registry.get('sui', 'mainnet') as ChainConfig),
+  rpcUrls: urls,
+});
 
 let db: DataSource;
 let dbName: string;
@@ -81,7 +95,12 @@ async function standIn(chainIdentifier?: string): Promise<SuiStandIn> {
   return s;
 }
 
-function watcher(urls: string[], sink: TransferSink, watched: Set<string>, options: Partial<SuiWatcherOptions> = {}): SuiWatcher {
+function watcher(
+  urls: string[],
+  sink: TransferSink,
+  watched: Set<string>,
+  options: Partial<SuiWatcherOptions> = {},
+): SuiWatcher {
   const w = new SuiWatcher(
     suiMainnet(urls),
     { db, sink, watchSet: { addresses: async (_c: string, _n: Network) => watched }, now: () => new Date() },
@@ -92,29 +111,45 @@ function watcher(urls: string[], sink: TransferSink, watched: Set<string>, optio
   return w;
 }
 
-async function cursorRow(): Promise<{ next_block: string; genesis_hash: string | null; head: string | null; last_error: string | null } | undefined> {
-  const rows = await db.query(`SELECT next_block, genesis_hash, head, last_error FROM chain_cursors WHERE chain = 'sui' AND network = 'mainnet'`);
+async function cursorRow(): Promise<
+  { next_block: string; genesis_hash: string | null; head: string | null; last_error: string | null } | undefined
+> {
+  const rows = await db.query(
+    `SELECT next_block, genesis_hash, head, last_error FROM chain_cursors WHERE chain = 'sui' AND network = 'mainnet'`,
+  );
   return rows[0];
 }
 
-const caughtUp = (w: SuiWatcher, s: SuiStandIn) => () => w.status().nextBlock === String(s.chain.latest.sequenceNumber + 1);
+const caughtUp = (w: SuiWatcher, s: SuiStandIn) => () =>
+  w.status().nextBlock === String(s.chain.latest.sequenceNumber + 1);
 
 describe('the GraphQL reader (real SuiGraphQLClient against the stand-in)', () => {
   it('reads every transaction of a checkpoint range across pages, and every balance change of a big transaction', async () => {
     const s = await standIn();
     const owner = randomSuiAddress();
     // 120 transfers over three checkpoints: three pages of transactions at the service's max page size.
-    for (let c = 0; c < 3; c++) s.chain.addCheckpoint(Array.from({ length: 40 }, () => s.transferTx(owner, MAINNET_USDC, 1n)));
+    for (let c = 0; c < 3; c++)
+      s.chain.addCheckpoint(Array.from({ length: 40 }, () => s.transferTx(owner, MAINNET_USDC, 1n)));
     // One transaction with 130 balance changes (an airdrop): three pages of balance changes.
     const recipients = Array.from({ length: 130 }, () => randomSuiAddress());
-    s.chain.addCheckpoint([{ sender: owner, balanceChanges: recipients.map((r, i) => ({ owner: r, coinType: MAINNET_USDC, amount: BigInt(i + 1) })) }]);
+    s.chain.addCheckpoint([
+      {
+        sender: owner,
+        balanceChanges: recipients.map((r, i) => ({ owner: r, coinType: MAINNET_USDC, amount: BigInt(i + 1) })),
+      },
+    ]);
     const reader = new SuiGraphQLReader(s.url);
 
     const latest = await reader.latest();
     expect(latest).toEqual({ sequenceNumber: 4n, chainIdentifier: '35834a8a' });
     const txs = await reader.transactions(1n, 4n);
     expect(txs).toHaveLength(121);
-    expect(txs.map((t) => t.digest)).toEqual(s.chain.allTransactions().slice(1).map((t) => t.digest));
+    expect(txs.map((t) => t.digest)).toEqual(
+      s.chain
+        .allTransactions()
+        .slice(1)
+        .map((t) => t.digest),
+    );
     expect(txs[0]).toMatchObject({ sender: expect.stringMatching(/^0x[0-9a-f]{64}$/), checkpoint: 1n, success: true });
     expect(txs[0].balanceChanges).toContainEqual({ owner: suiAddress(owner), coinType: MAINNET_USDC, amount: '1' });
     const big = txs[120];
@@ -145,10 +180,25 @@ describe('the GraphQL reader (real SuiGraphQLClient against the stand-in)', () =
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      errors: [{ message: 'Cannot query field "nope" on type "Checkpoint".', locations: [{ line: 1, column: 61 }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }],
+      errors: [
+        {
+          message: 'Cannot query field "nope" on type "Checkpoint".',
+          locations: [{ line: 1, column: 61 }],
+          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+        },
+      ],
     });
-    const big = (await (await fetch(s.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ transactions(first: 51) { nodes { digest } } }' }) })).json()) as { errors: unknown[] };
-    expect(big.errors[0]).toMatchObject({ message: 'Page size of 51 exceeds max of 50 for connection', extensions: { code: 'BAD_USER_INPUT' } });
+    const big = (await (
+      await fetch(s.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ transactions(first: 51) { nodes { digest } } }' }),
+      })
+    ).json()) as { errors: unknown[] };
+    expect(big.errors[0]).toMatchObject({
+      message: 'Page size of 51 exceeds max of 50 for connection',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   });
 });
 
@@ -161,7 +211,9 @@ describe('the Sui watcher', () => {
     const w = watcher([s.url], sink, new Set([suiAddress(payment)]));
     await waitFor('the cursor', async () => (await cursorRow())?.genesis_hash === '35834a8a');
     // with no look-back, the latest checkpoint (3) is the first one read
-    const firstRead = await waitFor('the first read', () => s.requests.find((r) => r.query.includes('SvcCheckpointTransactions')));
+    const firstRead = await waitFor('the first read', () =>
+      s.requests.find((r) => r.query.includes('SvcCheckpointTransactions')),
+    );
     expect(firstRead?.variables.filter).toEqual({ afterCheckpoint: 2, beforeCheckpoint: 4 });
 
     const buyer = randomSuiAddress();
@@ -190,7 +242,10 @@ describe('the Sui watcher', () => {
     ]);
     expect(sink.transfers.every((t) => t.confirmations >= 1)).toBe(true);
     expect(sink.transfers.some((t) => t.txHash === failed.digest)).toBe(false);
-    expect(await cursorRow()).toMatchObject({ next_block: String(s.chain.latest.sequenceNumber + 1), last_error: null });
+    expect(await cursorRow()).toMatchObject({
+      next_block: String(s.chain.latest.sequenceNumber + 1),
+      last_error: null,
+    });
     expect(w.status()).toMatchObject({ kind: 'sui', state: 'active', lag: '0', endpoint: s.url });
   });
 
@@ -207,7 +262,9 @@ describe('the Sui watcher', () => {
     await waitFor('the watcher to catch up', caughtUp(w, s), 20_000);
     expect(sink.transfers.map((t) => t.txHash)).toEqual(digests);
     expect(sink.calls.length).toBeGreaterThanOrEqual(6); // 40 checkpoints, at most 7 a batch
-    expect(Math.max(...sink.calls.map((c) => Number(c[c.length - 1].blockNumber - c[0].blockNumber) + 1))).toBeLessThanOrEqual(7);
+    expect(
+      Math.max(...sink.calls.map((c) => Number(c[c.length - 1].blockNumber - c[0].blockNumber) + 1)),
+    ).toBeLessThanOrEqual(7);
   });
 
   it('a restarted watcher continues from its cursor: nothing twice, nothing missed', async () => {
@@ -247,7 +304,10 @@ describe('the Sui watcher', () => {
     await s.up();
     await waitFor('recovery', caughtUp(w, s));
     expect(sink.transfers.map((t) => t.txHash)).toEqual([during.digest]);
-    await waitFor('health to clear', async () => w.status().lastError === null && (await cursorRow())?.last_error === null);
+    await waitFor(
+      'health to clear',
+      async () => w.status().lastError === null && (await cursorRow())?.last_error === null,
+    );
   });
 
   it('rotates endpoints: a dead, a rate-limiting and a lagging one never cost a checkpoint', async () => {

@@ -13,10 +13,36 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // spec: Events › Payloads › checkout.session.*: exactly these data fields.
 const SESSION_EVENT_FIELDS = [
-  'sessionId', 'merchantId', 'status', 'reference', 'metadata', 'referenceOrigin', 'source', 'productId', 'productSlug',
-  'productName', 'invoiceId', 'invoiceNumber', 'paymentId', 'amount', 'currency', 'chain', 'network', 'token',
-  'tokenAddress', 'decimals', 'expectedAmount', 'expectedAmountAtomic', 'receivedAmount', 'receivedAmountAtomic',
-  'paymentStatus', 'txHash', 'late', 'completedAt', 'createdAt', 'livemode',
+  'sessionId',
+  'merchantId',
+  'status',
+  'reference',
+  'metadata',
+  'referenceOrigin',
+  'source',
+  'productId',
+  'productSlug',
+  'productName',
+  'invoiceId',
+  'invoiceNumber',
+  'paymentId',
+  'amount',
+  'currency',
+  'chain',
+  'network',
+  'token',
+  'tokenAddress',
+  'decimals',
+  'expectedAmount',
+  'expectedAmountAtomic',
+  'receivedAmount',
+  'receivedAmountAtomic',
+  'paymentStatus',
+  'txHash',
+  'late',
+  'completedAt',
+  'createdAt',
+  'livemode',
 ].sort();
 
 let t: TestApp;
@@ -29,7 +55,14 @@ beforeAll(async () => {
   [t, rx] = await Promise.all([startTestApp(webhookEnv(6)), WebhookReceiver.start()]);
   worker = await startTestWorker(t);
   m = await merchant(t);
-  product = await m.product(fixedProduct({ networks: [{ chain: 'bnb', token: 'USDC', price: '37' }, { chain: 'sui', token: 'USDC', price: '37' }] }));
+  product = await m.product(
+    fixedProduct({
+      networks: [
+        { chain: 'bnb', token: 'USDC', price: '37' },
+        { chain: 'sui', token: 'USDC', price: '37' },
+      ],
+    }),
+  );
 });
 afterAll(async () => {
   rx.releaseHanging();
@@ -43,7 +76,11 @@ let paths = 0;
 /** A fresh receiver path per endpoint, so tests never see each other's deliveries. */
 const freshPath = () => `/h${++paths}`;
 
-async function endpoint(who: Merchant, eventTypes: string[], extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
+async function endpoint(
+  who: Merchant,
+  eventTypes: string[],
+  extra: Record<string, unknown> = {},
+): Promise<Record<string, any>> {
   const path = freshPath();
   const res = await who.post('/v1/webhooks', { url: rx.url(path), eventTypes, description: `test ${path}`, ...extra });
   if (res.status !== 201) throw new Error(`webhook create ${res.status}: ${JSON.stringify(res.body)}`);
@@ -75,14 +112,22 @@ const redeem = (id: string, chain: string) => publicApi(t).post(`/v1/public/chec
 async function outboxEvent(workspaceId: string, type: string, data: Record<string, unknown>): Promise<string> {
   const id = randomUUID();
   await t.db.query(`INSERT INTO events (id, workspace_id, type, data, created_at) VALUES ($1, $2, $3, $4, $5)`, [
-    id, workspaceId, type, JSON.stringify(data), new Date((await t.http().get('/v1/dev/clock')).body.now),
+    id,
+    workspaceId,
+    type,
+    JSON.stringify(data),
+    new Date((await t.http().get('/v1/dev/clock')).body.now),
   ]);
   return id;
 }
 
 describe('POST /v1/webhooks', () => {
   test('creates an endpoint and shows its secret once', async () => {
-    const res = await m.post('/v1/webhooks', { url: rx.url('/created'), eventTypes: ['payment.*', 'checkout.*'], description: 'orders' });
+    const res = await m.post('/v1/webhooks', {
+      url: rx.url('/created'),
+      eventTypes: ['payment.*', 'checkout.*'],
+      description: 'orders',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(UUID),
@@ -104,7 +149,16 @@ describe('POST /v1/webhooks', () => {
   });
 
   test('accepts exact types and the wildcards payment.*, checkout.*, facilitator.*, payment.flow.*', async () => {
-    const filters = ['payment.*', 'checkout.*', 'facilitator.*', 'payment.flow.*', 'checkout.session.completed', 'payment.amount_increased', 'receipt.credit_note.issued', 'settlement.completed'];
+    const filters = [
+      'payment.*',
+      'checkout.*',
+      'facilitator.*',
+      'payment.flow.*',
+      'checkout.session.completed',
+      'payment.amount_increased',
+      'receipt.credit_note.issued',
+      'settlement.completed',
+    ];
     const res = await m.post('/v1/webhooks', { url: rx.url('/all'), eventTypes: filters });
     expect(res.status).toBe(201);
     expect(res.body.eventTypes).toEqual(filters);
@@ -121,7 +175,10 @@ describe('POST /v1/webhooks', () => {
   });
 
   test('drops subscription.* silently, and duplicates', async () => {
-    const res = await m.post('/v1/webhooks', { url: rx.url('/x'), eventTypes: ['subscription.*', 'payment.confirmed', 'payment.confirmed', 'subscription.renewed'] });
+    const res = await m.post('/v1/webhooks', {
+      url: rx.url('/x'),
+      eventTypes: ['subscription.*', 'payment.confirmed', 'payment.confirmed', 'subscription.renewed'],
+    });
     expect(res.status).toBe(201);
     expect(res.body.eventTypes).toEqual(['payment.confirmed']);
     const only = await m.post('/v1/webhooks', { url: rx.url('/x'), eventTypes: ['subscription.*'] });
@@ -129,11 +186,14 @@ describe('POST /v1/webhooks', () => {
     expect(only.body.eventTypes).toEqual([]);
   });
 
-  test.each(['payment.paid', 'receipt.*', 'payment', 'PAYMENT.CONFIRMED', 'facilitator.settled'])('refuses the unknown filter %s', async (filter) => {
-    const res = await m.post('/v1/webhooks', { url: rx.url('/x'), eventTypes: [filter] });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toContain(`"${filter}" is not an event type or an accepted filter`);
-  });
+  test.each(['payment.paid', 'receipt.*', 'payment', 'PAYMENT.CONFIRMED', 'facilitator.settled'])(
+    'refuses the unknown filter %s',
+    async (filter) => {
+      const res = await m.post('/v1/webhooks', { url: rx.url('/x'), eventTypes: [filter] });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(`"${filter}" is not an event type or an accepted filter`);
+    },
+  );
 
   test('field validation answers the message array', async () => {
     const missing = await m.post('/v1/webhooks', { eventTypes: ['payment.*'] });
@@ -147,11 +207,14 @@ describe('POST /v1/webhooks', () => {
     expect(extra.body.message).toEqual(['property secret should not exist']);
   });
 
-  test.each(['ftp://example.com/hook', 'not a url', 'https://user:pass@example.com/hook', '/relative'])('refuses the url %s', async (url) => {
-    const res = await m.post('/v1/webhooks', { url, eventTypes: ['payment.*'] });
-    expect(res.status).toBe(400);
-    expect(typeof res.body.message).toBe('string');
-  });
+  test.each(['ftp://example.com/hook', 'not a url', 'https://user:pass@example.com/hook', '/relative'])(
+    'refuses the url %s',
+    async (url) => {
+      const res = await m.post('/v1/webhooks', { url, eventTypes: ['payment.*'] });
+      expect(res.status).toBe(400);
+      expect(typeof res.body.message).toBe('string');
+    },
+  );
 
   test('outside production, localhost URLs are allowed', async () => {
     for (const url of [`http://localhost:${rx.port}/l`, `http://127.0.0.1:${rx.port}/l`, 'http://10.0.0.7/hook']) {
@@ -163,13 +226,25 @@ describe('POST /v1/webhooks', () => {
 describe('list, retrieve, update, rotate, delete', () => {
   test('PATCH changes url, eventTypes, description and enabled; filters are checked again', async () => {
     const e = await endpoint(m, ['payment.*']);
-    const res = await m.patch(`/v1/webhooks/${e.id}`, { url: rx.url('/moved'), eventTypes: ['checkout.*', 'subscription.*'], description: null, enabled: false });
+    const res = await m.patch(`/v1/webhooks/${e.id}`, {
+      url: rx.url('/moved'),
+      eventTypes: ['checkout.*', 'subscription.*'],
+      description: null,
+      enabled: false,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ url: rx.url('/moved'), eventTypes: ['checkout.*'], description: null, enabled: false });
+    expect(res.body).toMatchObject({
+      url: rx.url('/moved'),
+      eventTypes: ['checkout.*'],
+      description: null,
+      enabled: false,
+    });
     expect(res.body).not.toHaveProperty('secret');
     const bad = await m.patch(`/v1/webhooks/${e.id}`, { eventTypes: ['flow.*'] });
     expect(bad.status).toBe(400);
-    expect((await m.patch(`/v1/webhooks/${e.id}`, { enabled: 'yes' })).body.message).toEqual(['enabled must be a boolean value']);
+    expect((await m.patch(`/v1/webhooks/${e.id}`, { enabled: 'yes' })).body.message).toEqual([
+      'enabled must be a boolean value',
+    ]);
     expect((await m.get(`/v1/webhooks/${e.id}`)).body).toMatchObject({ eventTypes: ['checkout.*'], enabled: false });
   });
 
@@ -229,14 +304,21 @@ describe('deliveries of the events produced so far', () => {
     expect(expired.status).toBe(200);
     const [r] = await rx.waitFor((x) => x.path === e.path);
     const env = verified(r, e.secret);
-    const [row] = await t.db.query(`SELECT id, created_at FROM events WHERE type = 'checkout.session.cancelled' AND data->>'sessionId' = $1`, [s.id]);
+    const [row] = await t.db.query(
+      `SELECT id, created_at FROM events WHERE type = 'checkout.session.cancelled' AND data->>'sessionId' = $1`,
+      [s.id],
+    );
 
     expect(r.headers['content-type']).toBe('application/json');
     expect(r.headers['x-svc-event-id']).toBe(row.id);
     expect(r.headers['x-svc-event-type']).toBe('checkout.session.cancelled');
     expect(r.headers['x-svc-attempt']).toBe('1');
     expect(Object.keys(env)).toEqual(['id', 'type', 'createdAt', 'data']);
-    expect(env).toMatchObject({ id: row.id, type: 'checkout.session.cancelled', createdAt: row.created_at.toISOString() });
+    expect(env).toMatchObject({
+      id: row.id,
+      type: 'checkout.session.cancelled',
+      createdAt: row.created_at.toISOString(),
+    });
     expect(Object.keys(env.data).sort()).toEqual(SESSION_EVENT_FIELDS);
     expect(env.data).toMatchObject({
       sessionId: s.id,
@@ -289,7 +371,15 @@ describe('deliveries of the events produced so far', () => {
     const envs = got.map((r) => verified(r, e.secret));
     const completed = envs.find((x) => x.type === 'checkout.session.completed')!;
     const failed = envs.find((x) => x.type === 'checkout.session.failed')!;
-    expect(completed.data).toMatchObject({ status: 'completed', paymentId, chain: 'bnb', token: 'USDC', paymentStatus: 'confirmed', receivedAmount: '37', txHash: null });
+    expect(completed.data).toMatchObject({
+      status: 'completed',
+      paymentId,
+      chain: 'bnb',
+      token: 'USDC',
+      paymentStatus: 'confirmed',
+      receivedAmount: '37',
+      txHash: null,
+    });
     expect(completed.data.completedAt).toMatch(ISO);
     expect(failed.data).toMatchObject({ status: 'failed', paymentId, paymentStatus: 'refunded' });
     expect(Object.keys(failed.data).sort()).toEqual(SESSION_EVENT_FIELDS);
@@ -326,7 +416,14 @@ describe('filters and wildcards', () => {
       disabled: await endpoint(fm, ['*']),
     };
     await fm.patch(`/v1/webhooks/${eps.disabled.id}`, { enabled: false });
-    const types = ['checkout.session.completed', 'payment.confirmed', 'payment.flow.step', 'payment.expired', 'receipt.issued', 'settlement.completed'];
+    const types = [
+      'checkout.session.completed',
+      'payment.confirmed',
+      'payment.flow.step',
+      'payment.expired',
+      'receipt.issued',
+      'settlement.completed',
+    ];
     for (const type of types) await outboxEvent(fm.merchantId, type, { merchantId: fm.merchantId, eventType: type });
     // and one in another workspace, which none of these may see
     await outboxEvent(m.merchantId, 'payment.confirmed', { merchantId: m.merchantId });
@@ -343,14 +440,16 @@ describe('filters and wildcards', () => {
     await rx.waitFor((x) => x.path === eps.everything.path, types.length);
     await sleep(500); // anything unexpected would have arrived by now
     for (const [name, ep] of Object.entries(eps)) {
-      const got = rx.on(ep.path).map((r) => verified(r, ep.secret).type).sort();
+      const got = rx
+        .on(ep.path)
+        .map((r) => verified(r, ep.secret).type)
+        .sort();
       expect({ name, got }).toEqual({ name, got: [...expected[name as keyof typeof eps]].sort() });
     }
     // no match, no delivery row (nothing to retry)
-    const [{ n }] = await t.db.query(
-      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ANY($1)`,
-      [[eps.facilitator.id, eps.disabled.id]],
-    );
+    const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ANY($1)`, [
+      [eps.facilitator.id, eps.disabled.id],
+    ]);
     expect(n).toBe(0);
   });
 
@@ -362,7 +461,10 @@ describe('filters and wildcards', () => {
       if (row.dispatched_at) break;
       await sleep(50);
     }
-    const [row] = await t.db.query(`SELECT dispatched_at, (SELECT count(*)::int FROM webhook_deliveries WHERE event_id = $1) AS n FROM events WHERE id = $1`, [id]);
+    const [row] = await t.db.query(
+      `SELECT dispatched_at, (SELECT count(*)::int FROM webhook_deliveries WHERE event_id = $1) AS n FROM events WHERE id = $1`,
+      [id],
+    );
     expect(row.dispatched_at).not.toBeNull();
     expect(row.n).toBe(0);
   });
@@ -384,12 +486,27 @@ describe('test sends', () => {
     const e = await endpoint(m, ['payment.confirmed']);
     const res = await m.post(`/v1/webhooks/${e.id}/test`, {});
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ object: 'webhook_delivery', endpointId: e.id, eventType: 'checkout.session.completed', test: true, status: 'pending', attempts: [] });
+    expect(res.body).toMatchObject({
+      object: 'webhook_delivery',
+      endpointId: e.id,
+      eventType: 'checkout.session.completed',
+      test: true,
+      status: 'pending',
+      attempts: [],
+    });
     const [r] = await rx.waitFor((x) => x.path === e.path);
     const env = verified(r, e.secret);
-    expect(env).toMatchObject({ id: res.body.eventId, type: 'checkout.session.completed', createdAt: expect.stringMatching(ISO) });
+    expect(env).toMatchObject({
+      id: res.body.eventId,
+      type: 'checkout.session.completed',
+      createdAt: expect.stringMatching(ISO),
+    });
     expect(env.data.test).toBe(true);
-    expect(Object.keys(env.data).filter((k) => k !== 'test').sort()).toEqual(SESSION_EVENT_FIELDS);
+    expect(
+      Object.keys(env.data)
+        .filter((k) => k !== 'test')
+        .sort(),
+    ).toEqual(SESSION_EVENT_FIELDS);
     expect(env.data).toMatchObject({ merchantId: m.merchantId, status: 'completed', txHash: null });
     expect(r.headers['x-svc-event-id']).toBe(res.body.eventId);
     // a test is not an event: nothing to replay
@@ -443,7 +560,15 @@ describe('delivery log and redelivery', () => {
       lastError: null,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
-      attempts: [{ attempt: 1, attemptedAt: expect.stringMatching(ISO), responseStatus: 200, durationMs: expect.any(Number), error: null }],
+      attempts: [
+        {
+          attempt: 1,
+          attemptedAt: expect.stringMatching(ISO),
+          responseStatus: 200,
+          durationMs: expect.any(Number),
+          error: null,
+        },
+      ],
     });
     expect((await m.get(`/v1/webhooks/${e.id}/deliveries/${d.id}`)).body).toEqual(d);
 
@@ -465,7 +590,9 @@ describe('delivery log and redelivery', () => {
     const page1 = await m.get(`/v1/webhooks/${e.id}/deliveries?limit=2`);
     expect(page1.body.data).toHaveLength(2);
     expect(page1.body.hasMore).toBe(true);
-    const page2 = await m.get(`/v1/webhooks/${e.id}/deliveries?limit=2&cursor=${encodeURIComponent(page1.body.nextCursor)}`);
+    const page2 = await m.get(
+      `/v1/webhooks/${e.id}/deliveries?limit=2&cursor=${encodeURIComponent(page1.body.nextCursor)}`,
+    );
     expect(page2.body).toMatchObject({ hasMore: false, nextCursor: null });
     const all = [...page1.body.data, ...page2.body.data];
     expect(new Set(all.map((d: any) => d.id)).size).toBe(3);
@@ -487,6 +614,9 @@ describe('dev clock (last: it moves time for the whole file)', () => {
     expect((await m.get(`/v1/checkout/sessions/${s.id}`)).body.status).toBe('expired');
     const [r] = await rx.waitFor((x) => x.path === e.path);
     const env = verified(r, e.secret);
-    expect(env).toMatchObject({ type: 'checkout.session.expired', data: { sessionId: s.id, status: 'expired', paymentId: null } });
+    expect(env).toMatchObject({
+      type: 'checkout.session.expired',
+      data: { sessionId: s.id, status: 'expired', paymentId: null },
+    });
   });
 });

@@ -15,7 +15,10 @@ let m: Merchant;
 let worker: INestApplicationContext;
 
 beforeAll(async () => {
-  [t, rx] = await Promise.all([startTestApp({ ...webhookEnv(9), SVC_ENV: 'production', SVC_DEV_CLOCK: '' }), WebhookReceiver.start()]);
+  [t, rx] = await Promise.all([
+    startTestApp({ ...webhookEnv(9), SVC_ENV: 'production', SVC_DEV_CLOCK: '' }),
+    WebhookReceiver.start(),
+  ]);
   worker = await startTestWorker(t);
   m = await merchant(t, []);
 });
@@ -53,20 +56,29 @@ test('at delivery, an endpoint that now points at a loopback address is not reac
   const owner = await merchant(t, []);
   const created = await owner.post('/v1/webhooks', { url: 'https://93.184.216.34/hook', eventTypes: ['*'] });
   const literal = created.body.id as string;
-  const named = (await owner.post('/v1/webhooks', { url: 'https://93.184.216.34/other', eventTypes: ['*'] })).body.id as string;
+  const named = (await owner.post('/v1/webhooks', { url: 'https://93.184.216.34/other', eventTypes: ['*'] })).body
+    .id as string;
   // as if DNS or the row changed after the check at create
   await t.db.query(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [literal, rx.url('/inward')]);
-  await t.db.query(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [named, `http://localhost:${rx.port}/inward`]);
-  await t.db.query(`INSERT INTO events (id, workspace_id, type, data, created_at) VALUES ($1, $2, 'payment.confirmed', '{}', now())`, [
-    randomUUID(), owner.merchantId,
+  await t.db.query(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [
+    named,
+    `http://localhost:${rx.port}/inward`,
   ]);
+  await t.db.query(
+    `INSERT INTO events (id, workspace_id, type, data, created_at) VALUES ($1, $2, 'payment.confirmed', '{}', now())`,
+    [randomUUID(), owner.merchantId],
+  );
   for (const id of [literal, named]) {
     let d: any;
     for (let i = 0; i < 100 && !d?.attempts?.length; i++) {
       d = (await owner.get(`/v1/webhooks/${id}/deliveries`)).body.data[0];
       if (!d?.attempts?.length) await new Promise((r) => setTimeout(r, 100));
     }
-    expect(d.attempts[0]).toMatchObject({ attempt: 1, responseStatus: null, error: expect.stringContaining('private, loopback or link-local') });
+    expect(d.attempts[0]).toMatchObject({
+      attempt: 1,
+      responseStatus: null,
+      error: expect.stringContaining('private, loopback or link-local'),
+    });
   }
   expect(rx.on('/inward')).toHaveLength(0);
 });

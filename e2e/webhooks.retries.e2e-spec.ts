@@ -52,7 +52,11 @@ async function emit(workspaceId: string, type = 'payment.confirmed'): Promise<st
   const id = randomUUID();
   const now = new Date((await t.http().get('/v1/dev/clock')).body.now);
   await t.db.query(`INSERT INTO events (id, workspace_id, type, data, created_at) VALUES ($1, $2, $3, $4, $5)`, [
-    id, workspaceId, type, JSON.stringify({ merchantId: workspaceId, eventType: type, n: paths }), now,
+    id,
+    workspaceId,
+    type,
+    JSON.stringify({ merchantId: workspaceId, eventType: type, n: paths }),
+    now,
   ]);
   return id;
 }
@@ -102,7 +106,11 @@ describe('retries', () => {
     expect(got.map((r) => r.body.id)).toEqual([id, id]);
     expect(got[1].raw.equals(got[0].raw)).toBe(true);
     const d = await deliveryOf(e, id, (x) => x.status === 'succeeded');
-    expect(d.attempts[0]).toMatchObject({ attempt: 1, responseStatus: null, error: 'timeout: no answer within 1000 ms' });
+    expect(d.attempts[0]).toMatchObject({
+      attempt: 1,
+      responseStatus: null,
+      error: 'timeout: no answer within 1000 ms',
+    });
     expect(d.attempts[0].durationMs).toBeGreaterThanOrEqual(990);
     expect(d.attempts[1]).toMatchObject({ attempt: 2, responseStatus: 204, error: null });
   });
@@ -213,7 +221,12 @@ describe('isolation', () => {
     expect(got.every((r) => r.headers['x-svc-attempt'] === '1')).toBe(true);
     expect(Math.max(...got.map((r) => r.at)) - started).toBeLessThan(5_000);
     for (const e of live) {
-      expect(rx.on(e.path).map((r) => r.body.id).sort()).toEqual([...ids].sort());
+      expect(
+        rx
+          .on(e.path)
+          .map((r) => r.body.id)
+          .sort(),
+      ).toEqual([...ids].sort());
       for (const r of rx.on(e.path)) expect(r.headers['x-svc-signature']).toBe(expectedSignature(r.raw, e.secret));
     }
     // the dead endpoint got its own first attempts too, and keeps its own retries

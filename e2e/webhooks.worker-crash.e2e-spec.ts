@@ -42,11 +42,15 @@ function spawnWorker(): ChildProcess {
     SVC_ENV: 'test',
     SVC_MNEMONIC: TEST_MNEMONIC,
   };
-  const p = spawn(process.execPath, ['-e', `require('./scripts/swc-register.js'); require('./apps/worker/src/main.ts');`], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const p = spawn(
+    process.execPath,
+    ['-e', `require('./scripts/swc-register.js'); require('./apps/worker/src/main.ts');`],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   p.stderr?.on('data', () => undefined);
   return p;
 }
@@ -69,9 +73,10 @@ test('a worker killed mid-delivery: after a restart the event still arrives, sam
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child!.on('exit', (_code, signal) => resolve(signal)));
 
   const id = randomUUID();
-  await t.db.query(`INSERT INTO events (id, workspace_id, type, data, created_at) VALUES ($1, $2, 'payment.confirmed', $3, now())`, [
-    id, m.merchantId, JSON.stringify({ merchantId: m.merchantId, eventType: 'payment.confirmed' }),
-  ]);
+  await t.db.query(
+    `INSERT INTO events (id, workspace_id, type, data, created_at) VALUES ($1, $2, 'payment.confirmed', $3, now())`,
+    [id, m.merchantId, JSON.stringify({ merchantId: m.merchantId, eventType: 'payment.confirmed' })],
+  );
   const [first] = await rx.waitFor((r) => r.path === '/crash', 1, 30_000);
   expect(await exited).toBe('SIGKILL');
   child = null;

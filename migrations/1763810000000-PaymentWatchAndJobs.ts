@@ -13,9 +13,15 @@ export class PaymentWatchAndJobs1763810000000 implements MigrationInterface {
 
   public async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE "payments" ADD "recorded_xid" bigint NOT NULL DEFAULT txid_current()`);
-    await q.query(`CREATE INDEX "IDX_checkout_sessions_processing" ON "checkout_sessions" ("payment_id") WHERE "status" = 'processing'`);
-    await q.query(`CREATE INDEX "IDX_checkout_sessions_open_expiry" ON "checkout_sessions" ("expires_at") WHERE "status" = 'open'`);
-    await q.query(`CREATE INDEX "IDX_payments_waiting_expiry" ON "payments" ("expires_at") WHERE "status" = 'waiting_for_payment'`);
+    await q.query(
+      `CREATE INDEX "IDX_checkout_sessions_processing" ON "checkout_sessions" ("payment_id") WHERE "status" = 'processing'`,
+    );
+    await q.query(
+      `CREATE INDEX "IDX_checkout_sessions_open_expiry" ON "checkout_sessions" ("expires_at") WHERE "status" = 'open'`,
+    );
+    await q.query(
+      `CREATE INDEX "IDX_payments_waiting_expiry" ON "payments" ("expires_at") WHERE "status" = 'waiting_for_payment'`,
+    );
     await q.query(`CREATE INDEX "IDX_payments_recorded" ON "payments" ("chain", "network", "recorded_xid") `);
     await q.query(
       `CREATE INDEX "IDX_payments_watch" ON "payments" ("chain", "network", "expires_at") WHERE "status" IN ('waiting_for_payment', 'detected', 'confirming', 'underpaid', 'expired')`,

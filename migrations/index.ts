@@ -4,4 +4,9 @@ import { ChainCursors1763790000000 } from './1763790000000-ChainCursors';
 import { Webhooks1763800000000 } from './1763800000000-Webhooks';
 import { PaymentWatchAndJobs1763810000000 } from './1763810000000-PaymentWatchAndJobs';
 
-export const MIGRATIONS = [Foundation1763780000000, ChainCursors1763790000000, Webhooks1763800000000, PaymentWatchAndJobs1763810000000];
+export const MIGRATIONS = [
+  Foundation1763780000000,
+  ChainCursors1763790000000,
+  Webhooks1763800000000,
+  PaymentWatchAndJobs1763810000000,
+];

@@ -67,7 +67,9 @@ async function seedWorkspace(config) {
       // The file may be missing, or belong to another database (DATABASE_URL changed, database recreated).
       const valid =
         apiKey !== '' &&
-        (await db.getRepository(ApiKeyEntity).existsBy({ keyHash: hashApiKey(apiKey), workspaceId: merchantId, revokedAt: IsNull() }));
+        (await db
+          .getRepository(ApiKeyEntity)
+          .existsBy({ keyHash: hashApiKey(apiKey), workspaceId: merchantId, revokedAt: IsNull() }));
       if (!valid) {
         apiKey = await workspaces.createApiKey(merchantId, 'owner');
         saveDemoKey(apiKey);
@@ -127,7 +129,9 @@ async function startDevnet() {
   process.env.SVC_CHAINS_FILE = devnet.chainsFile;
   for (const c of devnet.chains) {
     const tokens = c.entry.tokens.filter((t) => t.watched).map((t) => `${t.symbol}${t.native ? ' (native)' : ''}`);
-    say(`devnet ${c.spec.chain}/${c.spec.network}: ${c.node.url}, ${tokens.join(', ')}, ${c.spec.confirmations} confirmation(s)`);
+    say(
+      `devnet ${c.spec.chain}/${c.spec.network}: ${c.node.url}, ${tokens.join(', ')}, ${c.spec.confirmations} confirmation(s)`,
+    );
   }
   return devnet;
 }
@@ -160,7 +164,10 @@ function printSummary(config, { apiKey, slug, sessionUrl, payment }) {
 async function main() {
   if (!isBuildCurrent([dist('api'), dist('cli'), dist('listener'), dist('worker')])) {
     say('building (the build is missing or older than the sources)');
-    if ((await runOnce('npm', ['run', 'build'])) !== 0 || !isBuildCurrent([dist('api'), dist('cli'), dist('listener'), dist('worker')])) {
+    if (
+      (await runOnce('npm', ['run', 'build'])) !== 0 ||
+      !isBuildCurrent([dist('api'), dist('cli'), dist('listener'), dist('worker')])
+    ) {
       say('the build failed; fix the errors above and run `npm run dev` again');
       return 1;
     }
@@ -193,7 +200,12 @@ async function main() {
     if (!seeded.product) say(`created the demo product "${DEMO_PRODUCT.name}" (${product.id})`);
     const session = await api(localUrl, seeded.apiKey, 'POST', '/v1/checkout/sessions', { productId: product.id });
     const payment = devnet
-      ? await api(localUrl, seeded.apiKey, 'POST', '/v1/payments', { chain: 'bnb', token: 'USDC', amount: '25', currency: 'USDC' })
+      ? await api(localUrl, seeded.apiKey, 'POST', '/v1/payments', {
+          chain: 'bnb',
+          token: 'USDC',
+          amount: '25',
+          currency: 'USDC',
+        })
       : null;
     printSummary(config, { apiKey: seeded.apiKey, slug: product.slug, sessionUrl: session.url, payment });
   } catch (err) {

@@ -15,13 +15,22 @@ const NEXT_BIN = require.resolve('next/dist/bin/next', { paths: [root] });
 // builds, and next-env.d.ts (rewritten by every build) are not sources
 const skipped = (name) => name === 'node_modules' || name.startsWith('.next') || name === 'next-env.d.ts';
 
-const nextEnv = (env = process.env, distDir = '.next') => ({ ...env, NEXT_TELEMETRY_DISABLED: '1', PAY_DIST_DIR: distDir });
+const nextEnv = (env = process.env, distDir = '.next') => ({
+  ...env,
+  NEXT_TELEMETRY_DISABLED: '1',
+  PAY_DIST_DIR: distDir,
+});
 // start.js and dev.js spawn their processes with this process's environment.
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
 /** The `start.js` process entry: `next start apps/pay -p $PAY_PORT`. */
 function payProcess(port = process.env.PAY_PORT || '3001') {
-  return { name: 'pay', command: process.execPath, args: [NEXT_BIN, 'start', PAY_DIR, '-p', String(port)], script: BUILD_ID };
+  return {
+    name: 'pay',
+    command: process.execPath,
+    args: [NEXT_BIN, 'start', PAY_DIR, '-p', String(port)],
+    script: BUILD_ID,
+  };
 }
 
 function newestMtime(dir) {

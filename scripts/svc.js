@@ -16,7 +16,8 @@ function newestSourceMtime(dir) {
     if (SKIP.has(entry.name)) continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtime(full));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
+      newest = Math.max(newest, fs.statSync(full).mtimeMs);
   }
   return newest;
 }
@@ -41,7 +42,9 @@ if (require.main === module) {
     try {
       require.resolve('@swc/core');
     } catch {
-      process.stderr.write('svc: no current build (dist/) and no dev dependencies to run the sources: run `npm run build`.\n');
+      process.stderr.write(
+        'svc: no current build (dist/) and no dev dependencies to run the sources: run `npm run build`.\n',
+      );
       process.exit(1);
     }
     require('./swc-register.js');

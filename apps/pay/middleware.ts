@@ -18,7 +18,13 @@ export async function middleware(req: NextRequest) {
     const slug = decodeURIComponent(link[1]);
     if (isSlug(slug)) {
       const product = await callApi('GET', apiPaths.product(slug));
-      const gone = product.ok ? null : product.status === 410 ? 'subscription' : product.status === 404 && isArchivedMessage(product.body?.message) ? 'archived' : null;
+      const gone = product.ok
+        ? null
+        : product.status === 410
+          ? 'subscription'
+          : product.status === 404 && isArchivedMessage(product.body?.message)
+            ? 'archived'
+            : null;
       if (gone) {
         const url = req.nextUrl.clone();
         url.pathname = `/gone/${gone}`;

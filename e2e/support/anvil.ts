@@ -12,7 +12,9 @@ export interface TestDevnet extends Devnet {
   dir: string;
 }
 
-export async function startTestDevnet(options: { chains?: DevChainSpec[]; blockTimeSeconds?: number } = {}): Promise<TestDevnet> {
+export async function startTestDevnet(
+  options: { chains?: DevChainSpec[]; blockTimeSeconds?: number } = {},
+): Promise<TestDevnet> {
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-devnet-'));
   const devnet = await startDevnet({ dir, ...options });
   return {

@@ -36,10 +36,13 @@ export interface CreditContext {
 
 /** Jobs do not run on their own unless `jobs.autoStart` is true: tests call jobs.runOnce(). */
 export async function startCreditContext(config: SvcConfig, jobs: Partial<JobsOptions> = {}): Promise<CreditContext> {
-  const app = await NestFactory.createApplicationContext(CreditTestModule.forRoot(config, { autoStart: false, ...jobs }), {
-    logger: process.env.E2E_LOG ? ['log', 'warn', 'error'] : ['error'],
-    abortOnError: false,
-  });
+  const app = await NestFactory.createApplicationContext(
+    CreditTestModule.forRoot(config, { autoStart: false, ...jobs }),
+    {
+      logger: process.env.E2E_LOG ? ['log', 'warn', 'error'] : ['error'],
+      abortOnError: false,
+    },
+  );
   await app.init();
   return {
     app,

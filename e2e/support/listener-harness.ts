@@ -9,11 +9,25 @@ import type { ListenerModuleOptions } from '../../apps/listener/src/listener.mod
 import { JobsRunner } from '../../apps/listener/src/jobs/jobs.runner';
 import { WatchersService } from '../../apps/listener/src/watchers/watchers.service';
 import { merchant, Merchant } from '../factories/merchant.factory';
-import { DevChainSpec, DevPayer, SentTransfer, TestDevnet, defaultDevChains, startTestDevnet, writeChainsFile } from './anvil';
+import {
+  DevChainSpec,
+  DevPayer,
+  SentTransfer,
+  TestDevnet,
+  defaultDevChains,
+  startTestDevnet,
+  writeChainsFile,
+} from './anvil';
 import { startTestApp, TestApp, TEST_MNEMONIC } from './test-app';
 
 /** Fast polls and retries: the listener reacts within tens of milliseconds. */
-export const FAST_EVM = { pollIntervalMs: 50, claimRetryMs: 200, backoffBaseMs: 50, backoffMaxMs: 400, rpcTimeoutMs: 2_000 };
+export const FAST_EVM = {
+  pollIntervalMs: 50,
+  claimRetryMs: 200,
+  backoffBaseMs: 50,
+  backoffMaxMs: 400,
+  rpcTimeoutMs: 2_000,
+};
 
 export type Row = Record<string, any>;
 
@@ -57,7 +71,9 @@ export async function startHarness(chains: DevChainSpec[] = defaultDevChains(2))
       listeners,
       async listener(options = {}) {
         const { chainsFile, ...rest } = options;
-        const config: SvcConfig = chainsFile ? loadConfig({ ...configEnv(app.config), SVC_CHAINS_FILE: chainsFile }) : app.config;
+        const config: SvcConfig = chainsFile
+          ? loadConfig({ ...configEnv(app.config), SVC_CHAINS_FILE: chainsFile })
+          : app.config;
         const l = await createListenerApp(
           config,
           { healthLogIntervalMs: 0, jobs: { autoStart: false }, ...rest, evm: { ...FAST_EVM, ...rest.evm } },
@@ -67,7 +83,11 @@ export async function startHarness(chains: DevChainSpec[] = defaultDevChains(2))
         listeners.push(l);
         // every watcher has its cursor before a test sends anything
         await waitFor('the listener to open its cursors', () =>
-          l.get(WatchersService).status().filter((s) => s.kind === 'evm' && s.state !== 'idle').every((s) => s.nextBlock !== null || s.state === 'standby'),
+          l
+            .get(WatchersService)
+            .status()
+            .filter((s) => s.kind === 'evm' && s.state !== 'idle')
+            .every((s) => s.nextBlock !== null || s.state === 'standby'),
         );
         return l;
       },
@@ -99,7 +119,9 @@ export async function startHarness(chains: DevChainSpec[] = defaultDevChains(2))
         if (!token) throw new Error(`no ${symbol} on ${payment.chain}/${payment.network}`);
         const atomic = toAtomicUnits(units, token.decimals);
         const payer = h.payer(payment.chain, payment.network);
-        const sent = token.native ? await payer.sendNative(payment.paymentAddress, atomic) : await payer.sendToken(token.address!, payment.paymentAddress, atomic);
+        const sent = token.native
+          ? await payer.sendNative(payment.paymentAddress, atomic)
+          : await payer.sendToken(token.address!, payment.paymentAddress, atomic);
         if (opts.mine !== false) await h.finalise(payment.chain, payment.network);
         return sent;
       },
@@ -110,14 +132,20 @@ export async function startHarness(chains: DevChainSpec[] = defaultDevChains(2))
       async until(paymentId, predicate, what = 'the payment', ms = 15_000) {
         const seen: { last: Row | null } = { last: null };
         try {
-          return await waitFor(what, async () => {
-            const p = await h.getPayment(paymentId);
-            seen.last = p;
-            return predicate(p) && p;
-          }, ms);
+          return await waitFor(
+            what,
+            async () => {
+              const p = await h.getPayment(paymentId);
+              seen.last = p;
+              return predicate(p) && p;
+            },
+            ms,
+          );
         } catch (err) {
           const l = seen.last;
-          throw new Error(`${(err as Error).message}; last seen: ${JSON.stringify(l && { status: l.status, receivedAmount: l.receivedAmount, transfers: l.blockchainTransactions?.length })}`);
+          throw new Error(
+            `${(err as Error).message}; last seen: ${JSON.stringify(l && { status: l.status, receivedAmount: l.receivedAmount, transfers: l.blockchainTransactions?.length })}`,
+          );
         }
       },
       async getPayment(paymentId) {
@@ -152,7 +180,11 @@ export async function startHarness(chains: DevChainSpec[] = defaultDevChains(2))
   }
 }
 
-export async function waitFor<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  ms = 15_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();

@@ -24,8 +24,16 @@ export class CliModule implements OnModuleDestroy {
       providers: [
         // Two connections: `migrate` holds the advisory lock on one while migrations run on the other.
         { provide: DataSource, useFactory: () => createDataSource(config.databaseUrl, 2) },
-        { provide: MigrateCommand, useFactory: (db: DataSource) => new MigrateCommand(db, config.databaseUrl), inject: [DataSource] },
-        { provide: RecoverCommand, useFactory: (db: DataSource) => new RecoverCommand(db, config), inject: [DataSource] },
+        {
+          provide: MigrateCommand,
+          useFactory: (db: DataSource) => new MigrateCommand(db, config.databaseUrl),
+          inject: [DataSource],
+        },
+        {
+          provide: RecoverCommand,
+          useFactory: (db: DataSource) => new RecoverCommand(db, config),
+          inject: [DataSource],
+        },
         { provide: DevPayCommand, useFactory: (db: DataSource) => new DevPayCommand(db, config), inject: [DataSource] },
         WorkspacesService,
         WorkspaceCreateCommand,

@@ -60,7 +60,10 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig(); // the CLI needs no mnemonic: it derives no addresses
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error'], abortOnError: false });
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), {
+    logger: ['error'],
+    abortOnError: false,
+  });
   try {
     await run(app);
     return 0;
@@ -76,7 +79,10 @@ function report(err: unknown): number {
     return code;
   };
   if (err instanceof UsageError) {
-    return fail(err.withUsage ? `${err.message}\n\n${USAGE}` : `${err.message}\nRun \`npm run svc -- help\` for the commands.`, 2);
+    return fail(
+      err.withUsage ? `${err.message}\n\n${USAGE}` : `${err.message}\nRun \`npm run svc -- help\` for the commands.`,
+      2,
+    );
   }
   if (err instanceof NotAvailableYet) return fail(err.message, 2);
   if (err instanceof DevPayError) return fail(err.message, 1);

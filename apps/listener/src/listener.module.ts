@@ -40,7 +40,11 @@ export class ListenerModule {
           },
           inject: [CreditService],
         },
-        { provide: WATCH_SET, useFactory: (addresses: WatchSetService): WatchSet => watchSet ?? addresses, inject: [WatchSetService] },
+        {
+          provide: WATCH_SET,
+          useFactory: (addresses: WatchSetService): WatchSet => watchSet ?? addresses,
+          inject: [WatchSetService],
+        },
         WatchersService,
       ],
       exports: [WatchersService, CreditModule, ...(jobs === false ? [] : [JobsModule])],

@@ -11,7 +11,10 @@ async function main(): Promise<void> {
   const config = resolveMnemonic(loadConfig(), generateMnemonic);
   const app = await createListenerApp(config);
   await app.init();
-  const chains = app.get(WatchersService).status().map((s) => `${s.chain}/${s.network}`);
+  const chains = app
+    .get(WatchersService)
+    .status()
+    .map((s) => `${s.chain}/${s.network}`);
   new Logger('listener').log(`started (${config.env}); chains: ${chains.join(', ') || 'none'}`);
 }
 

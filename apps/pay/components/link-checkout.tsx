@@ -24,7 +24,9 @@ export function LinkForm({ product, locale, m }: { product: PublicProduct; local
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // one key per page view: a double submit answers the same payment (spec: idempotencyKey)
-  const [idempotencyKey] = useState(() => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`));
+  const [idempotencyKey] = useState(() =>
+    typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`,
+  );
   const amountInput = useRef<HTMLInputElement>(null);
   const live = useLive();
   const ids = useId();
@@ -85,8 +87,16 @@ export function LinkForm({ product, locale, m }: { product: PublicProduct; local
         <legend>{m.payWith}</legend>
         {rows.map((r) => (
           <label className="radio" key={r.chain}>
-            <input type="radio" name="chain" value={r.chain} checked={chain === r.chain} onChange={() => setChain(r.chain)} />
-            <span>{fill(m.tokenOn, { token: r.token, network: networkName(r.chain, product.network, m.testnet) })}</span>
+            <input
+              type="radio"
+              name="chain"
+              value={r.chain}
+              checked={chain === r.chain}
+              onChange={() => setChain(r.chain)}
+            />
+            <span>
+              {fill(m.tokenOn, { token: r.token, network: networkName(r.chain, product.network, m.testnet) })}
+            </span>
             {r.price && <span className="price">{formatTokenAmount(r.price, r.token, locale)}</span>}
           </label>
         ))}
@@ -142,13 +152,26 @@ function isAmountError(err: ApiError | null): err is ApiError {
 
 /** Out of bounds: said in the page's language with the API's own bounds; otherwise the API's message. */
 function amountErrorText(err: ApiError, m: Messages, locale: string): string {
-  if (err.minAmount && err.maxAmount) return fill(m.amountOutOfBounds, { min: formatUsd(err.minAmount, locale), max: formatUsd(err.maxAmount, locale) });
+  if (err.minAmount && err.maxAmount)
+    return fill(m.amountOutOfBounds, { min: formatUsd(err.minAmount, locale), max: formatUsd(err.maxAmount, locale) });
   if (err.minAmount) return fill(m.amountBelowMin, { min: formatUsd(err.minAmount, locale) });
   return errorMessage(err, m.amountFormat);
 }
 
 /** The payment made through the link, followed by its id. */
-export function LinkPayment({ initial, slug, serverNow, locale, m }: { initial: PaymentView; slug: string; serverNow: number; locale: string; m: Messages }) {
+export function LinkPayment({
+  initial,
+  slug,
+  serverNow,
+  locale,
+  m,
+}: {
+  initial: PaymentView;
+  slug: string;
+  serverNow: number;
+  locale: string;
+  m: Messages;
+}) {
   const [payment, setPayment] = useState(initial);
   const [clockOffset] = useState(() => clockOffsetFrom(serverNow));
   const phase = paymentPhase(payment.status);
@@ -160,7 +183,12 @@ export function LinkPayment({ initial, slug, serverNow, locale, m }: { initial: 
     if (!res.ok) throw new Error(`poll answered ${res.status}`);
     const next = (await res.json()) as PublicPayment;
     // the rail (chain id, token contract, decimals) never changes; amounts and status do
-    setPayment((prev) => ({ ...prev, receivedAmount: next.receivedAmount, status: next.status, expiresAt: next.expiresAt }));
+    setPayment((prev) => ({
+      ...prev,
+      receivedAmount: next.receivedAmount,
+      status: next.status,
+      expiresAt: next.expiresAt,
+    }));
   }, [payment.id]);
   const failing = usePolling(poll, !final, POLL_MS);
   const live = useLive();
@@ -173,7 +201,9 @@ export function LinkPayment({ initial, slug, serverNow, locale, m }: { initial: 
           {m.connectionLost}
         </p>
       )}
-      {(phase === 'waiting' || phase === 'underpaid') && <PaymentDetails payment={payment} phase={phase} m={m} locale={locale} clockOffset={clockOffset} />}
+      {(phase === 'waiting' || phase === 'underpaid') && (
+        <PaymentDetails payment={payment} phase={phase} m={m} locale={locale} clockOffset={clockOffset} />
+      )}
       {(phase === 'waiting' || phase === 'expired') && (
         <div className="actions">
           <a className="button secondary" href={`/pay/${encodeURIComponent(slug)}`} data-testid="start-over">

@@ -1,5 +1,13 @@
 // A page that only says something: not found, gone, no longer available, an invoice, unavailable.
-export function Notice({ title, detail, tone = 'neutral' }: { title: string; detail: string; tone?: 'neutral' | 'bad' }) {
+export function Notice({
+  title,
+  detail,
+  tone = 'neutral',
+}: {
+  title: string;
+  detail: string;
+  tone?: 'neutral' | 'bad';
+}) {
   return (
     <main className="page">
       <div className="card">

@@ -8,7 +8,19 @@ import type { PaymentView } from '../lib/types';
 import { walletRequest } from '../lib/wallet-uri';
 import { CopyButton, Countdown } from './widgets';
 
-export function PaymentDetails({ payment: p, phase, m, locale, clockOffset }: { payment: PaymentView; phase: Phase; m: Messages; locale: string; clockOffset: number }) {
+export function PaymentDetails({
+  payment: p,
+  phase,
+  m,
+  locale,
+  clockOffset,
+}: {
+  payment: PaymentView;
+  phase: Phase;
+  m: Messages;
+  locale: string;
+  clockOffset: number;
+}) {
   const send = amountToSend(p);
   const wallet = walletRequest(p);
   const network = networkName(p.chain, p.network, m.testnet);
@@ -41,7 +53,14 @@ export function PaymentDetails({ payment: p, phase, m, locale, clockOffset }: { 
       </div>
       <div className="qr">
         {/* drawn on the server (app/qr/route.ts): no QR code library in the browser */}
-        <img src={`/qr?text=${encodeURIComponent(wallet.qrText)}`} width={192} height={192} alt={wallet.uri ? m.qrAlt : m.qrAltAddress} data-testid="qr" data-qr-text={wallet.qrText} />
+        <img
+          src={`/qr?text=${encodeURIComponent(wallet.qrText)}`}
+          width={192}
+          height={192}
+          alt={wallet.uri ? m.qrAlt : m.qrAltAddress}
+          data-testid="qr"
+          data-qr-text={wallet.qrText}
+        />
         {wallet.uri && (
           <a className="button secondary no-print" href={wallet.uri} data-testid="wallet-link">
             {m.openWallet}

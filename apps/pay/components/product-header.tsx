@@ -12,7 +12,13 @@ function safeImage(url: string | null): string | null {
   }
 }
 
-export function ProductHeader(props: { name: string; description: string | null; imageUrl: string | null; total?: { label: string; value: string } | null; children?: ReactNode }) {
+export function ProductHeader(props: {
+  name: string;
+  description: string | null;
+  imageUrl: string | null;
+  total?: { label: string; value: string } | null;
+  children?: ReactNode;
+}) {
   const image = safeImage(props.imageUrl);
   return (
     <section className="card" aria-labelledby="product-name">

@@ -17,7 +17,17 @@ const POLL_MS = 3_000;
 
 type Action = 'redeem' | 'cancel';
 
-export function SessionCheckout({ initial, serverNow, locale, m }: { initial: PublicSession; serverNow: number; locale: string; m: Messages }) {
+export function SessionCheckout({
+  initial,
+  serverNow,
+  locale,
+  m,
+}: {
+  initial: PublicSession;
+  serverNow: number;
+  locale: string;
+  m: Messages;
+}) {
   const [session, setSession] = useState(initial);
   const [clockOffset] = useState(() => clockOffsetFrom(serverNow));
   const [busy, setBusy] = useState<Action | null>(null);
@@ -88,7 +98,8 @@ export function SessionCheckout({ initial, serverNow, locale, m }: { initial: Pu
     }
   };
 
-  const pinned = session.pinnedChain !== null ? (session.chains.find((r) => r.chain === session.pinnedChain) ?? null) : null;
+  const pinned =
+    session.pinnedChain !== null ? (session.chains.find((r) => r.chain === session.pinnedChain) ?? null) : null;
   // the change is offered only while nothing has arrived; a poll may end that at any time
   const changeable = canChangeChain(session);
   const changingNow = changing && changeable;
@@ -96,7 +107,12 @@ export function SessionCheckout({ initial, serverNow, locale, m }: { initial: Pu
 
   return (
     <>
-      <section className="card" aria-labelledby={phase === 'choose' ? 'choose-heading' : undefined} aria-busy={busy !== null} data-live={live || undefined}>
+      <section
+        className="card"
+        aria-labelledby={phase === 'choose' ? 'choose-heading' : undefined}
+        aria-busy={busy !== null}
+        data-live={live || undefined}
+      >
         <StatusBanner phase={phase} payment={payment} late={session.late} m={m} locale={locale} headingRef={heading} />
         {failing && !final && (
           <p className="muted" role="status">
@@ -106,8 +122,18 @@ export function SessionCheckout({ initial, serverNow, locale, m }: { initial: Pu
 
         {phase === 'choose' && pinned && (
           <>
-            <h2 id="choose-heading">{fill(m.pinnedHeading, { token: pinned.token, network: networkName(pinned.chain, session.network, m.testnet) })}</h2>
-            <button type="button" onClick={() => void act('redeem', { chain: pinned.chain })} disabled={busy !== null} data-testid="show-address">
+            <h2 id="choose-heading">
+              {fill(m.pinnedHeading, {
+                token: pinned.token,
+                network: networkName(pinned.chain, session.network, m.testnet),
+              })}
+            </h2>
+            <button
+              type="button"
+              onClick={() => void act('redeem', { chain: pinned.chain })}
+              disabled={busy !== null}
+              data-testid="show-address"
+            >
               {busy === 'redeem' ? m.loading : m.showAddress}
             </button>
           </>
@@ -140,7 +166,13 @@ export function SessionCheckout({ initial, serverNow, locale, m }: { initial: Pu
 
         {!final && phase !== 'choose' && changeable && (
           <div className="actions">
-            <button type="button" className="secondary" onClick={() => setChanging(!changingNow)} aria-expanded={changingNow} disabled={busy !== null}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => setChanging(!changingNow)}
+              aria-expanded={changingNow}
+              disabled={busy !== null}
+            >
               {changingNow ? m.keepNetwork : m.changeNetwork}
             </button>
           </div>
@@ -149,17 +181,33 @@ export function SessionCheckout({ initial, serverNow, locale, m }: { initial: Pu
         {canCancel(session) && (
           <div className="actions">
             {!confirmingCancel ? (
-              <button type="button" className="danger" onClick={() => setConfirmingCancel(true)} disabled={busy !== null}>
+              <button
+                type="button"
+                className="danger"
+                onClick={() => setConfirmingCancel(true)}
+                disabled={busy !== null}
+              >
                 {m.cancel}
               </button>
             ) : (
               <div role="group" aria-labelledby="cancel-question" className="confirm">
                 <p id="cancel-question">{m.cancelConfirm}</p>
                 <div className="actions">
-                  <button type="button" className="danger" onClick={() => void act('cancel')} disabled={busy !== null} data-testid="cancel-yes">
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => void act('cancel')}
+                    disabled={busy !== null}
+                    data-testid="cancel-yes"
+                  >
                     {busy === 'cancel' ? m.loading : m.cancelYes}
                   </button>
-                  <button type="button" className="secondary" onClick={() => setConfirmingCancel(false)} disabled={busy !== null}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => setConfirmingCancel(false)}
+                    disabled={busy !== null}
+                  >
                     {m.cancelNo}
                   </button>
                 </div>
@@ -190,13 +238,26 @@ function pickable(rows: NetworkRow[]): NetworkRow[] {
   return rows.filter((r, i) => rows.findIndex((x) => x.chain === r.chain) === i);
 }
 
-function ChainOptions(props: { rows: NetworkRow[]; network: string; locale: string; m: Messages; disabled: boolean; onPick: (chain: string) => void }) {
+function ChainOptions(props: {
+  rows: NetworkRow[];
+  network: string;
+  locale: string;
+  m: Messages;
+  disabled: boolean;
+  onPick: (chain: string) => void;
+}) {
   const { rows, network, locale, m } = props;
   return (
     <ul className="options" data-testid="chains">
       {rows.map((r) => (
         <li key={r.chain}>
-          <button type="button" className="option" disabled={props.disabled} onClick={() => props.onPick(r.chain)} data-chain={r.chain}>
+          <button
+            type="button"
+            className="option"
+            disabled={props.disabled}
+            onClick={() => props.onPick(r.chain)}
+            data-chain={r.chain}
+          >
             <span>{fill(m.tokenOn, { token: r.token, network: networkName(r.chain, network, m.testnet) })}</span>
             {r.price && <span className="price">{formatTokenAmount(r.price, r.token, locale)}</span>}
           </button>

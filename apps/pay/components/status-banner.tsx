@@ -12,7 +12,14 @@ const TOP_UP_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
 type Tone = 'info' | 'ok' | 'warn' | 'bad';
 
-export function StatusBanner(props: { phase: Phase; payment: PaymentView | null; late: boolean; m: Messages; locale: string; headingRef?: Ref<HTMLHeadingElement> }) {
+export function StatusBanner(props: {
+  phase: Phase;
+  payment: PaymentView | null;
+  late: boolean;
+  m: Messages;
+  locale: string;
+  headingRef?: Ref<HTMLHeadingElement>;
+}) {
   const content = describe(props);
   return (
     <div role="status" aria-live="polite" data-testid="status" data-phase={props.phase}>
@@ -30,7 +37,19 @@ export function StatusBanner(props: { phase: Phase; payment: PaymentView | null;
   );
 }
 
-function describe({ phase, payment: p, late, m, locale }: { phase: Phase; payment: PaymentView | null; late: boolean; m: Messages; locale: string }): {
+function describe({
+  phase,
+  payment: p,
+  late,
+  m,
+  locale,
+}: {
+  phase: Phase;
+  payment: PaymentView | null;
+  late: boolean;
+  m: Messages;
+  locale: string;
+}): {
   tone: Tone;
   title: string;
   details: ReactNode[];
@@ -46,7 +65,14 @@ function describe({ phase, payment: p, late, m, locale }: { phase: Phase; paymen
       return {
         tone: 'info',
         title: m.statusConfirming,
-        details: p ? [fill(m.statusConfirmingDetail, { received: amount(p.receivedAmount), network: networkName(p.chain, p.network, m.testnet) })] : [],
+        details: p
+          ? [
+              fill(m.statusConfirmingDetail, {
+                received: amount(p.receivedAmount),
+                network: networkName(p.chain, p.network, m.testnet),
+              }),
+            ]
+          : [],
       };
     case 'underpaid': {
       const due = p && amountDue(p);
@@ -68,13 +94,28 @@ function describe({ phase, payment: p, late, m, locale }: { phase: Phase; paymen
       };
     }
     case 'completed':
-      return { tone: 'ok', title: m.statusCompleted, details: [...(p ? [fill(m.statusCompletedDetail, { received: amount(p.receivedAmount) })] : []), ...lateNote] };
+      return {
+        tone: 'ok',
+        title: m.statusCompleted,
+        details: [...(p ? [fill(m.statusCompletedDetail, { received: amount(p.receivedAmount) })] : []), ...lateNote],
+      };
     case 'overpaid': {
       const over = p && amountOver(p);
       return {
         tone: 'ok',
         title: m.statusOverpaid,
-        details: [...(p && over ? [fill(m.statusOverpaidDetail, { received: amount(p.receivedAmount), over: amount(over), expected: amount(p.expectedAmount) })] : []), ...lateNote],
+        details: [
+          ...(p && over
+            ? [
+                fill(m.statusOverpaidDetail, {
+                  received: amount(p.receivedAmount),
+                  over: amount(over),
+                  expected: amount(p.expectedAmount),
+                }),
+              ]
+            : []),
+          ...lateNote,
+        ],
       };
     }
     case 'expired':

@@ -72,7 +72,9 @@ export function Countdown({ expiresAt, clockOffset, m }: { expiresAt: string; cl
       const crossed = crossedMilestone(milestone.current, end - t);
       if (crossed === null) return;
       milestone.current = crossed;
-      setAnnouncement(crossed === 0 ? m.timeUp : crossed === 1 ? m.oneMinuteLeft : fill(m.minutesLeft, { minutes: crossed }));
+      setAnnouncement(
+        crossed === 0 ? m.timeUp : crossed === 1 ? m.oneMinuteLeft : fill(m.minutesLeft, { minutes: crossed }),
+      );
     };
     tick();
     const timer = setInterval(tick, 1000);

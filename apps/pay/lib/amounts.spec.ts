@@ -43,7 +43,10 @@ test('waiting: the whole amount; overpaid: the difference', () => {
 });
 
 test('an unregistered token (no decimals) has no atomic amount', () => {
-  expect(amountToSend(payment({ decimals: null, expectedAmountAtomic: null, tokenAddress: null }))).toEqual({ units: '25', atomic: null });
+  expect(amountToSend(payment({ decimals: null, expectedAmountAtomic: null, tokenAddress: null }))).toEqual({
+    units: '25',
+    atomic: null,
+  });
   expect(amountDue(payment({ decimals: null, status: 'underpaid' }))).toBeNull();
 });
 

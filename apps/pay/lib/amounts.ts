@@ -25,7 +25,8 @@ export function fromAtomic(atomic: bigint, decimals: number): string {
 
 function atomicPair(p: PaymentView): { expected: bigint; received: bigint; decimals: number } | null {
   if (p.decimals === null) return null;
-  const expected = p.expectedAmountAtomic !== null ? BigInt(p.expectedAmountAtomic) : toAtomic(p.expectedAmount, p.decimals);
+  const expected =
+    p.expectedAmountAtomic !== null ? BigInt(p.expectedAmountAtomic) : toAtomic(p.expectedAmount, p.decimals);
   const received = toAtomic(p.receivedAmount, p.decimals);
   return expected === null || received === null ? null : { expected, received, decimals: p.decimals };
 }
@@ -52,7 +53,11 @@ export function amountToSend(p: PaymentView): { units: string; atomic: bigint | 
     if (due) return due;
   }
   const atomic =
-    p.expectedAmountAtomic !== null ? BigInt(p.expectedAmountAtomic) : p.decimals !== null ? toAtomic(p.expectedAmount, p.decimals) : null;
+    p.expectedAmountAtomic !== null
+      ? BigInt(p.expectedAmountAtomic)
+      : p.decimals !== null
+        ? toAtomic(p.expectedAmount, p.decimals)
+        : null;
   return { units: p.expectedAmount, atomic };
 }
 

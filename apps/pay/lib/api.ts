@@ -12,7 +12,10 @@ export async function callApi<T>(method: 'GET' | 'POST', path: string, body?: un
   try {
     res = await fetch(`${payConfig().baseUrl}${path}`, {
       method,
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers:
+        body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
       signal: AbortSignal.timeout(TIMEOUT_MS),
@@ -26,7 +29,10 @@ export async function callApi<T>(method: 'GET' | 'POST', path: string, body?: un
   } catch {
     parsed = null;
   }
-  if (res.ok) return parsed === null ? { ok: false, status: 502, body: null } : { ok: true, status: res.status, body: parsed as T };
+  if (res.ok)
+    return parsed === null
+      ? { ok: false, status: 502, body: null }
+      : { ok: true, status: res.status, body: parsed as T };
   return { ok: false, status: res.status, body: isApiError(parsed) ? parsed : null };
 }
 

@@ -16,7 +16,8 @@ export function loadPayConfig(env: Record<string, string | undefined> = process.
   } catch {
     throw new Error(`BASE_URL must be an http(s) URL, got ${raw}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`BASE_URL must be an http(s) URL, got ${raw}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`BASE_URL must be an http(s) URL, got ${raw}`);
   return { baseUrl: url.toString().replace(/\/+$/, '') };
 }
 

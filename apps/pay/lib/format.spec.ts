@@ -1,4 +1,12 @@
-import { fill, formatCountdown, formatDateTime, formatTokenAmount, formatUnits, formatUsd, networkName } from './format';
+import {
+  fill,
+  formatCountdown,
+  formatDateTime,
+  formatTokenAmount,
+  formatUnits,
+  formatUsd,
+  networkName,
+} from './format';
 
 describe('formatUnits: exact token amounts in the locale', () => {
   test.each([

@@ -20,6 +20,7 @@ test('every language has every text, with the same placeholders', () => {
   for (const lang of LANGS) {
     const m = messagesFor(lang);
     expect(Object.keys(m).sort()).toEqual(Object.keys(en).sort());
-    for (const key of Object.keys(en) as Array<keyof typeof en>) expect([key, placeholders(m[key])]).toEqual([key, placeholders(en[key])]);
+    for (const key of Object.keys(en) as Array<keyof typeof en>)
+      expect([key, placeholders(m[key])]).toEqual([key, placeholders(en[key])]);
   }
 });

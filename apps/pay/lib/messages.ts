@@ -41,14 +41,17 @@ const en = {
   statusWaiting: 'Waiting for your payment',
   statusWaitingDetail: 'This page updates by itself once your transfer arrives.',
   statusConfirming: 'Payment seen: waiting for confirmations',
-  statusConfirmingDetail: '{received} arrived on {network}. It counts once the network has confirmed it; this takes a few minutes.',
+  statusConfirmingDetail:
+    '{received} arrived on {network}. It counts once the network has confirmed it; this takes a few minutes.',
   statusUnderpaid: 'Partly paid: {due} still due',
-  statusUnderpaidDetail: 'We received {received} of {expected}. Send the remaining {due} to the same address to complete the payment.',
+  statusUnderpaidDetail:
+    'We received {received} of {expected}. Send the remaining {due} to the same address to complete the payment.',
   statusUnderpaidUntil: 'You can send the rest until {date}.',
   statusCompleted: 'Payment complete',
   statusCompletedDetail: 'We received {received}. Thank you!',
   statusOverpaid: 'Payment complete: you sent more than asked',
-  statusOverpaidDetail: 'We received {received}, which is {over} more than the {expected} asked. Contact the merchant about the difference.',
+  statusOverpaidDetail:
+    'We received {received}, which is {over} more than the {expected} asked. Contact the merchant about the difference.',
   statusLate: 'Your payment arrived after this checkout had closed, and it was accepted.',
   statusExpired: 'This checkout has expired',
   statusExpiredDetail: 'No payment arrived in time. If you sent one just now, it is still credited when it arrives.',
@@ -64,13 +67,16 @@ const en = {
   returnToShop: 'Return to the shop',
   connectionLost: 'Connection problem: retrying…',
   invoiceTitle: 'This invoice cannot be paid here yet',
-  invoiceDetail: 'Invoices cannot be paid on this page yet. Use the payment instructions the merchant sent you, or contact the merchant.',
+  invoiceDetail:
+    'Invoices cannot be paid on this page yet. Use the payment instructions the merchant sent you, or contact the merchant.',
   notFoundTitle: 'Page not found',
-  notFoundDetail: 'There is no checkout or payment link at this address. Check the link you were given, or ask the merchant for a new one.',
+  notFoundDetail:
+    'There is no checkout or payment link at this address. Check the link you were given, or ask the merchant for a new one.',
   archivedTitle: 'This payment link is no longer available',
   archivedDetail: 'The merchant has withdrawn this product, so it can no longer be bought here.',
   goneTitle: 'This product can no longer be bought',
-  goneDetail: 'It was a subscription, and recurring billing has been discontinued. Contact the merchant for other ways to buy.',
+  goneDetail:
+    'It was a subscription, and recurring billing has been discontinued. Contact the merchant for other ways to buy.',
   unavailableTitle: 'Checkout is temporarily unavailable',
   unavailableDetail: 'We could not reach the payment service. Please try again in a moment.',
   amountLabel: 'Amount (USD)',
@@ -127,22 +133,27 @@ const de: Messages = {
   statusWaiting: 'Wir warten auf Ihre Zahlung',
   statusWaitingDetail: 'Diese Seite aktualisiert sich von selbst, sobald Ihre Überweisung eingeht.',
   statusConfirming: 'Zahlung erkannt: warten auf Bestätigungen',
-  statusConfirmingDetail: '{received} sind im Netzwerk {network} eingegangen. Sie zählen, sobald das Netzwerk sie bestätigt hat; das dauert einige Minuten.',
+  statusConfirmingDetail:
+    '{received} sind im Netzwerk {network} eingegangen. Sie zählen, sobald das Netzwerk sie bestätigt hat; das dauert einige Minuten.',
   statusUnderpaid: 'Teilweise bezahlt: noch {due} offen',
-  statusUnderpaidDetail: 'Wir haben {received} von {expected} erhalten. Senden Sie die restlichen {due} an dieselbe Adresse, um die Zahlung abzuschließen.',
+  statusUnderpaidDetail:
+    'Wir haben {received} von {expected} erhalten. Senden Sie die restlichen {due} an dieselbe Adresse, um die Zahlung abzuschließen.',
   statusUnderpaidUntil: 'Sie können den Rest bis {date} senden.',
   statusCompleted: 'Zahlung abgeschlossen',
   statusCompletedDetail: 'Wir haben {received} erhalten. Vielen Dank!',
   statusOverpaid: 'Zahlung abgeschlossen: Sie haben mehr als verlangt gesendet',
-  statusOverpaidDetail: 'Wir haben {received} erhalten, {over} mehr als die verlangten {expected}. Wenden Sie sich wegen der Differenz an den Händler.',
+  statusOverpaidDetail:
+    'Wir haben {received} erhalten, {over} mehr als die verlangten {expected}. Wenden Sie sich wegen der Differenz an den Händler.',
   statusLate: 'Ihre Zahlung ist nach dem Ende dieses Bezahlvorgangs eingegangen und wurde angenommen.',
   statusExpired: 'Dieser Bezahlvorgang ist abgelaufen',
-  statusExpiredDetail: 'Es ist keine Zahlung rechtzeitig eingegangen. Falls Sie gerade eben bezahlt haben, wird die Zahlung nach Eingang trotzdem gutgeschrieben.',
+  statusExpiredDetail:
+    'Es ist keine Zahlung rechtzeitig eingegangen. Falls Sie gerade eben bezahlt haben, wird die Zahlung nach Eingang trotzdem gutgeschrieben.',
   statusCancelled: 'Dieser Bezahlvorgang wurde abgebrochen',
   statusCancelledDetail: 'Senden Sie dafür keine Zahlung mehr.',
   statusFailed: 'Diese Zahlung wurde nicht abgeschlossen',
   statusFailedRefunded: 'Die Zahlung wurde erstattet.',
-  statusFailedUnderpaid: 'Nur {received} von {expected} sind eingegangen. Wenden Sie sich wegen des erhaltenen Betrags an den Händler.',
+  statusFailedUnderpaid:
+    'Nur {received} von {expected} sind eingegangen. Wenden Sie sich wegen des erhaltenen Betrags an den Händler.',
   statusRefunded: 'Diese Zahlung wurde erstattet',
   redirecting: 'Sie werden in 5 Sekunden zum Shop zurückgeleitet.',
   returnNow: 'Jetzt zum Shop zurückkehren',
@@ -150,13 +161,16 @@ const de: Messages = {
   returnToShop: 'Zum Shop zurückkehren',
   connectionLost: 'Verbindungsproblem: neuer Versuch…',
   invoiceTitle: 'Diese Rechnung kann hier noch nicht bezahlt werden',
-  invoiceDetail: 'Rechnungen können auf dieser Seite noch nicht bezahlt werden. Nutzen Sie die Zahlungsanweisungen des Händlers oder wenden Sie sich an ihn.',
+  invoiceDetail:
+    'Rechnungen können auf dieser Seite noch nicht bezahlt werden. Nutzen Sie die Zahlungsanweisungen des Händlers oder wenden Sie sich an ihn.',
   notFoundTitle: 'Seite nicht gefunden',
-  notFoundDetail: 'Unter dieser Adresse gibt es keinen Bezahlvorgang und keinen Zahlungslink. Prüfen Sie den Link oder bitten Sie den Händler um einen neuen.',
+  notFoundDetail:
+    'Unter dieser Adresse gibt es keinen Bezahlvorgang und keinen Zahlungslink. Prüfen Sie den Link oder bitten Sie den Händler um einen neuen.',
   archivedTitle: 'Dieser Zahlungslink ist nicht mehr verfügbar',
   archivedDetail: 'Der Händler hat dieses Produkt zurückgezogen; es kann hier nicht mehr gekauft werden.',
   goneTitle: 'Dieses Produkt kann nicht mehr gekauft werden',
-  goneDetail: 'Es war ein Abonnement, und wiederkehrende Zahlungen wurden eingestellt. Fragen Sie den Händler nach anderen Möglichkeiten.',
+  goneDetail:
+    'Es war ein Abonnement, und wiederkehrende Zahlungen wurden eingestellt. Fragen Sie den Händler nach anderen Möglichkeiten.',
   unavailableTitle: 'Bezahlen ist vorübergehend nicht möglich',
   unavailableDetail: 'Der Zahlungsdienst ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
   amountLabel: 'Betrag (USD)',

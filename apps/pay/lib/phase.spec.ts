@@ -2,7 +2,11 @@
 import { canCancel, canChangeChain, isFinal, paymentPhase, sessionPhase } from './phase';
 import type { PaymentStatus, PublicSession, SessionStatus } from './types';
 
-const session = (status: SessionStatus, paymentStatus: PaymentStatus | null, over: Partial<PublicSession> = {}): PublicSession => ({
+const session = (
+  status: SessionStatus,
+  paymentStatus: PaymentStatus | null,
+  over: Partial<PublicSession> = {},
+): PublicSession => ({
   id: 'cs_0',
   status,
   source: 'product',
@@ -77,7 +81,9 @@ test.each<[PaymentStatus, string]>([
 });
 
 test('final phases stop polling and start the return', () => {
-  expect(['completed', 'overpaid', 'expired', 'cancelled', 'failed', 'refunded'].every((p) => isFinal(p as never))).toBe(true);
+  expect(
+    ['completed', 'overpaid', 'expired', 'cancelled', 'failed', 'refunded'].every((p) => isFinal(p as never)),
+  ).toBe(true);
   expect(['choose', 'waiting', 'confirming', 'underpaid'].some((p) => isFinal(p as never))).toBe(false);
 });
 
@@ -89,5 +95,9 @@ test('cancel is offered before anything is seen; a chain change while waiting, n
   expect(canChangeChain(session('processing', 'waiting_for_payment'))).toBe(true);
   expect(canChangeChain(session('processing', 'waiting_for_payment', { pinnedChain: 'bnb' }))).toBe(false);
   expect(canChangeChain(session('processing', 'underpaid'))).toBe(false);
-  expect(canChangeChain(session('processing', 'waiting_for_payment', { chains: [{ chain: 'bnb', token: 'USDC', price: '37' }] }))).toBe(false);
+  expect(
+    canChangeChain(
+      session('processing', 'waiting_for_payment', { chains: [{ chain: 'bnb', token: 'USDC', price: '37' }] }),
+    ),
+  ).toBe(false);
 });

@@ -51,7 +51,9 @@ export function paymentPhase(status: PaymentStatus): Phase {
   }
 }
 
-export function sessionPhase(s: Pick<PublicSession, 'status'> & { payment: Pick<PaymentView, 'status'> | null }): Phase {
+export function sessionPhase(
+  s: Pick<PublicSession, 'status'> & { payment: Pick<PaymentView, 'status'> | null },
+): Phase {
   const status: SessionStatus = s.status;
   switch (status) {
     case 'open':

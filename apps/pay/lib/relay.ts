@@ -16,7 +16,10 @@ export function relay(result: ApiResult<unknown>): NextResponse {
 }
 
 export function notFoundJson(): NextResponse {
-  return NextResponse.json({ statusCode: 404, error: 'Not Found', message: 'Not found.' }, { status: 404, headers: NO_STORE });
+  return NextResponse.json(
+    { statusCode: 404, error: 'Not Found', message: 'Not found.' },
+    { status: 404, headers: NO_STORE },
+  );
 }
 
 /** A JSON object body, or null when the body is not one. */

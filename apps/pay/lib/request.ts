@@ -5,7 +5,6 @@ import { isSessionId } from './ids';
 import { resolveLocale, type Locale } from './messages';
 import { PATH_HEADER } from './path-header';
 
-
 /** The buyer's language for pages without a session: Accept-Language, else English. */
 export async function requestLocale(): Promise<Locale> {
   return resolveLocale(null, (await headers()).get('accept-language'));

@@ -28,7 +28,12 @@ test('ERC-20: ethereum:<token>@<chainId>/transfer?address=<to>&uint256=<atomic>'
 });
 
 test('native coin: ethereum:<to>@<chainId>?value=<atomic>', () => {
-  const p = payment({ token: 'BNB', tokenAddress: null, expectedAmount: '0.25', expectedAmountAtomic: '250000000000000000' });
+  const p = payment({
+    token: 'BNB',
+    tokenAddress: null,
+    expectedAmount: '0.25',
+    expectedAmountAtomic: '250000000000000000',
+  });
   expect(walletRequest(p).uri).toBe(`ethereum:${TO}@56?value=250000000000000000`);
 });
 
@@ -39,7 +44,20 @@ test('underpaid: the link asks for the rest only', () => {
 
 test('Sui, an EVM chain without a known chain id, an unregistered token: the plain address', () => {
   const suiAddress = `0x${'ab'.repeat(32)}`;
-  expect(walletRequest(payment({ chain: 'sui', chainId: null, paymentAddress: suiAddress, decimals: 6, tokenAddress: '0x5d4b::coin::COIN' }))).toEqual({ qrText: suiAddress, uri: null });
+  expect(
+    walletRequest(
+      payment({
+        chain: 'sui',
+        chainId: null,
+        paymentAddress: suiAddress,
+        decimals: 6,
+        tokenAddress: '0x5d4b::coin::COIN',
+      }),
+    ),
+  ).toEqual({ qrText: suiAddress, uri: null });
   expect(walletRequest(payment({ chain: 'brokerchain', chainId: null }))).toEqual({ qrText: TO, uri: null });
-  expect(walletRequest(payment({ decimals: null, expectedAmountAtomic: null, tokenAddress: null }))).toEqual({ qrText: TO, uri: null });
+  expect(walletRequest(payment({ decimals: null, expectedAmountAtomic: null, tokenAddress: null }))).toEqual({
+    qrText: TO,
+    uri: null,
+  });
 });

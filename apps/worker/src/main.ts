@@ -10,7 +10,9 @@ async function main(): Promise<void> {
   const app = await createWorkerApp(config);
   app.enableShutdownHooks();
   const schedule = config.webhookRetryScheduleSeconds ?? DEFAULT_RETRY_SCHEDULE_SECONDS;
-  new Logger('worker').log(`delivering webhooks (${config.env}; retries after ${schedule.join(', ')} s; timeout ${config.webhookTimeoutMs} ms)`);
+  new Logger('worker').log(
+    `delivering webhooks (${config.env}; retries after ${schedule.join(', ')} s; timeout ${config.webhookTimeoutMs} ms)`,
+  );
 }
 
 main().catch((err: unknown) => {

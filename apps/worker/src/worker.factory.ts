@@ -10,7 +10,11 @@ export type { WorkerOptions };
  * The worker, configured exactly as in production (`npm run start:worker`); e2e tests and the
  * benchmark run it in-process the same way. Initialised: relay, processor and sweeper are running.
  */
-export async function createWorkerApp(config: SvcConfig, options: WorkerOptions = {}, logLevels?: LogLevel[]): Promise<INestApplicationContext> {
+export async function createWorkerApp(
+  config: SvcConfig,
+  options: WorkerOptions = {},
+  logLevels?: LogLevel[],
+): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, options), {
     logger: logLevels ?? (config.env === 'test' ? ['error', 'warn'] : ['log', 'error', 'warn']),
   });

@@ -63,7 +63,13 @@ export const randomSuiAddress = (): string => `0x${randomBytes(32).toString('hex
  * The balance changes of a plain coin transfer as the service derives them: the net change per
  * (owner, coin type), zeros dropped, ordered by owner then coin type; the sender also pays gas in SUI.
  */
-export function transferChanges(t: { from: string; to: string; coinType: string; amount: bigint; gas?: bigint }): BalanceChangeInput[] {
+export function transferChanges(t: {
+  from: string;
+  to: string;
+  coinType: string;
+  amount: bigint;
+  gas?: bigint;
+}): BalanceChangeInput[] {
   const gas = t.gas ?? 1_997_880n;
   const net = new Map<string, bigint>();
   const add = (owner: string, type: string, amount: bigint) => {
@@ -129,7 +135,10 @@ export class SuiChain {
     const contentDigest = digestOf('contents', ...stored.map((t) => t.digest));
     const cp: StoredCheckpoint = {
       sequenceNumber,
-      digest: sequenceNumber === 0 ? toBase58(Buffer.concat([Buffer.from(this.chainIdentifier, 'hex'), randomBytes(28)])) : digestOf('summary', String(sequenceNumber), contentDigest, previous?.digest ?? ''),
+      digest:
+        sequenceNumber === 0
+          ? toBase58(Buffer.concat([Buffer.from(this.chainIdentifier, 'hex'), randomBytes(28)]))
+          : digestOf('summary', String(sequenceNumber), contentDigest, previous?.digest ?? ''),
       contentDigest,
       previousCheckpointDigest: previous?.digest ?? null,
       timestampMs: this.clockMs,

@@ -40,7 +40,16 @@
  * in between), `failNext(n, status)` (HTTP 503 / 429), `lagBehind(n)` (a lagging indexer),
  * `requests` (what the client sent).
  */
-import { BalanceChangeInput, SUI, StoredCheckpoint, SuiChain, TransactionInput, digest, randomSuiAddress, transferChanges } from './chain';
+import {
+  BalanceChangeInput,
+  SUI,
+  StoredCheckpoint,
+  SuiChain,
+  TransactionInput,
+  digest,
+  randomSuiAddress,
+  transferChanges,
+} from './chain';
 import { SuiGraphQLStandInServer } from './server';
 
 export * from './chain';
@@ -83,7 +92,9 @@ export class SuiStandIn extends SuiGraphQLStandInServer {
     const status = opts.status ?? 'SUCCESS';
     // A failed transaction changes no balance but the sender's gas.
     const balanceChanges: BalanceChangeInput[] =
-      status === 'SUCCESS' ? transferChanges({ from, to, coinType, amount }) : [{ owner: from, coinType: SUI, amount: -1_997_880n }];
+      status === 'SUCCESS'
+        ? transferChanges({ from, to, coinType, amount })
+        : [{ owner: from, coinType: SUI, amount: -1_997_880n }];
     return { digest: digest(), sender: from, status, balanceChanges };
   }
 }

@@ -46,7 +46,8 @@ function decodeCursor(cursor: string | null | undefined): number | null {
   } catch {
     throw badUserInput('Failed to parse "String": Invalid JSON');
   }
-  if (!Number.isSafeInteger(value) || (value as number) < 0) throw badUserInput('Failed to parse "String": Invalid JSON');
+  if (!Number.isSafeInteger(value) || (value as number) < 0)
+    throw badUserInput('Failed to parse "String": Invalid JSON');
   return value as number;
 }
 
@@ -78,7 +79,11 @@ function paginate<T, N>(items: T[], keyOf: (t: T) => number, args: PageArgs, nod
   const fromBack = last !== null && last !== undefined;
   const page = fromBack ? inRange.slice(Math.max(inRange.length - limit, 0)) : inRange.slice(0, limit);
   if (!page.length) {
-    return { edges: [], nodes: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } };
+    return {
+      edges: [],
+      nodes: [],
+      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+    };
   }
   const edges = page.map((t) => ({ cursor: encodeCursor(keyOf(t)), node: node(t) }));
   const firstKey = keyOf(page[0]);
@@ -113,7 +118,8 @@ interface TransactionFilter {
 
 const uint53 = (name: string, v: unknown): number | null => {
   if (v === null || v === undefined) return null;
-  if (!Number.isSafeInteger(v) || (v as number) < 0) throw badUserInput(`Failed to parse "UInt53": Invalid number for ${name}`);
+  if (!Number.isSafeInteger(v) || (v as number) < 0)
+    throw badUserInput(`Failed to parse "UInt53": Invalid number for ${name}`);
   return v as number;
 };
 
@@ -129,15 +135,28 @@ class Resolvers {
         const cp = seq <= scope.viewedAt ? this.chain.checkpoints[seq] : undefined;
         return cp ? this.checkpoint(cp, scope) : null;
       },
-      checkpoints: (args: PageArgs & { filter?: { afterCheckpoint?: number; atCheckpoint?: number; beforeCheckpoint?: number } | null }) => {
+      checkpoints: (
+        args: PageArgs & {
+          filter?: { afterCheckpoint?: number; atCheckpoint?: number; beforeCheckpoint?: number } | null;
+        },
+      ) => {
         const f = args.filter ?? {};
         const visible = this.chain.checkpoints.slice(0, scope.viewedAt + 1).filter((c) => {
           const after = uint53('afterCheckpoint', f.afterCheckpoint);
           const at = uint53('atCheckpoint', f.atCheckpoint);
           const before = uint53('beforeCheckpoint', f.beforeCheckpoint);
-          return (after === null || c.sequenceNumber > after) && (at === null || c.sequenceNumber === at) && (before === null || c.sequenceNumber < before);
+          return (
+            (after === null || c.sequenceNumber > after) &&
+            (at === null || c.sequenceNumber === at) &&
+            (before === null || c.sequenceNumber < before)
+          );
         });
-        return paginate(visible, (c) => c.sequenceNumber, args, (c) => this.checkpoint(c, scope));
+        return paginate(
+          visible,
+          (c) => c.sequenceNumber,
+          args,
+          (c) => this.checkpoint(c, scope),
+        );
       },
       transaction: (args: { digest: string }) => {
         const tx = this.visibleTransaction(args.digest, scope);
@@ -178,7 +197,12 @@ class Resolvers {
         (sent === null || t.sender === sent) &&
         (affected === null || t.sender === affected || t.balanceChanges.some((c) => c.owner === affected)),
     );
-    return paginate(matching, (t) => t.txSequenceNumber, args, (t) => this.transaction(t, scope));
+    return paginate(
+      matching,
+      (t) => t.txSequenceNumber,
+      args,
+      (t) => this.transaction(t, scope),
+    );
   }
 
   private checkpoint(cp: StoredCheckpoint, scope: Scope) {
@@ -189,7 +213,8 @@ class Resolvers {
       previousCheckpointDigest: cp.previousCheckpointDigest,
       timestamp: new Date(cp.timestampMs).toISOString(),
       networkTotalTransactions: cp.networkTotalTransactions,
-      transactions: (args: PageArgs & { filter?: TransactionFilter | null }) => this.transactions(cp.transactions, args, scope),
+      transactions: (args: PageArgs & { filter?: TransactionFilter | null }) =>
+        this.transactions(cp.transactions, args, scope),
     };
   }
 
@@ -334,7 +359,10 @@ export class SuiGraphQLStandInServer {
     });
   }
 
-  private answer(body: { query?: unknown; variables?: unknown; operationName?: unknown }, contentType: string | undefined): unknown {
+  private answer(
+    body: { query?: unknown; variables?: unknown; operationName?: unknown },
+    contentType: string | undefined,
+  ): unknown {
     if (typeof body.query !== 'string') {
       return { errors: [{ message: 'missing query', extensions: { code: 'BAD_REQUEST' } }] };
     }
@@ -346,22 +374,39 @@ export class SuiGraphQLStandInServer {
       document = parse(body.query);
     } catch (e) {
       const err = e as GraphQLError;
-      return { errors: [{ message: err.message, locations: err.locations, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
+      return {
+        errors: [{ message: err.message, locations: err.locations, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }],
+      };
     }
     const invalid = validate(schema(), document);
     if (invalid.length) {
-      return { errors: invalid.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })) };
+      return {
+        errors: invalid.map((e) => ({
+          message: e.message,
+          locations: e.locations,
+          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+        })),
+      };
     }
     const viewedAt = Math.max(this.chain.latest.sequenceNumber - this.lag, 0);
     const root = this.resolvers.query({ viewedAt });
     const fieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, ctx, info) => {
       if (info.parentType.name === 'Query' && !(info.fieldName in root)) {
-        throw new GraphQLError(`stand-in: Query.${info.fieldName} is not implemented`, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+        throw new GraphQLError(`stand-in: Query.${info.fieldName} is not implemented`, {
+          extensions: { code: 'INTERNAL_SERVER_ERROR' },
+        });
       }
       return defaultFieldResolver(source, args, ctx, info);
     };
     // Synchronous resolvers only, so the result is never a promise.
-    const result = execute({ schema: schema(), document, rootValue: root, variableValues: variables, operationName, fieldResolver }) as {
+    const result = execute({
+      schema: schema(),
+      document,
+      rootValue: root,
+      variableValues: variables,
+      operationName,
+      fieldResolver,
+    }) as {
       data?: unknown;
       errors?: readonly GraphQLError[];
     };

@@ -20,11 +20,15 @@ describe('address spellings per chain kind', () => {
 
   it('Solana and Tron addresses are case-sensitive and kept as they are', () => {
     expect(watchAddress('tron', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toBe('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
-    expect(watchAddress('solana', ' EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v ')).toBe('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
+    expect(watchAddress('solana', ' EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v ')).toBe(
+      'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    );
   });
 
   it('token contracts and coin types compare per kind', () => {
-    expect(sameAddress('evm', '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', '0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d')).toBe(true);
+    expect(
+      sameAddress('evm', '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', '0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d'),
+    ).toBe(true);
     expect(sameAddress('sui', '0x2::sui::SUI', `0x${'0'.repeat(63)}2::sui::SUI`)).toBe(true);
     expect(sameAddress('sui', '0x2::sui::SUI', '0x2::coin::COIN')).toBe(false);
   });

@@ -55,7 +55,7 @@ describe('DepositAddressDeriver', () => {
     expect(d.derive('evm', 2n ** 31n - 1n)).toBe(d.derive('evm', 2 ** 31 - 1));
   });
 
-  it('EVM m/44\'/60\'/0\'/0/i matches the Hardhat accounts and the BIP-39 vector', () => {
+  it("EVM m/44'/60'/0'/0/i matches the Hardhat accounts and the BIP-39 vector", () => {
     const d = new DepositAddressDeriver(HARDHAT);
     expect(d.derive('evm', 0)).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(d.derive('evm', 1)).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
@@ -67,7 +67,7 @@ describe('DepositAddressDeriver', () => {
     }
   });
 
-  it('Sui m/44\'/784\'/0\'/0\'/i\' matches Mysten TEST_CASES and Ed25519Keypair.deriveKeypair', () => {
+  it("Sui m/44'/784'/0'/0'/i' matches Mysten TEST_CASES and Ed25519Keypair.deriveKeypair", () => {
     for (const [mnemonic, address] of SUI_CASES) {
       const d = new DepositAddressDeriver(mnemonic);
       expect(d.derive('sui', 0)).toBe(address);
@@ -78,7 +78,7 @@ describe('DepositAddressDeriver', () => {
     }
   });
 
-  it('Solana m/44\'/501\'/i\'/0\' matches the published vector and @mysten/sui SLIP-0010', () => {
+  it("Solana m/44'/501'/i'/0' matches the published vector and @mysten/sui SLIP-0010", () => {
     expect(new DepositAddressDeriver(ABANDON).derive('solana', 0)).toBe('HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk');
     const seedHex = Mnemonic.fromPhrase(HARDHAT).computeSeed().slice(2);
     const d = new DepositAddressDeriver(HARDHAT);
@@ -89,7 +89,7 @@ describe('DepositAddressDeriver', () => {
     }
   });
 
-  it('Tron m/44\'/195\'/0\'/0/i matches the published vector and an independent base58check', () => {
+  it("Tron m/44'/195'/0'/0/i matches the published vector and an independent base58check", () => {
     expect(new DepositAddressDeriver(ABANDON).derive('tron', 0)).toBe('TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH');
     const d = new DepositAddressDeriver(HARDHAT);
     for (const i of [0, 1, 5, 123456]) {
@@ -120,4 +120,3 @@ describe('DepositAddressDeriver', () => {
     expect(generateMnemonic()).not.toBe(a);
   });
 });
-

@@ -1,12 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  ACCEPTED_UNREGISTERED_CHAINS,
-  BUILT_IN_CHAINS,
-  ChainRegistry,
-  REJECTED_CHAINS,
-} from './registry';
+import { ACCEPTED_UNREGISTERED_CHAINS, BUILT_IN_CHAINS, ChainRegistry, REJECTED_CHAINS } from './registry';
 
 const registry = new ChainRegistry(BUILT_IN_CHAINS);
 const chainMsg = (chain: string) =>
@@ -41,16 +36,19 @@ describe('BUILT_IN_CHAINS (spec: Limits)', () => {
     const c = registry.get(chain, network)!;
     expect(c).toBeDefined();
     expect([c.confirmations, c.chainId, c.watched, c.rpcUrls]).toEqual([confirmations, chainId, watched, []]);
-    const got = c.tokens.map(
-      (t) => `${t.symbol}:${t.decimals}${t.watched ? ':w' : ''}${t.native ? ':n' : ''}`,
-    );
+    const got = c.tokens.map((t) => `${t.symbol}:${t.decimals}${t.watched ? ':w' : ''}${t.native ? ':n' : ''}`);
     expect(got).toEqual(tokens);
     for (const t of c.tokens.filter((t) => t.native && t.symbol !== 'SUI')) expect(t.address).toBeNull();
   });
 
   it('brokerchain has no USDC; arc testnet is the only watched testnet', () => {
     expect(registry.findToken('brokerchain', 'mainnet', 'USDC')).toBeUndefined();
-    expect(registry.all().filter((c) => c.network === 'testnet' && c.watched).map((c) => c.chain)).toEqual(['arc']);
+    expect(
+      registry
+        .all()
+        .filter((c) => c.network === 'testnet' && c.watched)
+        .map((c) => c.chain),
+    ).toEqual(['arc']);
   });
 
   it('cannot be mutated through the registry', () => {
@@ -77,14 +75,19 @@ describe('findToken', () => {
     expect(registry.findToken('sui', 'mainnet', sui)?.symbol).toBe('SUI');
     expect(registry.findToken('sui', 'mainnet', '0x2::sui::SUI')?.symbol).toBe('SUI');
     expect(
-      registry.findToken('sui', 'mainnet', '0xDBA34672E30CB065B1F93E3AB55318768FD6FEF66C15942C9F7CB846E2F900E7::usdc::USDC')
-        ?.symbol,
+      registry.findToken(
+        'sui',
+        'mainnet',
+        '0xDBA34672E30CB065B1F93E3AB55318768FD6FEF66C15942C9F7CB846E2F900E7::usdc::USDC',
+      )?.symbol,
     ).toBe('USDC');
     expect(registry.findToken('sui', 'mainnet', '0x2::sui::sui')).toBeUndefined(); // module::name is case-sensitive
   });
 
   it('matches Solana mints and Tron contracts exactly', () => {
-    expect(registry.findToken('solana', 'mainnet', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')?.symbol).toBe('USDC');
+    expect(registry.findToken('solana', 'mainnet', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')?.symbol).toBe(
+      'USDC',
+    );
     expect(registry.findToken('solana', 'mainnet', 'epjfwdd5aufqssqem2qn1xzybapc8g4wegGkzwytdt1v')).toBeUndefined();
     expect(registry.findToken('tron', 'mainnet', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')?.symbol).toBe('USDT');
     expect(registry.findToken('tron', 'mainnet', 'tr7nhqjekqxgtci8q8zy4pl8otszgjlj6t')).toBeUndefined();
@@ -198,8 +201,18 @@ describe('ChainRegistry.fromFile (runtime-contract › SVC_CHAINS_FILE)', () => 
             ],
           },
           { chain: 'base', network: 'mainnet', tokens: [{ symbol: 'USDC', watched: true }] },
-          { chain: 'brokerchain', network: 'mainnet', tokens: [{ symbol: 'USDG', address: '0x00000000000000000000000000000000000000cc' }] },
-          { chain: 'anvil', network: 'testnet', kind: 'evm', chainId: 31337, tokens: [{ symbol: 'ETH', native: true, decimals: 18, watched: true }] },
+          {
+            chain: 'brokerchain',
+            network: 'mainnet',
+            tokens: [{ symbol: 'USDG', address: '0x00000000000000000000000000000000000000cc' }],
+          },
+          {
+            chain: 'anvil',
+            network: 'testnet',
+            kind: 'evm',
+            chainId: 31337,
+            tokens: [{ symbol: 'ETH', native: true, decimals: 18, watched: true }],
+          },
         ],
       }),
     );
@@ -236,29 +249,134 @@ describe('ChainRegistry.fromFile (runtime-contract › SVC_CHAINS_FILE)', () => 
     ['unknown top-level field', { chains: [], extra: 1 }, /field "extra" is not allowed/],
     ['chains not an array', { chains: {} }, /"chains" must be an array/],
     ['missing chain', { chains: [{ network: 'mainnet' }] }, /chains\[0\]\.chain must be a lower-case chain name/],
-    ['bad network', { chains: [{ chain: 'bnb', network: 'devnet' }] }, /chains\[0\]\.network must be one of mainnet, testnet/],
-    ['bad kind', { chains: [{ chain: 'x', network: 'mainnet', kind: 'btc' }] }, /kind must be one of evm, sui, solana, tron/],
+    [
+      'bad network',
+      { chains: [{ chain: 'bnb', network: 'devnet' }] },
+      /chains\[0\]\.network must be one of mainnet, testnet/,
+    ],
+    [
+      'bad kind',
+      { chains: [{ chain: 'x', network: 'mainnet', kind: 'btc' }] },
+      /kind must be one of evm, sui, solana, tron/,
+    ],
     ['new chain without kind', { chains: [{ chain: 'x', network: 'mainnet' }] }, /\(x\/mainnet\)\.kind is required/],
     ['changing a built-in kind', { chains: [{ chain: 'bnb', network: 'mainnet', kind: 'sui' }] }, /cannot change/],
-    ['negative confirmations', { chains: [{ chain: 'bnb', network: 'mainnet', confirmations: -1 }] }, /confirmations must be an integer >= 0/],
-    ['fractional confirmations', { chains: [{ chain: 'bnb', network: 'mainnet', confirmations: 1.5 }] }, /confirmations must be an integer >= 0/],
-    ['rpcUrls not strings', { chains: [{ chain: 'bnb', network: 'mainnet', rpcUrls: [1] }] }, /rpcUrls must be an array of strings/],
-    ['rpcUrls a string', { chains: [{ chain: 'bnb', network: 'mainnet', rpcUrls: 'http://x' }] }, /rpcUrls must be an array of strings/],
-    ['bad chainId', { chains: [{ chain: 'bnb', network: 'mainnet', chainId: '56' }] }, /chainId must be a positive integer or null/],
-    ['decimals 78', { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC', decimals: 78 }] }] }, /tokens\[0\]\.decimals must be an integer from 0 to 77/],
-    ['decimals -1', { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC', decimals: -1 }] }] }, /decimals must be an integer from 0 to 77/],
-    ['decimals 6.5', { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC', decimals: 6.5 }] }] }, /decimals must be an integer from 0 to 77/],
-    ['new token without decimals', { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'DAI' }] }] }, /decimals is required/],
-    ['token without symbol', { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ decimals: 6 }] }] }, /symbol must be a non-empty string/],
-    ['duplicate token', { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC' }, { symbol: 'usdc' }] }] }, /appears twice/],
-    ['unknown token field', { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC', decimal: 6 }] }] }, /tokens\[0\]\.decimal is not a known field/],
-    ['unknown chain field', { chains: [{ chain: 'bnb', network: 'mainnet', confirmation: 2 }] }, /chains\[0\]\.confirmation is not a known field/],
-    ['duplicate entry', { chains: [{ chain: 'bnb', network: 'mainnet' }, { chain: 'bnb', network: 'mainnet' }] }, /appears twice/],
-    ['watched chain without watched token', { chains: [{ chain: 'base', network: 'mainnet', watched: true }] }, /watched is true but none of its tokens is watched/],
-    ['EVM address on a Sui chain', { chains: [{ chain: 'sui', network: 'mainnet', tokens: [{ symbol: 'USDC', address: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d' }] }] }, /address must be a Sui coin type/],
-    ['short EVM address', { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC', address: '0x…' }] }] }, /address must be a 0x-prefixed 20-byte hex address on a evm chain/],
-    ['EVM address on Solana', { chains: [{ chain: 'solana', network: 'mainnet', tokens: [{ symbol: 'USDT', address: '0x55d398326f99059fF775485246999027B3197955' }] }] }, /address must be a base58 mint address/],
-    ['non-boolean watched', { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC', watched: 'yes' }] }] }, /watched must be a boolean/],
+    [
+      'negative confirmations',
+      { chains: [{ chain: 'bnb', network: 'mainnet', confirmations: -1 }] },
+      /confirmations must be an integer >= 0/,
+    ],
+    [
+      'fractional confirmations',
+      { chains: [{ chain: 'bnb', network: 'mainnet', confirmations: 1.5 }] },
+      /confirmations must be an integer >= 0/,
+    ],
+    [
+      'rpcUrls not strings',
+      { chains: [{ chain: 'bnb', network: 'mainnet', rpcUrls: [1] }] },
+      /rpcUrls must be an array of strings/,
+    ],
+    [
+      'rpcUrls a string',
+      { chains: [{ chain: 'bnb', network: 'mainnet', rpcUrls: 'http://x' }] },
+      /rpcUrls must be an array of strings/,
+    ],
+    [
+      'bad chainId',
+      { chains: [{ chain: 'bnb', network: 'mainnet', chainId: '56' }] },
+      /chainId must be a positive integer or null/,
+    ],
+    [
+      'decimals 78',
+      { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC', decimals: 78 }] }] },
+      /tokens\[0\]\.decimals must be an integer from 0 to 77/,
+    ],
+    [
+      'decimals -1',
+      { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC', decimals: -1 }] }] },
+      /decimals must be an integer from 0 to 77/,
+    ],
+    [
+      'decimals 6.5',
+      { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC', decimals: 6.5 }] }] },
+      /decimals must be an integer from 0 to 77/,
+    ],
+    [
+      'new token without decimals',
+      { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'DAI' }] }] },
+      /decimals is required/,
+    ],
+    [
+      'token without symbol',
+      { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ decimals: 6 }] }] },
+      /symbol must be a non-empty string/,
+    ],
+    [
+      'duplicate token',
+      { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC' }, { symbol: 'usdc' }] }] },
+      /appears twice/,
+    ],
+    [
+      'unknown token field',
+      { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC', decimal: 6 }] }] },
+      /tokens\[0\]\.decimal is not a known field/,
+    ],
+    [
+      'unknown chain field',
+      { chains: [{ chain: 'bnb', network: 'mainnet', confirmation: 2 }] },
+      /chains\[0\]\.confirmation is not a known field/,
+    ],
+    [
+      'duplicate entry',
+      {
+        chains: [
+          { chain: 'bnb', network: 'mainnet' },
+          { chain: 'bnb', network: 'mainnet' },
+        ],
+      },
+      /appears twice/,
+    ],
+    [
+      'watched chain without watched token',
+      { chains: [{ chain: 'base', network: 'mainnet', watched: true }] },
+      /watched is true but none of its tokens is watched/,
+    ],
+    [
+      'EVM address on a Sui chain',
+      {
+        chains: [
+          {
+            chain: 'sui',
+            network: 'mainnet',
+            tokens: [{ symbol: 'USDC', address: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d' }],
+          },
+        ],
+      },
+      /address must be a Sui coin type/,
+    ],
+    [
+      'short EVM address',
+      { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC', address: '0x…' }] }] },
+      /address must be a 0x-prefixed 20-byte hex address on a evm chain/,
+    ],
+    [
+      'EVM address on Solana',
+      {
+        chains: [
+          {
+            chain: 'solana',
+            network: 'mainnet',
+            tokens: [{ symbol: 'USDT', address: '0x55d398326f99059fF775485246999027B3197955' }],
+          },
+        ],
+      },
+      /address must be a base58 mint address/,
+    ],
+    [
+      'non-boolean watched',
+      { chains: [{ chain: 'bnb', network: 'mainnet', tokens: [{ symbol: 'USDC', watched: 'yes' }] }] },
+      /watched must be a boolean/,
+    ],
   ])('rejects %s with the file path in the message', (_name, content, message) => {
     const path = write(content);
     expect(() => ChainRegistry.fromFile(path)).toThrow(message);

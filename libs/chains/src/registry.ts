@@ -26,20 +26,34 @@ export interface ChainConfig {
 }
 
 const token = (symbol: string, address: string | null, decimals: number, watched: boolean): TokenConfig => ({
-  symbol, address, native: false, decimals, watched,
+  symbol,
+  address,
+  native: false,
+  decimals,
+  watched,
 });
 const native = (symbol: string, decimals: number, watched: boolean, address: string | null = null): TokenConfig => ({
-  symbol, address, native: true, decimals, watched,
+  symbol,
+  address,
+  native: true,
+  decimals,
+  watched,
 });
 const chain = (c: Omit<ChainConfig, 'watched' | 'rpcUrls'>): ChainConfig => ({
-  ...c, rpcUrls: [], watched: c.tokens.some((t) => t.watched),
+  ...c,
+  rpcUrls: [],
+  watched: c.tokens.some((t) => t.watched),
 });
 
 // spec: Limits › chains and tokens, required confirmations, testnet paragraph. rpcUrls stay empty:
 // operators configure them through SVC_CHAINS_FILE. Frozen: every registry starts from a copy.
 export const BUILT_IN_CHAINS: ChainConfig[] = deepFreeze([
   chain({
-    chain: 'bnb', network: 'mainnet', kind: 'evm', chainId: 56, confirmations: 15,
+    chain: 'bnb',
+    network: 'mainnet',
+    kind: 'evm',
+    chainId: 56,
+    confirmations: 15,
     // spec: Limits › chain notes — bnb USDC and USDT use 18 decimals.
     tokens: [
       token('USDC', '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', 18, true),
@@ -48,7 +62,11 @@ export const BUILT_IN_CHAINS: ChainConfig[] = deepFreeze([
     ],
   }),
   chain({
-    chain: 'sui', network: 'mainnet', kind: 'sui', chainId: null, confirmations: 1,
+    chain: 'sui',
+    network: 'mainnet',
+    kind: 'sui',
+    chainId: null,
+    confirmations: 1,
     tokens: [
       token('USDC', '0xdba34672e30cb065b1f93e3ab55318768fd6fef66c15942c9f7cb846e2f900e7::usdc::USDC', 6, true),
       // SUI keeps its coin type so `token` may be sent as 0x2::sui::SUI (spec: Limits, "symbol or coin type").
@@ -57,19 +75,31 @@ export const BUILT_IN_CHAINS: ChainConfig[] = deepFreeze([
     ],
   }),
   chain({
-    chain: 'arc', network: 'mainnet', kind: 'evm', chainId: null, confirmations: 1,
+    chain: 'arc',
+    network: 'mainnet',
+    kind: 'evm',
+    chainId: null,
+    confirmations: 1,
     // spec: Limits › chain notes — only the native USDC (18 decimals) is watched, not its 6-decimal ERC-20 view.
     tokens: [native('USDC', 18, true)],
   }),
   chain({
-    chain: 'brokerchain', network: 'mainnet', kind: 'evm', chainId: null, confirmations: 20,
+    chain: 'brokerchain',
+    network: 'mainnet',
+    kind: 'evm',
+    chainId: null,
+    confirmations: 20,
     tokens: [
       token('USDG', null, 6, true), // contract address supplied by the operator through SVC_CHAINS_FILE
       native('ETH', 18, true),
     ],
   }),
   chain({
-    chain: 'base', network: 'mainnet', kind: 'evm', chainId: 8453, confirmations: 20,
+    chain: 'base',
+    network: 'mainnet',
+    kind: 'evm',
+    chainId: 8453,
+    confirmations: 20,
     tokens: [
       token('USDC', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', 6, false),
       token('USDT', '0xfde4C96c8593536E31F229EA8f37b2ADa2699bb2', 6, false),
@@ -77,7 +107,11 @@ export const BUILT_IN_CHAINS: ChainConfig[] = deepFreeze([
     ],
   }),
   chain({
-    chain: 'solana', network: 'mainnet', kind: 'solana', chainId: null, confirmations: 32,
+    chain: 'solana',
+    network: 'mainnet',
+    kind: 'solana',
+    chainId: null,
+    confirmations: 32,
     tokens: [
       token('USDC', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 6, false),
       token('USDT', 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', 6, false),
@@ -85,7 +119,11 @@ export const BUILT_IN_CHAINS: ChainConfig[] = deepFreeze([
     ],
   }),
   chain({
-    chain: 'tron', network: 'mainnet', kind: 'tron', chainId: null, confirmations: 19,
+    chain: 'tron',
+    network: 'mainnet',
+    kind: 'tron',
+    chainId: null,
+    confirmations: 19,
     tokens: [
       token('USDT', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 6, false),
       token('USDC', 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8', 6, false),
@@ -94,49 +132,98 @@ export const BUILT_IN_CHAINS: ChainConfig[] = deepFreeze([
   }),
   // Testnet: arc USDC is the only watched token (spec: Limits, testnet paragraph).
   chain({
-    chain: 'arc', network: 'testnet', kind: 'evm', chainId: 5042002, confirmations: 1,
+    chain: 'arc',
+    network: 'testnet',
+    kind: 'evm',
+    chainId: 5042002,
+    confirmations: 1,
     tokens: [native('USDC', 18, true)],
   }),
   chain({
-    chain: 'bnb', network: 'testnet', kind: 'evm', chainId: 97, confirmations: 15,
+    chain: 'bnb',
+    network: 'testnet',
+    kind: 'evm',
+    chainId: 97,
+    confirmations: 15,
     tokens: [
       native('BNB', 18, false),
       token('USDC', null, 18, false), // contract address supplied by the operator through SVC_CHAINS_FILE
     ],
   }),
   chain({
-    chain: 'base', network: 'testnet', kind: 'evm', chainId: 84532, confirmations: 20,
+    chain: 'base',
+    network: 'testnet',
+    kind: 'evm',
+    chainId: 84532,
+    confirmations: 20,
     tokens: [native('ETH', 18, false), token('USDC', '0x036CbD53842c5426634e7929541eC2318f3dCF7e', 6, false)],
   }),
   chain({
-    chain: 'sui', network: 'testnet', kind: 'sui', chainId: null, confirmations: 1,
+    chain: 'sui',
+    network: 'testnet',
+    kind: 'sui',
+    chainId: null,
+    confirmations: 1,
     tokens: [
       native('SUI', 9, false, '0x2::sui::SUI'),
       token('USDC', '0xa1ec7fc00a6f40db9693ad1415d0c193ad3906494428cf252621037bd7117e29::usdc::USDC', 6, false),
     ],
   }),
   chain({
-    chain: 'solana', network: 'testnet', kind: 'solana', chainId: null, confirmations: 32,
+    chain: 'solana',
+    network: 'testnet',
+    kind: 'solana',
+    chainId: null,
+    confirmations: 32,
     // Circle's devnet USDC mint: Solana's public test cluster for USDC is devnet.
     tokens: [native('SOL', 9, false), token('USDC', '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU', 6, false)],
   }),
   chain({
-    chain: 'brokerchain', network: 'testnet', kind: 'evm', chainId: null, confirmations: 20,
+    chain: 'brokerchain',
+    network: 'testnet',
+    kind: 'evm',
+    chainId: null,
+    confirmations: 20,
     tokens: [native('ETH', 18, false)],
   }),
   chain({
-    chain: 'tron', network: 'testnet', kind: 'tron', chainId: null, confirmations: 19,
+    chain: 'tron',
+    network: 'testnet',
+    kind: 'tron',
+    chainId: null,
+    confirmations: 19,
     tokens: [native('TRX', 6, false)],
   }),
 ]);
 
 // spec: Limits — accepted by POST /v1/payments (EVM address, never confirms) and rejected with 400.
 export const ACCEPTED_UNREGISTERED_CHAINS: readonly string[] = [
-  'ethereum', 'polygon', 'arbitrum', 'optimism', 'avalanche', 'fantom', 'gnosis',
-  'linea', 'scroll', 'zksync', 'mantle', 'celo', 'blast', 'bsc',
+  'ethereum',
+  'polygon',
+  'arbitrum',
+  'optimism',
+  'avalanche',
+  'fantom',
+  'gnosis',
+  'linea',
+  'scroll',
+  'zksync',
+  'mantle',
+  'celo',
+  'blast',
+  'bsc',
 ];
 export const REJECTED_CHAINS: readonly string[] = [
-  'aptos', 'bitcoin', 'litecoin', 'dogecoin', 'xrp', 'ton', 'near', 'cosmos', 'polkadot', 'cardano',
+  'aptos',
+  'bitcoin',
+  'litecoin',
+  'dogecoin',
+  'xrp',
+  'ton',
+  'near',
+  'cosmos',
+  'polkadot',
+  'cardano',
 ];
 
 export type PaymentChainClass = 'registered' | 'accepted' | 'rejected' | 'unknown';
@@ -327,8 +414,14 @@ export function mergeChainsFile(base: ChainConfig[], json: unknown, source: stri
     }
     // A new chain without `confirmations` waits for 1, the smallest count that means "in a block".
     const target: ChainConfig = existing ?? {
-      chain: name, network, kind: e.kind as ChainKind, chainId: null, rpcUrls: [], confirmations: 1,
-      watched: false, tokens: [],
+      chain: name,
+      network,
+      kind: e.kind as ChainKind,
+      chainId: null,
+      rpcUrls: [],
+      confirmations: 1,
+      watched: false,
+      tokens: [],
     };
     if (!existing) result.push(target);
     if (e.chainId !== undefined) target.chainId = e.chainId as number | null;

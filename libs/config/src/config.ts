@@ -29,7 +29,8 @@ const ENVS: readonly SvcEnv[] = ['production', 'development', 'test'];
 
 function int(name: string, raw: string | undefined, fallback: number, min = 0): number {
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}".`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min)
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}".`);
   return Number(raw);
 }
 

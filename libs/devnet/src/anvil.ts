@@ -49,7 +49,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function jsonRpc<T = unknown>(url: string, method: string, params: unknown[] = [], timeoutMs = 5000): Promise<T> {
+export async function jsonRpc<T = unknown>(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+  timeoutMs = 5000,
+): Promise<T> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -100,8 +105,16 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
 
   const launch = async (): Promise<void> => {
     const args = [
-      '--host', '127.0.0.1', '--port', String(port), '--chain-id', String(options.chainId),
-      '--accounts', String(options.accounts ?? 4), '--balance', String(options.balanceEther ?? 1_000_000_000),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--chain-id',
+      String(options.chainId),
+      '--accounts',
+      String(options.accounts ?? 4),
+      '--balance',
+      String(options.balanceEther ?? 1_000_000_000),
       '--silent',
     ];
     if (options.blockTimeSeconds) args.push('--block-time', String(options.blockTimeSeconds));
@@ -126,11 +139,13 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
       if (gone) throw new Error(`anvil exited before answering on ${url}`);
       try {
         const id = BigInt(await jsonRpc<string>(url, 'eth_chainId', [], 500));
-        if (id !== BigInt(options.chainId)) throw new Error(`anvil on ${url} reports chain id ${id}, expected ${options.chainId}`);
+        if (id !== BigInt(options.chainId))
+          throw new Error(`anvil on ${url} reports chain id ${id}, expected ${options.chainId}`);
         return;
       } catch (err) {
         if (/expected/.test((err as Error).message)) throw err;
-        if (Date.now() > deadline) throw new Error(`anvil on ${url} did not answer within ${options.readyTimeoutMs ?? 20_000} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`anvil on ${url} did not answer within ${options.readyTimeoutMs ?? 20_000} ms`);
       }
       await new Promise((r) => setTimeout(r, 50));
     }

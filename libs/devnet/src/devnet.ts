@@ -39,7 +39,10 @@ export interface DevChainSpec {
 export function defaultDevChains(confirmations = 2): DevChainSpec[] {
   return [
     {
-      chain: 'bnb', network: 'mainnet', chainId: 56, confirmations,
+      chain: 'bnb',
+      network: 'mainnet',
+      chainId: 56,
+      confirmations,
       tokens: [
         { symbol: 'USDC', decimals: 18, watched: true },
         { symbol: 'USDT', decimals: 18, watched: false },
@@ -47,18 +50,28 @@ export function defaultDevChains(confirmations = 2): DevChainSpec[] {
       ],
     },
     {
-      chain: 'brokerchain', network: 'mainnet', chainId: 31338, confirmations,
+      chain: 'brokerchain',
+      network: 'mainnet',
+      chainId: 31338,
+      confirmations,
       tokens: [
         { symbol: 'USDG', decimals: 6, watched: true },
         { symbol: 'ETH', decimals: 18, watched: true, native: true },
       ],
     },
     {
-      chain: 'arc', network: 'testnet', chainId: 5042002, confirmations: Math.min(confirmations, 1),
+      chain: 'arc',
+      network: 'testnet',
+      chainId: 5042002,
+      confirmations: Math.min(confirmations, 1),
       tokens: [{ symbol: 'USDC', decimals: 18, watched: true, native: true }],
     },
     {
-      chain: 'arc', network: 'mainnet', chainId: null, confirmations: Math.min(confirmations, 1), sameNodeAs: 'arc/testnet',
+      chain: 'arc',
+      network: 'mainnet',
+      chainId: null,
+      confirmations: Math.min(confirmations, 1),
+      sameNodeAs: 'arc/testnet',
       tokens: [{ symbol: 'USDC', decimals: 18, watched: true, native: true }],
     },
   ];
@@ -123,7 +136,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     for (const spec of specs) {
       const key = `${spec.chain}/${spec.network}`;
       const shared = spec.sameNodeAs ? byKey.get(spec.sameNodeAs) : undefined;
-      if (spec.sameNodeAs && !shared) throw new Error(`devnet: ${key} shares the node of ${spec.sameNodeAs}, which comes later or is missing`);
+      if (spec.sameNodeAs && !shared)
+        throw new Error(`devnet: ${key} shares the node of ${spec.sameNodeAs}, which comes later or is missing`);
       const node =
         shared?.node ??
         (await startAnvil({
@@ -141,14 +155,25 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         const address =
           shared?.tokens[t.symbol] ??
           (await deployToken({
-            rpcUrl: node.url, privateKey: DEV_DEPLOYER_KEY, name: `Dev ${t.symbol}`, symbol: t.symbol, decimals: t.decimals, mintTo: [DEV_PAYER_ADDRESS],
+            rpcUrl: node.url,
+            privateKey: DEV_DEPLOYER_KEY,
+            name: `Dev ${t.symbol}`,
+            symbol: t.symbol,
+            decimals: t.decimals,
+            mintTo: [DEV_PAYER_ADDRESS],
           }));
         tokens[t.symbol] = address;
         fileTokens.push({ symbol: t.symbol, address, decimals: t.decimals, watched: t.watched });
       }
       const entry: ChainsFileEntry = {
-        chain: spec.chain, network: spec.network, kind: 'evm', chainId: spec.chainId, rpcUrls: [node.url],
-        confirmations: spec.confirmations, watched: fileTokens.some((t) => t.watched), tokens: fileTokens,
+        chain: spec.chain,
+        network: spec.network,
+        kind: 'evm',
+        chainId: spec.chainId,
+        rpcUrls: [node.url],
+        confirmations: spec.confirmations,
+        watched: fileTokens.some((t) => t.watched),
+        tokens: fileTokens,
       };
       const c = { spec, node, entry, tokens };
       chains.push(c);
@@ -158,7 +183,10 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       for (const node of started) await node.rpc('evm_setIntervalMining', [options.blockTimeSeconds]);
     }
     const chainsFile = path.join(options.dir, 'chains.json');
-    writeChainsFile(chainsFile, chains.map((c) => c.entry));
+    writeChainsFile(
+      chainsFile,
+      chains.map((c) => c.entry),
+    );
     return {
       chains,
       chainsFile,

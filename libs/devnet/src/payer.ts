@@ -26,13 +26,25 @@ export class DevPayer {
 
   /** ERC-20 transfer of `amountAtomic` of `token` to `to`; resolves once mined (and not reverted). */
   sendToken(token: string, to: string, amountAtomic: bigint, opts: { wait?: boolean } = {}): Promise<SentTransfer> {
-    return this.send({ to: token, data: TOKEN_INTERFACE.encodeFunctionData('transfer', [to, amountAtomic]) }, opts.wait ?? true);
+    return this.send(
+      { to: token, data: TOKEN_INTERFACE.encodeFunctionData('transfer', [to, amountAtomic]) },
+      opts.wait ?? true,
+    );
   }
 
   /** One transaction carrying `to.length` Transfer events of `amountAtomic` each. */
-  sendTokenMany(token: string, to: string[], amountAtomic: bigint, opts: { wait?: boolean; gasLimit?: bigint } = {}): Promise<SentTransfer> {
+  sendTokenMany(
+    token: string,
+    to: string[],
+    amountAtomic: bigint,
+    opts: { wait?: boolean; gasLimit?: bigint } = {},
+  ): Promise<SentTransfer> {
     return this.send(
-      { to: token, data: TOKEN_INTERFACE.encodeFunctionData('transferMany', [to, amountAtomic]), gasLimit: opts.gasLimit ?? 60_000n + 40_000n * BigInt(to.length) },
+      {
+        to: token,
+        data: TOKEN_INTERFACE.encodeFunctionData('transferMany', [to, amountAtomic]),
+        gasLimit: opts.gasLimit ?? 60_000n + 40_000n * BigInt(to.length),
+      },
       opts.wait ?? true,
     );
   }
@@ -47,10 +59,17 @@ export class DevPayer {
   }
 
   // Sends one at a time so nonces never collide inside a process.
-  private send(tx: { to: string; data?: string; value?: bigint; gasLimit?: bigint }, wait: boolean): Promise<SentTransfer> {
+  private send(
+    tx: { to: string; data?: string; value?: bigint; gasLimit?: bigint },
+    wait: boolean,
+  ): Promise<SentTransfer> {
     const run = async (): Promise<SentTransfer> => {
       const nonce = await this.provider.getTransactionCount(this.wallet.address, 'pending');
-      const sent = await this.wallet.sendTransaction({ ...tx, nonce, gasLimit: tx.gasLimit ?? (tx.data ? 200_000n : 21_000n) });
+      const sent = await this.wallet.sendTransaction({
+        ...tx,
+        nonce,
+        gasLimit: tx.gasLimit ?? (tx.data ? 200_000n : 21_000n),
+      });
       if (!wait) return { hash: sent.hash, blockNumber: -1, logIndex: tx.data ? 0 : -1 };
       const receipt = await sent.wait();
       if (!receipt || receipt.status !== 1) throw new Error(`transaction ${sent.hash} reverted`);

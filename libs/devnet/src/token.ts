@@ -61,8 +61,11 @@ function packageDir(name: string): string {
 export function compileToken(): CompiledToken {
   if (compiled) return compiled;
   const ozDir = packageDir('@openzeppelin/contracts');
-  const ozVersion = (JSON.parse(fs.readFileSync(path.join(ozDir, 'package.json'), 'utf8')) as { version: string }).version;
-  const solcVersion = (JSON.parse(fs.readFileSync(path.join(packageDir('solc'), 'package.json'), 'utf8')) as { version: string }).version;
+  const ozVersion = (JSON.parse(fs.readFileSync(path.join(ozDir, 'package.json'), 'utf8')) as { version: string })
+    .version;
+  const solcVersion = (
+    JSON.parse(fs.readFileSync(path.join(packageDir('solc'), 'package.json'), 'utf8')) as { version: string }
+  ).version;
   const key = createHash('sha256').update(`${TOKEN_SOURCE}|${ozVersion}|${solcVersion}`).digest('hex').slice(0, 16);
   const cacheDir = path.join(path.dirname(path.dirname(ozDir)), '.cache', 'svc-devnet');
   const cacheFile = path.join(cacheDir, `DevToken-${key}.json`);
@@ -75,7 +78,11 @@ export function compileToken(): CompiledToken {
   const input = {
     language: 'Solidity',
     sources: { 'DevToken.sol': { content: TOKEN_SOURCE } },
-    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'paris', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: 'paris',
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
   };
   const nodeModules = path.dirname(path.dirname(ozDir));
   const findImports = (p: string) => {
@@ -132,12 +139,18 @@ export async function deployToken(o: DeployTokenOptions): Promise<string> {
   try {
     const wallet = new Wallet(o.privateKey, provider);
     let nonce = await provider.getTransactionCount(wallet.address, 'pending');
-    const contract = await new ContractFactory(abi as never, bytecode, wallet).deploy(o.name, o.symbol, o.decimals, { nonce: nonce++ });
+    const contract = await new ContractFactory(abi as never, bytecode, wallet).deploy(o.name, o.symbol, o.decimals, {
+      nonce: nonce++,
+    });
     await contract.waitForDeployment();
     const address = await contract.getAddress();
     const amount = (o.mintUnits ?? 1_000_000_000_000n) * 10n ** BigInt(o.decimals);
     for (const to of o.mintTo ?? []) {
-      const tx = await wallet.sendTransaction({ to: address, data: TOKEN_INTERFACE.encodeFunctionData('mint', [to, amount]), nonce: nonce++ });
+      const tx = await wallet.sendTransaction({
+        to: address,
+        data: TOKEN_INTERFACE.encodeFunctionData('mint', [to, amount]),
+        nonce: nonce++,
+      });
       await tx.wait();
     }
     return address;

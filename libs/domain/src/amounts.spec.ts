@@ -16,13 +16,24 @@ describe('USD amounts (spec: Resources › Product › amount format on a custom
     expect(parseUsdCents('37.5')).toBe(parseUsdCents('37.50'));
   });
 
-  test.each(['1e3', ' 37', '37 ', '37.123', '-1', '+5', '0.001', '1,5', '.5', '37.', '123456789012345678901', '', '０'])(
-    '%j is refused (no sign, exponent, whitespace, more than 2 decimals or 20 integer digits)',
-    (value) => {
-      expect(USD_AMOUNT_RE.test(value)).toBe(false);
-      expect(parseUsdCents(value)).toBeNull();
-    },
-  );
+  test.each([
+    '1e3',
+    ' 37',
+    '37 ',
+    '37.123',
+    '-1',
+    '+5',
+    '0.001',
+    '1,5',
+    '.5',
+    '37.',
+    '123456789012345678901',
+    '',
+    '０',
+  ])('%j is refused (no sign, exponent, whitespace, more than 2 decimals or 20 integer digits)', (value) => {
+    expect(USD_AMOUNT_RE.test(value)).toBe(false);
+    expect(parseUsdCents(value)).toBeNull();
+  });
 
   test('cents format with two decimals', () => {
     expect(formatUsdCents(3750n)).toBe('37.50');

@@ -13,18 +13,25 @@ const payment = (status: PaymentStatus, received: bigint): EvaluablePayment => (
   expiresAt: at(30 * MIN),
   confirmedAt: status === 'confirmed' || status === 'overpaid' ? at(-1 * MIN) : null,
 });
-const final = (amountAtomic: bigint): EvaluableTransfer => ({ amountAtomic, confirmations: RULES.requiredConfirmations });
+const final = (amountAtomic: bigint): EvaluableTransfer => ({
+  amountAtomic,
+  confirmations: RULES.requiredConfirmations,
+});
 const pending = (amountAtomic: bigint, confirmations: number): EvaluableTransfer => ({ amountAtomic, confirmations });
 
 // spec: States and transitions › Payment › Other rules: payment.amount_increased fires when more money lands on a payment
 // in confirmed, underpaid or overpaid whose status does not change; never in detected or confirming.
 describe('Other rules › payment.amount_increased: more money, status unchanged, only in confirmed / underpaid / overpaid', () => {
   it('underpaid stays underpaid → payment.amount_increased', () => {
-    expect(evaluatePayment(payment('underpaid', 30n), [final(30n), final(20n)], RULES, NOW).events).toEqual(['payment.amount_increased']);
+    expect(evaluatePayment(payment('underpaid', 30n), [final(30n), final(20n)], RULES, NOW).events).toEqual([
+      'payment.amount_increased',
+    ]);
   });
 
   it('overpaid stays overpaid → payment.amount_increased', () => {
-    expect(evaluatePayment(payment('overpaid', 120n), [final(120n), final(1n)], RULES, NOW).events).toEqual(['payment.amount_increased']);
+    expect(evaluatePayment(payment('overpaid', 120n), [final(120n), final(1n)], RULES, NOW).events).toEqual([
+      'payment.amount_increased',
+    ]);
   });
 
   it('never while detected: more money on a detected payment emits nothing', () => {
@@ -38,7 +45,9 @@ describe('Other rules › payment.amount_increased: more money, status unchanged
   });
 
   it('not when the status changes: the entering event replaces it', () => {
-    expect(evaluatePayment(payment('underpaid', 30n), [final(30n), final(70n)], RULES, NOW).events).toEqual(['payment.confirmed']);
+    expect(evaluatePayment(payment('underpaid', 30n), [final(30n), final(70n)], RULES, NOW).events).toEqual([
+      'payment.confirmed',
+    ]);
   });
 
   it('not when no more money landed', () => {

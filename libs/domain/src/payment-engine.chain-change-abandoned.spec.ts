@@ -1,4 +1,10 @@
-import { acceptsAutomaticCredit, ChainRules, EvaluablePayment, evaluatePayment, LATE_TRANSFER_WINDOW_MS } from './payment-engine';
+import {
+  acceptsAutomaticCredit,
+  ChainRules,
+  EvaluablePayment,
+  evaluatePayment,
+  LATE_TRANSFER_WINDOW_MS,
+} from './payment-engine';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const MIN = 60 * 1000;
@@ -29,7 +35,9 @@ describe('waiting_for_payment › buyer changes chain → expired; the abandoned
 
   it('its address is still watched: money within 7 days after its expiresAt is credited', () => {
     expect(acceptsAutomaticCredit(abandoned, NOW)).toBe(true);
-    expect(acceptsAutomaticCredit(abandoned, new Date(abandoned.expiresAt.getTime() + LATE_TRANSFER_WINDOW_MS - 1))).toBe(true);
+    expect(
+      acceptsAutomaticCredit(abandoned, new Date(abandoned.expiresAt.getTime() + LATE_TRANSFER_WINDOW_MS - 1)),
+    ).toBe(true);
   });
 
   it('money landing on the abandoned address confirms that payment with its own event', () => {

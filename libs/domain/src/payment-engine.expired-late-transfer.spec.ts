@@ -1,4 +1,10 @@
-import { acceptsAutomaticCredit, ChainRules, EvaluablePayment, evaluatePayment, EvaluableTransfer } from './payment-engine';
+import {
+  acceptsAutomaticCredit,
+  ChainRules,
+  EvaluablePayment,
+  evaluatePayment,
+  EvaluableTransfer,
+} from './payment-engine';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const MIN = 60 * 1000;
@@ -14,7 +20,10 @@ const expired = (over: Partial<EvaluablePayment> = {}): EvaluablePayment => ({
   confirmedAt: null,
   ...over,
 });
-const final = (amountAtomic: bigint): EvaluableTransfer => ({ amountAtomic, confirmations: RULES.requiredConfirmations });
+const final = (amountAtomic: bigint): EvaluableTransfer => ({
+  amountAtomic,
+  confirmations: RULES.requiredConfirmations,
+});
 
 // spec: States and transitions › Payment › expired, transfer final within 7 days after expiresAt → confirmed / underpaid / overpaid, matching event
 describe('expired › transfer final within 7 days after expiresAt → confirmed / underpaid / overpaid with the matching event', () => {

@@ -17,7 +17,10 @@ describe('confirmed, overpaid › full refund → refunded; the engine never mov
   };
 
   it('stays refunded with its received amount whatever transfers are counted, without an event', () => {
-    const transfers = [{ amountAtomic: 100n, confirmations: 15 }, { amountAtomic: 50n, confirmations: 15 }];
+    const transfers = [
+      { amountAtomic: 100n, confirmations: 15 },
+      { amountAtomic: 50n, confirmations: 15 },
+    ];
     expect(evaluatePayment(refunded, transfers, RULES, NOW)).toEqual({
       status: 'refunded',
       confirmedAt: at(-20 * MIN),

@@ -33,7 +33,10 @@ describe('Other rules › not detected automatically', () => {
     },
   );
 
-  it.each(['created', 'settled', 'failed'] as PaymentStatus[])('the never-written value %s takes no credit', (status) => {
-    expect(automaticCreditRefusal({ status, expiresAt: fresh }, NOW)).toBe('never_written');
-  });
+  it.each(['created', 'settled', 'failed'] as PaymentStatus[])(
+    'the never-written value %s takes no credit',
+    (status) => {
+      expect(automaticCreditRefusal({ status, expiresAt: fresh }, NOW)).toBe('never_written');
+    },
+  );
 });

@@ -1,4 +1,11 @@
-import { acceptsAutomaticCredit, ChainRules, decideRecovery, EvaluablePayment, evaluatePayment, EvaluableTransfer } from './payment-engine';
+import {
+  acceptsAutomaticCredit,
+  ChainRules,
+  decideRecovery,
+  EvaluablePayment,
+  evaluatePayment,
+  EvaluableTransfer,
+} from './payment-engine';
 import { PaymentStatus } from './types';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
@@ -13,17 +20,26 @@ const paid = (status: 'confirmed' | 'overpaid', received: bigint): EvaluablePaym
   expiresAt: at(-5 * MIN),
   confirmedAt: at(-20 * MIN),
 });
-const final = (amountAtomic: bigint): EvaluableTransfer => ({ amountAtomic, confirmations: RULES.requiredConfirmations });
+const final = (amountAtomic: bigint): EvaluableTransfer => ({
+  amountAtomic,
+  confirmations: RULES.requiredConfirmations,
+});
 
 // spec: States and transitions › Payment › confirmed / overpaid, manual recovery credit of a further transfer → overpaid (or stays)
 describe('confirmed / overpaid › manual recovery credit of a further transfer → overpaid (or stays)', () => {
-  it.each(['confirmed', 'overpaid'] as PaymentStatus[])('a further transfer to a %s payment is not credited automatically', (status) => {
-    expect(acceptsAutomaticCredit({ status, expiresAt: NOW }, NOW)).toBe(false);
-  });
+  it.each(['confirmed', 'overpaid'] as PaymentStatus[])(
+    'a further transfer to a %s payment is not credited automatically',
+    (status) => {
+      expect(acceptsAutomaticCredit({ status, expiresAt: NOW }, NOW)).toBe(false);
+    },
+  );
 
-  it.each(['confirmed', 'overpaid'] as PaymentStatus[])('but recovery accepts a final transfer to a %s payment', (status) => {
-    expect(decideRecovery(status, 15, RULES)).toEqual({ kind: 'accept' });
-  });
+  it.each(['confirmed', 'overpaid'] as PaymentStatus[])(
+    'but recovery accepts a final transfer to a %s payment',
+    (status) => {
+      expect(decideRecovery(status, 15, RULES)).toEqual({ kind: 'accept' });
+    },
+  );
 
   it('confirmed + a recovered transfer → overpaid with payment.overpaid; confirmedAt is kept', () => {
     expect(evaluatePayment(paid('confirmed', 100n), [final(100n), final(25n)], RULES, NOW)).toEqual({

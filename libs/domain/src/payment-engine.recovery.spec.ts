@@ -7,7 +7,15 @@ const RULES: ChainRules = { requiredConfirmations: 15 };
 // underpaid, expired, confirmed, overpaid; refused with 409 on refunded (and on created, settled, failed); refused while
 // the transfer lacks required confirmations. (Idempotence, wrong address and wrong token: e2e/recovery.e2e-spec.ts.)
 describe('Other rules › Recovery: accepted states, 409 on refunded and never-written values, refused while unconfirmed', () => {
-  const accepted: PaymentStatus[] = ['waiting_for_payment', 'detected', 'confirming', 'underpaid', 'expired', 'confirmed', 'overpaid'];
+  const accepted: PaymentStatus[] = [
+    'waiting_for_payment',
+    'detected',
+    'confirming',
+    'underpaid',
+    'expired',
+    'confirmed',
+    'overpaid',
+  ];
 
   it.each(accepted)('accepted on %s with a final transfer', (status) => {
     expect(decideRecovery(status, 15, RULES)).toEqual({ kind: 'accept' });

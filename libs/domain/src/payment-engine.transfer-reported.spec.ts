@@ -14,7 +14,10 @@ const payment = (status: PaymentStatus, over: Partial<EvaluablePayment> = {}): E
   confirmedAt: null,
   ...over,
 });
-const final = (amountAtomic: bigint): EvaluableTransfer => ({ amountAtomic, confirmations: RULES.requiredConfirmations });
+const final = (amountAtomic: bigint): EvaluableTransfer => ({
+  amountAtomic,
+  confirmations: RULES.requiredConfirmations,
+});
 
 // spec: States and transitions › Payment › any watched state, transfer reported → confirmed / underpaid / overpaid,
 // each event each time the payment enters that status
@@ -57,8 +60,18 @@ describe('any watched state › transfer reported → status recomputed from the
   });
 
   it('every transfer making up the total must be final: a not-yet-final one is left out of the total', () => {
-    const r = evaluatePayment(payment('waiting_for_payment'), [final(60n), { amountAtomic: 40n, confirmations: 14 }], RULES, NOW);
-    expect(r).toEqual({ status: 'underpaid', confirmedAt: null, receivedAmountAtomic: 60n, events: ['payment.underpaid'] });
+    const r = evaluatePayment(
+      payment('waiting_for_payment'),
+      [final(60n), { amountAtomic: 40n, confirmations: 14 }],
+      RULES,
+      NOW,
+    );
+    expect(r).toEqual({
+      status: 'underpaid',
+      confirmedAt: null,
+      receivedAmountAtomic: 60n,
+      events: ['payment.underpaid'],
+    });
   });
 
   it('re-evaluating with the same transfers emits nothing again (an event fires on entering a status only)', () => {
@@ -73,7 +86,12 @@ describe('any watched state › transfer reported → status recomputed from the
 
   it('confirmedAt keeps the first time the payment was paid in full', () => {
     const first = at(-10 * MIN);
-    const overpaid = evaluatePayment(payment('confirmed', { receivedAmountAtomic: 100n, confirmedAt: first }), [final(100n), final(5n)], RULES, NOW);
+    const overpaid = evaluatePayment(
+      payment('confirmed', { receivedAmountAtomic: 100n, confirmedAt: first }),
+      [final(100n), final(5n)],
+      RULES,
+      NOW,
+    );
     expect(overpaid).toMatchObject({ status: 'overpaid', confirmedAt: first, events: ['payment.overpaid'] });
   });
 

@@ -169,7 +169,10 @@ export function insideWatchWindow(payment: Pick<EvaluablePayment, 'expiresAt'>, 
  * Whether a watcher's transfer to this payment is credited (null) or why not. Wrong token and
  * chains without a listener are matched by the caller, who knows the chain registry.
  */
-export function automaticCreditRefusal(payment: Pick<EvaluablePayment, 'status' | 'expiresAt'>, now: Date): AutomaticCreditRefusal | null {
+export function automaticCreditRefusal(
+  payment: Pick<EvaluablePayment, 'status' | 'expiresAt'>,
+  now: Date,
+): AutomaticCreditRefusal | null {
   switch (payment.status) {
     case 'waiting_for_payment':
     case 'detected':
@@ -198,11 +201,16 @@ export function acceptsAutomaticCredit(payment: Pick<EvaluablePayment, 'status' 
 }
 
 /** Statuses whose address the listener watches (with the window of insideWatchWindow). */
-export const WATCHED_PAYMENT_STATUSES: readonly PaymentStatus[] = ['waiting_for_payment', 'detected', 'confirming', 'underpaid', 'expired'];
+export const WATCHED_PAYMENT_STATUSES: readonly PaymentStatus[] = [
+  'waiting_for_payment',
+  'detected',
+  'confirming',
+  'underpaid',
+  'expired',
+];
 
 export type RecoveryDecision =
-  | { kind: 'accept' }
-  | { kind: 'refuse'; reason: 'refunded' | 'never_written' | 'not_final'; message: string };
+  { kind: 'accept' } | { kind: 'refuse'; reason: 'refunded' | 'never_written' | 'not_final'; message: string };
 
 /**
  * spec: Payment › Other rules › Recovery: accepted on waiting_for_payment, detected, confirming,

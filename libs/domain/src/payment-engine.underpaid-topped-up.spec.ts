@@ -1,4 +1,10 @@
-import { acceptsAutomaticCredit, ChainRules, EvaluablePayment, evaluatePayment, EvaluableTransfer } from './payment-engine';
+import {
+  acceptsAutomaticCredit,
+  ChainRules,
+  EvaluablePayment,
+  evaluatePayment,
+  EvaluableTransfer,
+} from './payment-engine';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const MIN = 60 * 1000;
@@ -14,7 +20,10 @@ const underpaid = (over: Partial<EvaluablePayment> = {}): EvaluablePayment => ({
   confirmedAt: null,
   ...over,
 });
-const final = (amountAtomic: bigint): EvaluableTransfer => ({ amountAtomic, confirmations: RULES.requiredConfirmations });
+const final = (amountAtomic: bigint): EvaluableTransfer => ({
+  amountAtomic,
+  confirmations: RULES.requiredConfirmations,
+});
 
 // spec: States and transitions › Payment › underpaid, more money arrives → confirmed or overpaid (or remains underpaid)
 describe('underpaid › more money arrives → confirmed, overpaid or remains underpaid', () => {

@@ -44,13 +44,20 @@ describe('waiting_for_payment › expiresAt passes with nothing received → exp
 
   it('a payment that has received something does not expire (detected, confirming, underpaid)', () => {
     const pending = { amountAtomic: 30n, confirmations: 2 };
-    expect(evaluatePayment(payment('confirming', { receivedAmountAtomic: 30n }), [pending], RULES, NOW).status).toBe('confirming');
+    expect(evaluatePayment(payment('confirming', { receivedAmountAtomic: 30n }), [pending], RULES, NOW).status).toBe(
+      'confirming',
+    );
     const under = payment('underpaid', { receivedAmountAtomic: 30n });
-    expect(evaluatePayment(under, [{ amountAtomic: 30n, confirmations: 15 }], RULES, NOW)).toMatchObject({ status: 'underpaid', events: [] });
+    expect(evaluatePayment(under, [{ amountAtomic: 30n, confirmations: 15 }], RULES, NOW)).toMatchObject({
+      status: 'underpaid',
+      events: [],
+    });
   });
 
   it('a payment in an unregistered token expires like any other', () => {
-    expect(evaluatePayment(payment('waiting_for_payment', { expectedAmountAtomic: null }), [], RULES, NOW)).toMatchObject({
+    expect(
+      evaluatePayment(payment('waiting_for_payment', { expectedAmountAtomic: null }), [], RULES, NOW),
+    ).toMatchObject({
       status: 'expired',
       events: ['payment.expired'],
     });

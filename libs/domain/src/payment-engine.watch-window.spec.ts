@@ -1,4 +1,9 @@
-import { acceptsAutomaticCredit, insideWatchWindow, LATE_TRANSFER_WINDOW_MS, WATCHED_PAYMENT_STATUSES } from './payment-engine';
+import {
+  acceptsAutomaticCredit,
+  insideWatchWindow,
+  LATE_TRANSFER_WINDOW_MS,
+  WATCHED_PAYMENT_STATUSES,
+} from './payment-engine';
 import { PaymentStatus } from './types';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
@@ -24,6 +29,12 @@ describe("Other rules › watch window: an expired payment's address is watched 
   });
 
   it('every open payment and expired ones are the watched statuses; paid and refunded ones are not', () => {
-    expect([...WATCHED_PAYMENT_STATUSES].sort()).toEqual(['confirming', 'detected', 'expired', 'underpaid', 'waiting_for_payment']);
+    expect([...WATCHED_PAYMENT_STATUSES].sort()).toEqual([
+      'confirming',
+      'detected',
+      'expired',
+      'underpaid',
+      'waiting_for_payment',
+    ]);
   });
 });

@@ -2,7 +2,6 @@ import { decideRedeem, RedeemInput } from './session-decisions';
 import { ProjectablePayment } from './session-projection';
 import { PaymentStatus } from './types';
 
-
 const payment = (status: PaymentStatus, receivedAmountAtomic = 0n): ProjectablePayment => ({
   id: 'pay_1',
   status,

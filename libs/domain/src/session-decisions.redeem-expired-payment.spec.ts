@@ -27,7 +27,7 @@ const redeem = (over: Partial<RedeemInput> = {}): RedeemInput => ({
 
 // Spec is silent: a processing session whose payment's own 30-minute clock ran out with nothing received.
 // Choice: the buyer needs a fresh address, so a new payment is minted (nothing to abandon).
-describe("current payment expired unpaid while the session is processing (spec silent) → fresh payment", () => {
+describe('current payment expired unpaid while the session is processing (spec silent) → fresh payment', () => {
   const expired = payment('expired');
 
   it('mints a fresh payment on a different requested chain, abandoning nothing', () => {

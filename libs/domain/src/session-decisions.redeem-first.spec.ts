@@ -2,7 +2,6 @@ import { decideRedeem, RedeemInput } from './session-decisions';
 import { ProjectablePayment } from './session-projection';
 import { PaymentStatus } from './types';
 
-
 const payment = (status: PaymentStatus, receivedAmountAtomic = 0n): ProjectablePayment => ({
   id: 'pay_1',
   status,
@@ -33,11 +32,19 @@ describe('open › buyer is shown an address (redeem): the first payment is mint
   });
 
   it('mints on the requested chain when it is enabled', () => {
-    expect(decideRedeem(first({ requestedChain: 'sui' }))).toEqual({ kind: 'mint', chain: 'sui', abandonPaymentId: null });
+    expect(decideRedeem(first({ requestedChain: 'sui' }))).toEqual({
+      kind: 'mint',
+      chain: 'sui',
+      abandonPaymentId: null,
+    });
   });
 
   it("mints on the product's own chain when the requested chain is not enabled", () => {
-    expect(decideRedeem(first({ requestedChain: 'solana' }))).toEqual({ kind: 'mint', chain: 'bnb', abandonPaymentId: null });
+    expect(decideRedeem(first({ requestedChain: 'solana' }))).toEqual({
+      kind: 'mint',
+      chain: 'bnb',
+      abandonPaymentId: null,
+    });
   });
 
   it('mints on the pinned chain when no chain is requested', () => {

@@ -28,10 +28,12 @@ const redeem = (over: Partial<RedeemInput> = {}): RedeemInput => ({
 // spec: Endpoints › Checkout sessions › Redeem chain-change rules › 2
 describe('rule 2: once anything has landed → 409', () => {
   it('refuses a chain change when money landed on a waiting_for_payment payment', () => {
-    expect(decideRedeem(redeem({ requestedChain: 'sui', currentPayment: payment('waiting_for_payment', 1n) }))).toEqual({
-      kind: 'conflict',
-      message: FUNDS_SENT,
-    });
+    expect(decideRedeem(redeem({ requestedChain: 'sui', currentPayment: payment('waiting_for_payment', 1n) }))).toEqual(
+      {
+        kind: 'conflict',
+        message: FUNDS_SENT,
+      },
+    );
   });
 
   it.each<[PaymentStatus, bigint]>([

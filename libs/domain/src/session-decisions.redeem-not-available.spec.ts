@@ -2,7 +2,6 @@ import { decideRedeem, RedeemInput } from './session-decisions';
 import { ProjectablePayment } from './session-projection';
 import { PaymentStatus, SessionStatus } from './types';
 
-
 const payment = (status: PaymentStatus, receivedAmountAtomic = 0n): ProjectablePayment => ({
   id: 'pay_1',
   status,
@@ -36,12 +35,15 @@ describe('rule 3: not available when chain was pinned, for an invoice session, o
     });
   });
 
-  it.each<SessionStatus>(['cancelled', 'expired'])('refuses a %s session with 409 "This checkout is <status>."', (status) => {
-    expect(decideRedeem(redeem({ sessionStatus: status, requestedChain: 'sui' }))).toEqual({
-      kind: 'conflict',
-      message: `This checkout is ${status}.`,
-    });
-  });
+  it.each<SessionStatus>(['cancelled', 'expired'])(
+    'refuses a %s session with 409 "This checkout is <status>."',
+    (status) => {
+      expect(decideRedeem(redeem({ sessionStatus: status, requestedChain: 'sui' }))).toEqual({
+        kind: 'conflict',
+        message: `This checkout is ${status}.`,
+      });
+    },
+  );
 
   it.each<SessionStatus>(['completed', 'failed'])('refuses a %s session the same way', (status) => {
     expect(decideRedeem(redeem({ sessionStatus: status, currentPayment: payment('confirmed', 10n) }))).toEqual({

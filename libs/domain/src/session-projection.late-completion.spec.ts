@@ -54,7 +54,9 @@ describe('cancelled, expired, failed › bound payment later confirms → comple
   it('a late-completed session emits nothing again and stays late', () => {
     const completedAt = at(-2 * MIN);
     const s = session('completed', { late: true, completedAt });
-    expect(projectSession(s, payment('confirmed', { receivedAmountAtomic: 10n, confirmedAt: completedAt }), NOW)).toEqual({
+    expect(
+      projectSession(s, payment('confirmed', { receivedAmountAtomic: 10n, confirmedAt: completedAt }), NOW),
+    ).toEqual({
       status: 'completed',
       late: true,
       completedAt,

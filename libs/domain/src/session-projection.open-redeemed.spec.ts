@@ -64,7 +64,9 @@ describe('open › buyer is shown an address (redeem) → processing, no event',
     'the never-written payment value %s projects like waiting_for_payment, never as paid',
     (status) => {
       const confirmedAt = at(-1 * MIN);
-      expect(projectSession(session('processing'), payment(status, { receivedAmountAtomic: 5n, confirmedAt }), NOW)).toEqual({
+      expect(
+        projectSession(session('processing'), payment(status, { receivedAmountAtomic: 5n, confirmedAt }), NOW),
+      ).toEqual({
         status: 'processing',
         late: false,
         completedAt: null,

@@ -29,7 +29,9 @@ describe('processing › bound payment confirmed or overpaid → completed, chec
     'completes a processing session whose bound payment is %s, completedAt = payment confirmedAt',
     (status) => {
       const confirmedAt = at(-5 * MIN);
-      expect(projectSession(session('processing'), payment(status, { receivedAmountAtomic: 10n, confirmedAt }), NOW)).toEqual({
+      expect(
+        projectSession(session('processing'), payment(status, { receivedAmountAtomic: 10n, confirmedAt }), NOW),
+      ).toEqual({
         status: 'completed',
         late: false,
         completedAt: confirmedAt,
@@ -49,7 +51,9 @@ describe('processing › bound payment confirmed or overpaid → completed, chec
 
   it('completes an open session whose payment was redeemed and confirmed between two reads', () => {
     const confirmedAt = at(-1 * MIN);
-    expect(projectSession(session('open'), payment('confirmed', { receivedAmountAtomic: 10n, confirmedAt }), NOW)).toEqual({
+    expect(
+      projectSession(session('open'), payment('confirmed', { receivedAmountAtomic: 10n, confirmedAt }), NOW),
+    ).toEqual({
       status: 'completed',
       late: false,
       completedAt: confirmedAt,
@@ -60,7 +64,9 @@ describe('processing › bound payment confirmed or overpaid → completed, chec
   it('emits checkout.session.completed only once: an already completed session emits nothing again', () => {
     const completedAt = at(-5 * MIN);
     const s = session('completed', { completedAt });
-    expect(projectSession(s, payment('confirmed', { receivedAmountAtomic: 10n, confirmedAt: completedAt }), NOW)).toEqual({
+    expect(
+      projectSession(s, payment('confirmed', { receivedAmountAtomic: 10n, confirmedAt: completedAt }), NOW),
+    ).toEqual({
       status: 'completed',
       late: false,
       completedAt,
@@ -72,7 +78,9 @@ describe('processing › bound payment confirmed or overpaid → completed, chec
   it('overpayment after completion sends no session event and keeps completedAt', () => {
     const completedAt = at(-5 * MIN);
     const s = session('completed', { completedAt });
-    expect(projectSession(s, payment('overpaid', { receivedAmountAtomic: 12n, confirmedAt: completedAt }), NOW)).toEqual({
+    expect(
+      projectSession(s, payment('overpaid', { receivedAmountAtomic: 12n, confirmedAt: completedAt }), NOW),
+    ).toEqual({
       status: 'completed',
       late: false,
       completedAt,

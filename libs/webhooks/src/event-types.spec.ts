@@ -7,25 +7,44 @@ describe('parseEventFilters (spec: Endpoints › Webhooks)', () => {
   });
 
   test('refuses checkout.session.* and flow.* with a message naming what to use', () => {
-    expect(parseEventFilters(['checkout.session.*'])).toEqual({ ok: false, message: expect.stringContaining('checkout.*') });
-    expect(parseEventFilters(['payment.*', 'flow.*'])).toEqual({ ok: false, message: expect.stringContaining('payment.flow.*') });
+    expect(parseEventFilters(['checkout.session.*'])).toEqual({
+      ok: false,
+      message: expect.stringContaining('checkout.*'),
+    });
+    expect(parseEventFilters(['payment.*', 'flow.*'])).toEqual({
+      ok: false,
+      message: expect.stringContaining('payment.flow.*'),
+    });
   });
 
   test('drops subscription.* (and any subscription.<x>) silently', () => {
-    expect(parseEventFilters(['subscription.*', 'payment.confirmed', 'subscription.created'])).toEqual({ ok: true, filters: ['payment.confirmed'] });
+    expect(parseEventFilters(['subscription.*', 'payment.confirmed', 'subscription.created'])).toEqual({
+      ok: true,
+      filters: ['payment.confirmed'],
+    });
     expect(parseEventFilters(['subscription.*'])).toEqual({ ok: true, filters: [] });
   });
 
   test('drops duplicates, keeps order', () => {
-    expect(parseEventFilters(['payment.*', 'checkout.*', 'payment.*'])).toEqual({ ok: true, filters: ['payment.*', 'checkout.*'] });
+    expect(parseEventFilters(['payment.*', 'checkout.*', 'payment.*'])).toEqual({
+      ok: true,
+      filters: ['payment.*', 'checkout.*'],
+    });
   });
 
-  test.each(['payment', 'payment.', 'payment.paid', 'receipt.*', 'settlement.*', '**', 'Payment.confirmed', ' payment.confirmed', 'checkout.session'])(
-    'refuses the unknown filter %p',
-    (filter) => {
-      expect(parseEventFilters([filter])).toEqual({ ok: false, message: expect.stringContaining(`"${filter}"`) });
-    },
-  );
+  test.each([
+    'payment',
+    'payment.',
+    'payment.paid',
+    'receipt.*',
+    'settlement.*',
+    '**',
+    'Payment.confirmed',
+    ' payment.confirmed',
+    'checkout.session',
+  ])('refuses the unknown filter %p', (filter) => {
+    expect(parseEventFilters([filter])).toEqual({ ok: false, message: expect.stringContaining(`"${filter}"`) });
+  });
 });
 
 describe('filterMatches', () => {

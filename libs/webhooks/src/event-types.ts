@@ -26,7 +26,8 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const WILDCARD_FILTERS = ['*', 'payment.*', 'checkout.*', 'facilitator.*', 'payment.flow.*'] as const;
 
 const REFUSED: Record<string, string> = {
-  'checkout.session.*': 'eventTypes: checkout.session.* is not an accepted filter; subscribe to checkout.* (every checkout.session event) or name the exact types.',
+  'checkout.session.*':
+    'eventTypes: checkout.session.* is not an accepted filter; subscribe to checkout.* (every checkout.session event) or name the exact types.',
   'flow.*': 'eventTypes: flow.* is not an accepted filter; the flow events are subscribed as payment.flow.*.',
 };
 

@@ -6,7 +6,12 @@ test('the queue prefix is the database name: deployments sharing a Redis never m
 });
 
 test('one job per delivery: the job id is the delivery id; retried through the RetryLater backoff', () => {
-  expect(deliveryJobOptions('d-1')).toMatchObject({ jobId: 'd-1', removeOnComplete: true, removeOnFail: true, delay: undefined });
+  expect(deliveryJobOptions('d-1')).toMatchObject({
+    jobId: 'd-1',
+    removeOnComplete: true,
+    removeOnFail: true,
+    delay: undefined,
+  });
   expect(deliveryJobOptions('d-1', 1500.2).delay).toBe(1501);
   const backoff = deliveryJobOptions('d-1').backoff as { type: string };
   const strategy = webhookQueueSettings(10_000).backoffStrategies![backoff.type];
@@ -16,5 +21,9 @@ test('one job per delivery: the job id is the delivery id; retried through the R
 });
 
 test('locks outlive an attempt: timeout + 2 s, renewed while it runs', () => {
-  expect(webhookQueueSettings(10_000)).toMatchObject({ lockDuration: 12_000, lockRenewTime: 4_000, stalledInterval: 6_000 });
+  expect(webhookQueueSettings(10_000)).toMatchObject({
+    lockDuration: 12_000,
+    lockRenewTime: 4_000,
+    stalledInterval: 6_000,
+  });
 });

@@ -42,7 +42,8 @@ export function webhookQueueSettings(timeoutMs: number): AdvancedSettings {
     stalledInterval: Math.floor(lockDuration / 2),
     maxStalledCount: 5,
     backoffStrategies: {
-      [RETRY_LATER]: (_attempts: number, err: Error) => (err instanceof RetryLater ? Math.max(1, Math.round(err.delayMs)) : ERROR_RETRY_MS),
+      [RETRY_LATER]: (_attempts: number, err: Error) =>
+        err instanceof RetryLater ? Math.max(1, Math.round(err.delayMs)) : ERROR_RETRY_MS,
     },
   };
 }
@@ -73,7 +74,11 @@ export type EnsureResult = 'added' | 'promoted' | 'present';
  * waiting or running one alone. Cheap on a long queue: a hash read and a sorted-set lookup, never
  * a scan of the wait list (Bull's getState would do one).
  */
-export async function ensureDeliveryJob(queue: Queue<DeliveryJobData>, deliveryId: string, delayMs = 0): Promise<EnsureResult> {
+export async function ensureDeliveryJob(
+  queue: Queue<DeliveryJobData>,
+  deliveryId: string,
+  delayMs = 0,
+): Promise<EnsureResult> {
   const job = await queue.getJob(deliveryId);
   if (job && !job.finishedOn) {
     if (delayMs > 0 || !(await job.isDelayed())) return 'present';
@@ -86,7 +91,11 @@ export async function ensureDeliveryJob(queue: Queue<DeliveryJobData>, deliveryI
 }
 
 /** The queue as both the API (producer) and the worker (producer and consumer) open it. */
-export function createWebhookQueue(opts: { redisUrl: string; databaseUrl: string; timeoutMs: number }): Queue<DeliveryJobData> {
+export function createWebhookQueue(opts: {
+  redisUrl: string;
+  databaseUrl: string;
+  timeoutMs: number;
+}): Queue<DeliveryJobData> {
   return new Bull<DeliveryJobData>(WEBHOOK_QUEUE, opts.redisUrl, {
     prefix: webhookQueuePrefix(opts.databaseUrl),
     settings: webhookQueueSettings(opts.timeoutMs),

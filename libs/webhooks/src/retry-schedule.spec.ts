@@ -22,7 +22,10 @@ describe('afterAttempt', () => {
   const schedule = [10, 60];
 
   test('a success ends the delivery', () => {
-    expect(afterAttempt({ ok: true, runAttempts: 1, test: false, schedule, at })).toEqual({ status: 'succeeded', nextAttemptAt: null });
+    expect(afterAttempt({ ok: true, runAttempts: 1, test: false, schedule, at })).toEqual({
+      status: 'succeeded',
+      nextAttemptAt: null,
+    });
   });
 
   test('a failure waits for the next slot', () => {
@@ -30,14 +33,22 @@ describe('afterAttempt', () => {
       status: 'pending',
       nextAttemptAt: new Date('2026-09-21T10:00:10.000Z'),
     });
-    expect(afterAttempt({ ok: false, runAttempts: 2, test: false, schedule, at }).nextAttemptAt).toEqual(new Date('2026-09-21T10:01:00.000Z'));
+    expect(afterAttempt({ ok: false, runAttempts: 2, test: false, schedule, at }).nextAttemptAt).toEqual(
+      new Date('2026-09-21T10:01:00.000Z'),
+    );
   });
 
   test('the last failure gives up', () => {
-    expect(afterAttempt({ ok: false, runAttempts: 3, test: false, schedule, at })).toEqual({ status: 'failed', nextAttemptAt: null });
+    expect(afterAttempt({ ok: false, runAttempts: 3, test: false, schedule, at })).toEqual({
+      status: 'failed',
+      nextAttemptAt: null,
+    });
   });
 
   test('a test send is attempted once', () => {
-    expect(afterAttempt({ ok: false, runAttempts: 1, test: true, schedule, at })).toEqual({ status: 'failed', nextAttemptAt: null });
+    expect(afterAttempt({ ok: false, runAttempts: 1, test: true, schedule, at })).toEqual({
+      status: 'failed',
+      nextAttemptAt: null,
+    });
   });
 });

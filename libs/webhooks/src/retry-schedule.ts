@@ -22,7 +22,13 @@ export type AttemptOutcome =
  * What follows an attempt: success ends the delivery; a failure waits for the next slot of the
  * schedule or gives up. A test send is attempted once.
  */
-export function afterAttempt(input: { ok: boolean; runAttempts: number; test: boolean; schedule: readonly number[]; at: Date }): AttemptOutcome {
+export function afterAttempt(input: {
+  ok: boolean;
+  runAttempts: number;
+  test: boolean;
+  schedule: readonly number[];
+  at: Date;
+}): AttemptOutcome {
   if (input.ok) return { status: 'succeeded', nextAttemptAt: null };
   const delay = input.test ? null : retryDelaySeconds(input.schedule, input.runAttempts);
   if (delay === null) return { status: 'failed', nextAttemptAt: null };

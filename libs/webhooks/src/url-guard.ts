@@ -54,14 +54,16 @@ export type UrlCheck = { ok: true; url: URL } | { ok: false; message: string };
 
 /** Syntax only: an absolute http(s) URL with a host and no credentials. */
 export function parseWebhookUrl(raw: string): UrlCheck {
-  if (raw.length > WEBHOOK_URL_MAX) return { ok: false, message: `url must be shorter than or equal to ${WEBHOOK_URL_MAX} characters` };
+  if (raw.length > WEBHOOK_URL_MAX)
+    return { ok: false, message: `url must be shorter than or equal to ${WEBHOOK_URL_MAX} characters` };
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return { ok: false, message: 'url must be an absolute http or https URL.' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, message: 'url must be an http or https URL.' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, message: 'url must be an http or https URL.' };
   if (!url.hostname) return { ok: false, message: 'url must name a host.' };
   if (url.username || url.password) return { ok: false, message: 'url must not carry credentials.' };
   return { ok: true, url };
@@ -82,7 +84,8 @@ const blockedMessage = (host: string, address: string) =>
  */
 export async function checkPublicDestination(url: URL): Promise<string | null> {
   const host = hostOf(url);
-  if (host.toLowerCase() === 'localhost' || host.toLowerCase().endsWith('.localhost')) return blockedMessage(host, 'loopback');
+  if (host.toLowerCase() === 'localhost' || host.toLowerCase().endsWith('.localhost'))
+    return blockedMessage(host, 'loopback');
   if (isIP(host)) return isPublicAddress(host) ? null : blockedMessage(host, host);
   let addresses: dns.LookupAddress[];
   try {
@@ -94,7 +97,11 @@ export async function checkPublicDestination(url: URL): Promise<string | null> {
   return bad ? blockedMessage(host, bad.address) : null;
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for http.request/https.request that refuses non-public addresses: the socket
@@ -106,7 +113,8 @@ export function publicOnlyLookup(hostname: string, options: dns.LookupOptions, c
     if (err) return callback(err, '');
     const list = addresses as dns.LookupAddress[];
     const bad = list.find((a) => !isPublicAddress(a.address));
-    if (bad || !list.length) return callback(new BlockedAddressError(blockedMessage(hostname, bad?.address ?? 'nothing')), '');
+    if (bad || !list.length)
+      return callback(new BlockedAddressError(blockedMessage(hostname, bad?.address ?? 'nothing')), '');
     if (options.all) return callback(null, list);
     callback(null, list[0].address, list[0].family);
   });

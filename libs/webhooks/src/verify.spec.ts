@@ -9,7 +9,8 @@ jest.mock('node:crypto', () => {
 // spec: Authentication 4 — `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the
 // UTF-8 bytes of the secret string (not hex-decoded).
 const secret = `whsec_${'ab'.repeat(32)}`;
-const body = '{"id":"5f0c8a4e-0000-4000-8000-000000000001","type":"payment.confirmed","createdAt":"2026-09-21T10:00:00.000Z","data":{"amount":"37.5","note":"café ☕"}}';
+const body =
+  '{"id":"5f0c8a4e-0000-4000-8000-000000000001","type":"payment.confirmed","createdAt":"2026-09-21T10:00:00.000Z","data":{"amount":"37.5","note":"café ☕"}}';
 const reference = `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(body, 'utf8')).digest('hex')}`;
 
 describe('signWebhookBody', () => {
@@ -20,7 +21,9 @@ describe('signWebhookBody', () => {
   });
 
   test('the secret is not hex-decoded', () => {
-    const hexDecodedKey = `sha256=${createHmac('sha256', Buffer.from('ab'.repeat(32), 'hex')).update(body).digest('hex')}`;
+    const hexDecodedKey = `sha256=${createHmac('sha256', Buffer.from('ab'.repeat(32), 'hex'))
+      .update(body)
+      .digest('hex')}`;
     expect(signWebhookBody(body, secret)).not.toBe(hexDecodedKey);
   });
 });
@@ -31,7 +34,9 @@ describe('verifyWebhookSignature', () => {
     expect(verifyWebhookSignature(Buffer.from(body), reference, secret)).toBe(true);
     expect(verifyWebhookSignature(new Uint8Array(Buffer.from(body)), reference, secret)).toBe(true);
     expect(verifyWebhookSignature(body, [reference], secret)).toBe(true);
-    expect(verifyWebhookSignature(body, ` ${reference.toUpperCase().replace('SHA256=', 'sha256=')} `, secret)).toBe(true);
+    expect(verifyWebhookSignature(body, ` ${reference.toUpperCase().replace('SHA256=', 'sha256=')} `, secret)).toBe(
+      true,
+    );
   });
 
   test('refuses a changed body, a re-serialised body, another secret', () => {
@@ -41,12 +46,19 @@ describe('verifyWebhookSignature', () => {
     expect(verifyWebhookSignature(body, reference, '')).toBe(false);
   });
 
-  test.each([undefined, null, '', 'sha256=', 'sha1=abc', reference.slice(7), `${reference}00`, reference.slice(0, -2), 'sha256=zz'.padEnd(71, 'z')])(
-    'refuses the malformed header %p without throwing',
-    (header) => {
-      expect(verifyWebhookSignature(body, header as string | undefined, secret)).toBe(false);
-    },
-  );
+  test.each([
+    undefined,
+    null,
+    '',
+    'sha256=',
+    'sha1=abc',
+    reference.slice(7),
+    `${reference}00`,
+    reference.slice(0, -2),
+    'sha256=zz'.padEnd(71, 'z'),
+  ])('refuses the malformed header %p without throwing', (header) => {
+    expect(verifyWebhookSignature(body, header as string | undefined, secret)).toBe(false);
+  });
 
   test('compares in constant time (crypto.timingSafeEqual)', () => {
     const spy = timingSafeEqual as jest.MockedFunction<typeof timingSafeEqual>;
@@ -59,7 +71,10 @@ describe('verifyWebhookSignature', () => {
 
 describe('parseVerifiedWebhook', () => {
   test('returns the envelope when the signature holds, throws otherwise', () => {
-    expect(parseVerifiedWebhook(Buffer.from(body), reference, secret)).toMatchObject({ type: 'payment.confirmed', data: { note: 'café ☕' } });
+    expect(parseVerifiedWebhook(Buffer.from(body), reference, secret)).toMatchObject({
+      type: 'payment.confirmed',
+      data: { note: 'café ☕' },
+    });
     expect(() => parseVerifiedWebhook(body, 'sha256=00', secret)).toThrow(WebhookSignatureError);
   });
 });

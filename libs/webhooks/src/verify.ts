@@ -57,7 +57,8 @@ export function parseVerifiedWebhook<D = Record<string, unknown>>(
   signatureHeader: string | string[] | null | undefined,
   secret: string,
 ): WebhookEnvelope<D> {
-  if (!verifyWebhookSignature(rawBody, signatureHeader, secret)) throw new WebhookSignatureError('invalid x-svc-signature');
+  if (!verifyWebhookSignature(rawBody, signatureHeader, secret))
+    throw new WebhookSignatureError('invalid x-svc-signature');
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
   return JSON.parse(text) as WebhookEnvelope<D>;
 }

@@ -11,7 +11,11 @@ export interface ErrorBody {
   [extra: string]: unknown;
 }
 
-export function errorBody(statusCode: number, message: string | string[], extra: Record<string, unknown> = {}): ErrorBody {
+export function errorBody(
+  statusCode: number,
+  message: string | string[],
+  extra: Record<string, unknown> = {},
+): ErrorBody {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...extra };
 }
 
@@ -41,7 +45,10 @@ export class GlobalErrorFilter implements ExceptionFilter {
       }
     }
     const requestId = randomUUID();
-    this.logger.error(`${req.method} ${req.originalUrl} failed (request ${requestId})`, (exception as Error)?.stack ?? String(exception));
+    this.logger.error(
+      `${req.method} ${req.originalUrl} failed (request ${requestId})`,
+      (exception as Error)?.stack ?? String(exception),
+    );
     return errorBody(HttpStatus.INTERNAL_SERVER_ERROR, `Internal server error (request ${requestId}).`);
   }
 }

@@ -12,7 +12,9 @@ export class SqlService {
   constructor(private readonly db: DataSource) {}
 
   async rows<R extends ObjectLiteral>(name: string, text: string, values: unknown[], tx?: EntityManager): Promise<R[]> {
-    const client: Pool | PoolClient = tx?.queryRunner ? await tx.queryRunner.connect() : (this.db.driver as unknown as { master: Pool }).master;
+    const client: Pool | PoolClient = tx?.queryRunner
+      ? await tx.queryRunner.connect()
+      : (this.db.driver as unknown as { master: Pool }).master;
     return (await client.query<R>({ name, text, values })).rows;
   }
 

@@ -21,8 +21,10 @@ export function parseApiKeyCreateArgs(args: string[]): ApiKeyCreateArgs {
   });
   const merchantId = requireOption('apikey:create', 'merchant', values.merchant);
   const role = requireOption('apikey:create', 'role', values.role);
-  if (!isUuid(merchantId)) throw new UsageError(`apikey:create: --merchant must be a workspace UUID, got "${merchantId}".`);
-  if (!isRole(role)) throw new UsageError(`apikey:create: --role must be one of ${API_KEY_ROLES.join(', ')}, got "${role}".`);
+  if (!isUuid(merchantId))
+    throw new UsageError(`apikey:create: --merchant must be a workspace UUID, got "${merchantId}".`);
+  if (!isRole(role))
+    throw new UsageError(`apikey:create: --role must be one of ${API_KEY_ROLES.join(', ')}, got "${role}".`);
   return { merchantId, role, json: values.json === true };
 }
 

@@ -21,11 +21,16 @@ export interface DevPayArgs {
 }
 
 export function parseDevPayArgs(args: string[]): DevPayArgs {
-  const values = parseOptions('dev:pay', args, { payment: { type: 'string' }, amount: { type: 'string' }, token: { type: 'string' } });
+  const values = parseOptions('dev:pay', args, {
+    payment: { type: 'string' },
+    amount: { type: 'string' },
+    token: { type: 'string' },
+  });
   const paymentId = requireOption('dev:pay', 'payment', values.payment);
   if (!isUuid(paymentId)) throw new UsageError(`dev:pay: --payment must be a payment id (UUID), got "${paymentId}".`);
   const amount = values.amount?.trim() ?? null;
-  if (amount !== null && !TOKEN_AMOUNT_RE.test(amount)) throw new UsageError(`dev:pay: --amount must be a decimal in token units, e.g. 25 or 0.5, got "${amount}".`);
+  if (amount !== null && !TOKEN_AMOUNT_RE.test(amount))
+    throw new UsageError(`dev:pay: --amount must be a decimal in token units, e.g. 25 or 0.5, got "${amount}".`);
   return { paymentId, amount, token: values.token?.trim() || null };
 }
 
@@ -44,9 +49,13 @@ export class DevPayCommand {
   ) {}
 
   async run(args: DevPayArgs): Promise<void> {
-    if (this.config.env === 'production') throw new DevPayError('dev:pay is refused in production: it pays from a public devnet key.');
+    if (this.config.env === 'production')
+      throw new DevPayError('dev:pay is refused in production: it pays from a public devnet key.');
     const chainsFile = this.config.chainsFile ?? (fs.existsSync(DEV_CHAINS_FILE) ? DEV_CHAINS_FILE : undefined);
-    if (!chainsFile) throw new DevPayError('dev:pay needs the devnet: start `npm run dev` (it writes .svc/devnet/chains.json) or set SVC_CHAINS_FILE.');
+    if (!chainsFile)
+      throw new DevPayError(
+        'dev:pay needs the devnet: start `npm run dev` (it writes .svc/devnet/chains.json) or set SVC_CHAINS_FILE.',
+      );
     const registry = ChainRegistry.fromFile(chainsFile);
 
     await connect(this.db);
@@ -57,11 +66,19 @@ export class DevPayCommand {
       throw new DevPayError(`${payment.chain}/${payment.network} is not an EVM chain of the devnet (${chainsFile}).`);
     }
     const token = registry.findToken(payment.chain, payment.network, args.token ?? payment.token);
-    if (!token) throw new DevPayError(`${args.token ?? payment.token} is not a registered token on ${payment.chain}/${payment.network}.`);
-    if (!token.native && !token.address) throw new DevPayError(`${token.symbol} on ${payment.chain}/${payment.network} has no contract address.`);
+    if (!token)
+      throw new DevPayError(
+        `${args.token ?? payment.token} is not a registered token on ${payment.chain}/${payment.network}.`,
+      );
+    if (!token.native && !token.address)
+      throw new DevPayError(`${token.symbol} on ${payment.chain}/${payment.network} has no contract address.`);
 
-    const amountAtomic = args.amount !== null ? toAtomic(args.amount, token.decimals) : this.defaultAmount(payment, token.decimals);
-    if (amountAtomic === null) throw new DevPayError(`--amount ${args.amount} has more decimal places than ${token.symbol} has (${token.decimals}).`);
+    const amountAtomic =
+      args.amount !== null ? toAtomic(args.amount, token.decimals) : this.defaultAmount(payment, token.decimals);
+    if (amountAtomic === null)
+      throw new DevPayError(
+        `--amount ${args.amount} has more decimal places than ${token.symbol} has (${token.decimals}).`,
+      );
     if (amountAtomic <= 0n) throw new DevPayError('nothing to pay: the amount is 0.');
 
     const payer = new DevPayer(chain.rpcUrls[0], DEV_PAYER_KEY, chain.chainId ?? undefined);
@@ -75,7 +92,9 @@ export class DevPayCommand {
       );
       process.stdout.write(`${sent.hash}\n`);
     } catch (err) {
-      throw new DevPayError(`dev:pay: the devnet at ${chain.rpcUrls[0]} refused the transfer: ${(err as Error).message.split('\n')[0]}`);
+      throw new DevPayError(
+        `dev:pay: the devnet at ${chain.rpcUrls[0]} refused the transfer: ${(err as Error).message.split('\n')[0]}`,
+      );
     } finally {
       payer.close();
     }

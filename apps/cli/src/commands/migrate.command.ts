@@ -27,7 +27,9 @@ export class MigrateCommand {
       await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       const applied = await this.db.runMigrations({ transaction: 'all' });
       process.stdout.write(
-        applied.length ? `migrated: ${applied.length} applied (${applied.map((m) => m.name).join(', ')})\n` : 'up to date\n',
+        applied.length
+          ? `migrated: ${applied.length} applied (${applied.map((m) => m.name).join(', ')})\n`
+          : 'up to date\n',
       );
     } finally {
       await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);

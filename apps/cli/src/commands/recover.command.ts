@@ -20,7 +20,11 @@ export class RecoveryRefused extends Error {}
 export class RecoveryFailed extends Error {}
 
 export function parseRecoverArgs(args: string[]): RecoverArgs {
-  const values = parseOptions('recover', args, { payment: { type: 'string' }, tx: { type: 'string' }, json: { type: 'boolean' } });
+  const values = parseOptions('recover', args, {
+    payment: { type: 'string' },
+    tx: { type: 'string' },
+    json: { type: 'boolean' },
+  });
   const paymentId = requireOption('recover', 'payment', values.payment);
   const txHash = requireOption('recover', 'tx', values.tx);
   if (!isUuid(paymentId)) throw new UsageError(`recover: --payment must be a payment UUID, got "${paymentId}".`);
@@ -47,7 +51,9 @@ export class RecoverCommand {
       const recovery = new RecoveryService(this.db, chains, new CreditService(this.db, clock, chains));
       const result = await recovery.recover(paymentId, txHash).catch((err: unknown) => {
         if (!(err instanceof RecoveryError)) throw err;
-        throw err.kind === 'refused' ? new RecoveryRefused(`refused (409): ${err.message}`) : new RecoveryFailed(err.message);
+        throw err.kind === 'refused'
+          ? new RecoveryRefused(`refused (409): ${err.message}`)
+          : new RecoveryFailed(err.message);
       });
       if (json) {
         process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -61,7 +61,12 @@ export function normaliseTxHash(kind: ChainKind, txHash: string): string {
  * Whether a transfer is in the payment's token: the same contract / coin type (per chain kind),
  * or no token address for a native coin (spec: Other rules › a different token is not credited).
  */
-export function transferInPaymentToken(kind: ChainKind, token: TokenConfig, payment: Pick<PaymentEntity, 'tokenAddress'>, tokenAddress: string | null): boolean {
+export function transferInPaymentToken(
+  kind: ChainKind,
+  token: TokenConfig,
+  payment: Pick<PaymentEntity, 'tokenAddress'>,
+  tokenAddress: string | null,
+): boolean {
   if (tokenAddress === null) return token.native;
   const expected = payment.tokenAddress ?? token.address;
   return expected !== null && sameAddress(kind, expected, tokenAddress);
@@ -109,7 +114,12 @@ export class CreditService implements TransferSink {
   private async creditRail(transfers: ObservedTransfer[], mode: CreditMode): Promise<CreditOutcome[]> {
     const { chain, network } = transfers[0];
     const cfg = this.chains.get(chain, network);
-    const skip = (t: ObservedTransfer, reason: CreditSkipReason): CreditOutcome => ({ kind: 'skipped', transfer: t, paymentId: null, reason });
+    const skip = (t: ObservedTransfer, reason: CreditSkipReason): CreditOutcome => ({
+      kind: 'skipped',
+      transfer: t,
+      paymentId: null,
+      reason,
+    });
     if (!cfg) return transfers.map((t) => skip(t, 'unknown_chain'));
     // spec: Other rules › not detected automatically: a transfer on a chain without a listener
     if (mode === 'automatic' && !cfg.watched) return transfers.map((t) => skip(t, 'chain_not_watched'));
@@ -124,11 +134,14 @@ export class CreditService implements TransferSink {
     if (!addressed.size) return out;
 
     // One round trip finds every payment the batch touches (a deposit address belongs to one payment).
-    const rows: Array<{ id: string; payment_address: string; checkout_session_id: string | null }> = await this.db.query(
-      `SELECT id, payment_address, checkout_session_id FROM payments WHERE chain = $1 AND network = $2 AND payment_address = ANY($3)`,
-      [chain, network, [...addressed.keys()]],
+    const rows: Array<{ id: string; payment_address: string; checkout_session_id: string | null }> =
+      await this.db.query(
+        `SELECT id, payment_address, checkout_session_id FROM payments WHERE chain = $1 AND network = $2 AND payment_address = ANY($3)`,
+        [chain, network, [...addressed.keys()]],
+      );
+    const targets = new Map(
+      rows.map((r) => [r.payment_address, { id: r.id, checkoutSessionId: r.checkout_session_id }]),
     );
-    const targets = new Map(rows.map((r) => [r.payment_address, { id: r.id, checkoutSessionId: r.checkout_session_id }]));
     const work: Array<{ target: Target; transfers: ObservedTransfer[] }> = [];
     for (const [address, list] of addressed) {
       const target = targets.get(address);
@@ -149,7 +162,12 @@ export class CreditService implements TransferSink {
   }
 
   /** The credit transaction of one transfer, retried on a deadlock or serialization failure. */
-  private async creditOne(cfg: ChainConfig, target: Target, transfer: ObservedTransfer, mode: CreditMode): Promise<CreditOutcome> {
+  private async creditOne(
+    cfg: ChainConfig,
+    target: Target,
+    transfer: ObservedTransfer,
+    mode: CreditMode,
+  ): Promise<CreditOutcome> {
     for (let attempt = 1; ; attempt++) {
       try {
         const outcome = await this.db.transaction((tx) => this.creditInTransaction(tx, cfg, target, transfer, mode));
@@ -172,11 +190,19 @@ export class CreditService implements TransferSink {
   ): Promise<CreditOutcome> {
     const now = this.clock.now();
     const rules: ChainRules = { requiredConfirmations: cfg.confirmations };
-    const skip = (reason: CreditSkipReason): CreditOutcome => ({ kind: 'skipped', transfer, paymentId: target.id, reason });
+    const skip = (reason: CreditSkipReason): CreditOutcome => ({
+      kind: 'skipped',
+      transfer,
+      paymentId: target.id,
+      reason,
+    });
 
     // Lock order: the session, then the payment (as the API's redeem and cancel do).
     const session = target.checkoutSessionId
-      ? await tx.findOne(CheckoutSessionEntity, { where: { id: target.checkoutSessionId }, lock: { mode: 'pessimistic_write' } })
+      ? await tx.findOne(CheckoutSessionEntity, {
+          where: { id: target.checkoutSessionId },
+          lock: { mode: 'pessimistic_write' },
+        })
       : null;
     const payment = await tx.findOne(PaymentEntity, { where: { id: target.id }, lock: { mode: 'pessimistic_write' } });
     if (!payment) return skip('no_payment');
@@ -202,14 +228,23 @@ export class CreditService implements TransferSink {
         const decision = decideRecovery(payment.status, transfer.confirmations, rules);
         if (decision.kind === 'refuse') return skip(decision.reason);
       }
-      await tx.query(`UPDATE blockchain_transactions SET confirmations = $2, status = $3, block_number = $4, updated_at = $5 WHERE id = $1`, [
-        stored.id,
-        transfer.confirmations,
-        transferStatus(transfer.confirmations, rules),
-        transfer.blockNumber.toString(),
-        now,
-      ]);
-      row = { ...stored, confirmations: transfer.confirmations, status: transferStatus(transfer.confirmations, rules), blockNumber: transfer.blockNumber, updatedAt: now };
+      await tx.query(
+        `UPDATE blockchain_transactions SET confirmations = $2, status = $3, block_number = $4, updated_at = $5 WHERE id = $1`,
+        [
+          stored.id,
+          transfer.confirmations,
+          transferStatus(transfer.confirmations, rules),
+          transfer.blockNumber.toString(),
+          now,
+        ],
+      );
+      row = {
+        ...stored,
+        confirmations: transfer.confirmations,
+        status: transferStatus(transfer.confirmations, rules),
+        blockNumber: transfer.blockNumber,
+        updatedAt: now,
+      };
       kind = 'updated';
     } else {
       if (mode === 'automatic') {
@@ -244,9 +279,21 @@ export class CreditService implements TransferSink {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)
          ON CONFLICT (chain, network, tx_hash, log_index) DO NOTHING RETURNING id`,
         [
-          row.id, row.paymentId, row.workspaceId, row.chain, row.network, row.txHash, row.logIndex, row.fromAddress,
-          row.toAddress, row.tokenAddress, row.amountAtomic.toString(), row.blockNumber.toString(), row.confirmations,
-          row.status, now,
+          row.id,
+          row.paymentId,
+          row.workspaceId,
+          row.chain,
+          row.network,
+          row.txHash,
+          row.logIndex,
+          row.fromAddress,
+          row.toAddress,
+          row.tokenAddress,
+          row.amountAtomic.toString(),
+          row.blockNumber.toString(),
+          row.confirmations,
+          row.status,
+          now,
         ],
       );
       if (!inserted.length) return { kind: 'duplicate', transfer, paymentId: payment.id, status: payment.status };
@@ -254,7 +301,10 @@ export class CreditService implements TransferSink {
     }
 
     // Recompute from every transfer of the payment (pure engine).
-    const transfers = await tx.find(BlockchainTransactionEntity, { where: { paymentId: payment.id }, select: { amountAtomic: true, confirmations: true } });
+    const transfers = await tx.find(BlockchainTransactionEntity, {
+      where: { paymentId: payment.id },
+      select: { amountAtomic: true, confirmations: true },
+    });
     const evaluation = evaluatePayment(payment, transfers, rules, now);
     Object.assign(payment, {
       status: evaluation.status,
@@ -263,21 +313,25 @@ export class CreditService implements TransferSink {
       updatedAt: now,
     });
     // The payment resource changed either way (its transfers are part of it): updated_at moves.
-    await tx.query(`UPDATE payments SET status = $2, received_amount_atomic = $3, confirmed_at = $4, updated_at = $5 WHERE id = $1`, [
-      payment.id,
-      payment.status,
-      payment.receivedAmountAtomic.toString(),
-      payment.confirmedAt,
-      now,
-    ]);
+    await tx.query(
+      `UPDATE payments SET status = $2, received_amount_atomic = $3, confirmed_at = $4, updated_at = $5 WHERE id = $1`,
+      [payment.id, payment.status, payment.receivedAmountAtomic.toString(), payment.confirmedAt, now],
+    );
     // spec: Events › payment.* payloads carry checkoutSession, resolved through the session the
     // payment was minted for (also when it was abandoned by a chain change).
     const ref = session ? sessionRef(session) : null;
-    await appendEvents(tx, payment.workspaceId, evaluation.events.map((type) => paymentEvent(type, payment, row, ref)), now);
+    await appendEvents(
+      tx,
+      payment.workspaceId,
+      evaluation.events.map((type) => paymentEvent(type, payment, row, ref)),
+      now,
+    );
     const events: string[] = [...evaluation.events];
     // spec: Checkout session › Rules: only the bound payment projects onto the session.
     if (session && session.paymentId === payment.id) {
-      const product = session.productId ? await tx.findOne(ProductEntity, { where: { id: session.productId }, select: { slug: true, name: true } }) : null;
+      const product = session.productId
+        ? await tx.findOne(ProductEntity, { where: { id: session.productId }, select: { slug: true, name: true } })
+        : null;
       events.push(...(await storeSessionProjection(tx, { session, product, payment, txHash: null }, now)));
     }
     return { kind, transfer, paymentId: payment.id, status: payment.status, events };
@@ -289,7 +343,9 @@ export class CreditService implements TransferSink {
     switch (o.kind) {
       case 'credited':
       case 'updated':
-        this.logger.log(`${o.kind} ${what} → payment ${o.paymentId} ${o.status}${o.events.length ? ` (${o.events.join(', ')})` : ''}`);
+        this.logger.log(
+          `${o.kind} ${what} → payment ${o.paymentId} ${o.status}${o.events.length ? ` (${o.events.join(', ')})` : ''}`,
+        );
         return;
       case 'duplicate':
         this.logger.debug(`duplicate ${what} (payment ${o.paymentId})`);

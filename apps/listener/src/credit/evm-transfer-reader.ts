@@ -27,7 +27,10 @@ const REQUEST_TIMEOUT_MS = 15_000;
 
 export class EvmTransferReader implements ChainTransferReader {
   async read(cfg: ChainConfig, txHash: string): Promise<ChainTransactionRead> {
-    if (!cfg.rpcUrls.length) throw new ChainUnavailableError(`${cfg.chain}/${cfg.network} has no RPC URL configured (SVC_CHAINS_FILE rpcUrls).`);
+    if (!cfg.rpcUrls.length)
+      throw new ChainUnavailableError(
+        `${cfg.chain}/${cfg.network} has no RPC URL configured (SVC_CHAINS_FILE rpcUrls).`,
+      );
     const errors: string[] = [];
     let answered = false;
     // Rotate over the endpoints: the first that knows the transaction answers.
@@ -78,8 +81,15 @@ export class EvmTransferReader implements ChainTransferReader {
     };
     const transfers = transfersFromLogs(logs, ctx);
     if (tx.to && tx.value > 0n) {
-      const block = { number: toQuantity(receipt.blockNumber), hash: receipt.blockHash, parentHash: '0x', transactions: [] };
-      transfers.push(nativeTransfer({ hash: tx.hash, from: tx.from, to: tx.to, value: toQuantity(tx.value) }, block, ctx));
+      const block = {
+        number: toQuantity(receipt.blockNumber),
+        hash: receipt.blockHash,
+        parentHash: '0x',
+        transactions: [],
+      };
+      transfers.push(
+        nativeTransfer({ hash: tx.hash, from: tx.from, to: tx.to, value: toQuantity(tx.value) }, block, ctx),
+      );
     }
     return { found: true, succeeded: true, transfers };
   }

@@ -58,10 +58,16 @@ export class RecoveryService {
   }
 
   async recover(paymentId: string, txHash: string): Promise<RecoveryResult> {
-    const payment = isUuid(paymentId) ? await this.db.manager.findOne(PaymentEntity, { where: { id: paymentId } }) : null;
+    const payment = isUuid(paymentId)
+      ? await this.db.manager.findOne(PaymentEntity, { where: { id: paymentId } })
+      : null;
     if (!payment) throw new RecoveryError('not_found', `No such payment: ${paymentId}.`);
     const cfg = this.chains.get(payment.chain, payment.network);
-    if (!cfg) throw new RecoveryError('unavailable', `${payment.chain}/${payment.network} is not a registered chain: its chain data cannot be read.`);
+    if (!cfg)
+      throw new RecoveryError(
+        'unavailable',
+        `${payment.chain}/${payment.network} is not a registered chain: its chain data cannot be read.`,
+      );
     const rules = { requiredConfirmations: cfg.confirmations };
 
     // The payment's state first: a refunded payment is refused whatever the transaction holds.
@@ -69,7 +75,11 @@ export class RecoveryService {
     if (stateDecision.kind === 'refuse') throw new RecoveryError('refused', stateDecision.message);
 
     const reader = this.readers[cfg.kind];
-    if (!reader) throw new RecoveryError('unavailable', `Recovery cannot read ${cfg.kind} chain data yet (${payment.chain}/${payment.network}).`);
+    if (!reader)
+      throw new RecoveryError(
+        'unavailable',
+        `Recovery cannot read ${cfg.kind} chain data yet (${payment.chain}/${payment.network}).`,
+      );
     const hash = normaliseTxHash(cfg.kind, txHash);
     let read;
     try {
@@ -77,20 +87,32 @@ export class RecoveryService {
     } catch (err) {
       throw new RecoveryError('unavailable', (err as Error).message);
     }
-    if (!read.found) throw new RecoveryError('not_found', `Transaction ${hash} was not found on ${payment.chain}/${payment.network}.`);
+    if (!read.found)
+      throw new RecoveryError('not_found', `Transaction ${hash} was not found on ${payment.chain}/${payment.network}.`);
     if (!read.succeeded) throw new RecoveryError('refused', `Transaction ${hash} failed on chain: it moved nothing.`);
 
-    const toPayment = read.transfers.filter((t) => depositAddressForm(cfg.kind, t.toAddress) === payment.paymentAddress);
+    const toPayment = read.transfers.filter(
+      (t) => depositAddressForm(cfg.kind, t.toAddress) === payment.paymentAddress,
+    );
     if (!toPayment.length) {
-      throw new RecoveryError('refused', `Transaction ${hash} sends nothing to the payment address ${payment.paymentAddress}.`);
+      throw new RecoveryError(
+        'refused',
+        `Transaction ${hash} sends nothing to the payment address ${payment.paymentAddress}.`,
+      );
     }
     const token = this.chains.findToken(payment.chain, payment.network, payment.token);
     if (!token || payment.decimals === null) {
-      throw new RecoveryError('refused', `${payment.token} is not a registered token on ${payment.chain}/${payment.network}: the payment cannot be credited.`);
+      throw new RecoveryError(
+        'refused',
+        `${payment.token} is not a registered token on ${payment.chain}/${payment.network}: the payment cannot be credited.`,
+      );
     }
     const inToken = toPayment.filter((t) => transferInPaymentToken(cfg.kind, token, payment, t.tokenAddress));
     if (!inToken.length) {
-      throw new RecoveryError('refused', `Transaction ${hash} sends ${payment.paymentAddress} no ${payment.token}: a transfer in another token is not credited.`);
+      throw new RecoveryError(
+        'refused',
+        `Transaction ${hash} sends ${payment.paymentAddress} no ${payment.token}: a transfer in another token is not credited.`,
+      );
     }
     const least = Math.min(...inToken.map((t) => t.confirmations));
     const finality = decideRecovery(payment.status, least, rules);

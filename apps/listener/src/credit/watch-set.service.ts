@@ -81,11 +81,27 @@ export class WatchSetService implements WatchSet {
     const key = state.kind ? watchAddress(state.kind, address) : address;
     const id = key === null ? undefined : state.ids.get(key);
     if (key === null || id === undefined) return null;
-    const rows: Array<{ workspace_id: string; token: string; token_address: string | null; status: PaymentStatus; expires_at: Date }> =
-      await this.db.query(`SELECT workspace_id, token, token_address, status, expires_at FROM payments WHERE id = $1`, [id]);
+    const rows: Array<{
+      workspace_id: string;
+      token: string;
+      token_address: string | null;
+      status: PaymentStatus;
+      expires_at: Date;
+    }> = await this.db.query(
+      `SELECT workspace_id, token, token_address, status, expires_at FROM payments WHERE id = $1`,
+      [id],
+    );
     if (!rows.length) return null;
     const r = rows[0];
-    return { paymentId: id, workspaceId: r.workspace_id, address: key, token: r.token, tokenAddress: r.token_address, status: r.status, expiresAt: r.expires_at };
+    return {
+      paymentId: id,
+      workspaceId: r.workspace_id,
+      address: key,
+      token: r.token,
+      tokenAddress: r.token_address,
+      status: r.status,
+      expiresAt: r.expires_at,
+    };
   }
 
   /** Forgets everything read (tests; a process that wants a full read now). */
@@ -115,7 +131,12 @@ export class WatchSetService implements WatchSet {
         // What the deltas found while the re-read ran stays; later deltas look back from the
         // re-read's own snapshot, so nothing inserted meanwhile is lost.
         for (const [address, id] of state.addedDuringReload ?? []) add(next, address, id);
-        Object.assign(state, { addresses: next.addresses, ids: next.ids, horizon: next.horizon, loadedAt: next.loadedAt });
+        Object.assign(state, {
+          addresses: next.addresses,
+          ids: next.ids,
+          horizon: next.horizon,
+          loadedAt: next.loadedAt,
+        });
       })
       .catch(() => undefined) // keep serving the current set; the next call tries again
       .finally(() => {

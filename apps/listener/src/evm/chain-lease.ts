@@ -62,7 +62,14 @@ export class ChainLease {
        VALUES ($1, $2, $3, $4, $5, $6, now())
        ON CONFLICT (chain, network) DO UPDATE SET next_block = EXCLUDED.next_block, recent_blocks = EXCLUDED.recent_blocks,
          genesis_hash = EXCLUDED.genesis_hash, head = EXCLUDED.head, updated_at = now()`,
-      [this.chain, this.network, cursor.nextBlock.toString(), JSON.stringify(cursor.recent), cursor.genesisHash, head.toString()],
+      [
+        this.chain,
+        this.network,
+        cursor.nextBlock.toString(),
+        JSON.stringify(cursor.recent),
+        cursor.genesisHash,
+        head.toString(),
+      ],
     );
   }
 
@@ -71,7 +78,14 @@ export class ChainLease {
     const rows = await this.q(
       `UPDATE chain_cursors SET next_block = $4, recent_blocks = $5, head = $6, last_error = NULL, last_error_at = NULL, updated_at = now()
        WHERE chain = $1 AND network = $2 AND next_block = $3 RETURNING 1`,
-      [this.chain, this.network, from.toString(), cursor.nextBlock.toString(), JSON.stringify(cursor.recent), head.toString()],
+      [
+        this.chain,
+        this.network,
+        from.toString(),
+        cursor.nextBlock.toString(),
+        JSON.stringify(cursor.recent),
+        head.toString(),
+      ],
     );
     if (!rows.length) throw new LeaseLostError(`${this.chain}/${this.network}: the cursor moved under this copy`);
   }
@@ -93,7 +107,10 @@ export class ChainLease {
     if (this.released) return;
     this.released = true;
     try {
-      await this.runner.query(`SELECT pg_advisory_unlock(hashtext($1), hashtext($2))`, [LOCK_NAMESPACE, `${this.chain}/${this.network}`]);
+      await this.runner.query(`SELECT pg_advisory_unlock(hashtext($1), hashtext($2))`, [
+        LOCK_NAMESPACE,
+        `${this.chain}/${this.network}`,
+      ]);
     } catch {
       /* the connection is gone, and the lock with it */
     }

@@ -13,12 +13,20 @@ export class RpcError extends Error {
   }
 }
 
-const RATE_LIMIT_RE = /\b429\b|rate.?limit|too many requests|request limit|exceeded.*(rate|limit|quota|capacity|compute units)|capacity|throttl/i;
-const RANGE_RE = /block range|range (is )?too (large|wide|big)|too many (results|blocks|logs)|more than \d+ (results|logs)|query returned more than|response (size|is too big)|log response size/i;
+const RATE_LIMIT_RE =
+  /\b429\b|rate.?limit|too many requests|request limit|exceeded.*(rate|limit|quota|capacity|compute units)|capacity|throttl/i;
+const RANGE_RE =
+  /block range|range (is )?too (large|wide|big)|too many (results|blocks|logs)|more than \d+ (results|logs)|query returned more than|response (size|is too big)|log response size/i;
 
 /** Classifies an error from ethers or from our transport. */
 export function classifyRpcError(err: unknown): RpcFailure {
-  const e = err as { status?: number; code?: string; error?: { message?: string }; info?: { error?: { message?: string } }; message?: string };
+  const e = err as {
+    status?: number;
+    code?: string;
+    error?: { message?: string };
+    info?: { error?: { message?: string } };
+    message?: string;
+  };
   if (e?.status === 429) return 'rate_limited';
   const text = [e?.message, e?.error?.message, e?.info?.error?.message].filter(Boolean).join(' | ');
   if (RANGE_RE.test(text)) return 'range_too_large';
@@ -39,7 +47,13 @@ class HttpJsonRpcProvider extends JsonRpcProvider {
     private readonly timeoutMs: number,
     batchMaxCount: number,
   ) {
-    super(endpoint, network, { staticNetwork: network, batchMaxCount, batchStallTime: 0, cacheTimeout: -1, polling: false });
+    super(endpoint, network, {
+      staticNetwork: network,
+      batchMaxCount,
+      batchStallTime: 0,
+      cacheTimeout: -1,
+      polling: false,
+    });
   }
 
   override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<Array<JsonRpcResult>> {
@@ -51,7 +65,9 @@ class HttpJsonRpcProvider extends JsonRpcProvider {
     });
     if (!res.ok) {
       const body = await res.text().catch(() => '');
-      throw Object.assign(new Error(`HTTP ${res.status} ${res.statusText} ${body.slice(0, 200)}`.trim()), { status: res.status });
+      throw Object.assign(new Error(`HTTP ${res.status} ${res.statusText} ${body.slice(0, 200)}`.trim()), {
+        status: res.status,
+      });
     }
     const json = (await res.json()) as JsonRpcResult | JsonRpcResult[];
     return Array.isArray(json) ? json : [json];

@@ -1,6 +1,17 @@
 import type { ChainConfig } from '@svc/chains';
 import { zeroPadValue, toBeHex } from 'ethers';
-import { EvmMatchContext, RpcBlock, RpcLog, TRANSFER_TOPIC, finalHead, nativeCandidates, nativeTransfer, transfersFromLogs, watchedTokenContracts, watchesNative } from './evm-transfers';
+import {
+  EvmMatchContext,
+  RpcBlock,
+  RpcLog,
+  TRANSFER_TOPIC,
+  finalHead,
+  nativeCandidates,
+  nativeTransfer,
+  transfersFromLogs,
+  watchedTokenContracts,
+  watchesNative,
+} from './evm-transfers';
 
 const USDC = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const PAYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -31,8 +42,16 @@ describe('transfersFromLogs', () => {
   test('an ERC-20 Transfer to a watched address becomes an ObservedTransfer with checksummed addresses', () => {
     expect(transfersFromLogs([log()], ctx)).toEqual([
       {
-        chain: 'bnb', network: 'mainnet', txHash: `0x${'cd'.repeat(32)}`, logIndex: 3, fromAddress: PAYER, toAddress: WATCHED,
-        tokenAddress: USDC, amountAtomic: 25n * 10n ** 18n, blockNumber: 100n, confirmations: 11,
+        chain: 'bnb',
+        network: 'mainnet',
+        txHash: `0x${'cd'.repeat(32)}`,
+        logIndex: 3,
+        fromAddress: PAYER,
+        toAddress: WATCHED,
+        tokenAddress: USDC,
+        amountAtomic: 25n * 10n ** 18n,
+        blockNumber: 100n,
+        confirmations: 11,
       },
     ]);
   });
@@ -70,18 +89,33 @@ describe('native transfers', () => {
   test('a native transfer has log index -1 and no token address', () => {
     const [tx] = nativeCandidates(block, ctx.watched);
     expect(nativeTransfer(tx, block, ctx)).toEqual({
-      chain: 'bnb', network: 'mainnet', txHash: '0xa1', logIndex: -1, fromAddress: PAYER, toAddress: WATCHED, tokenAddress: null,
-      amountAtomic: 10n ** 18n, blockNumber: 101n, confirmations: 10,
+      chain: 'bnb',
+      network: 'mainnet',
+      txHash: '0xa1',
+      logIndex: -1,
+      fromAddress: PAYER,
+      toAddress: WATCHED,
+      tokenAddress: null,
+      amountAtomic: 10n ** 18n,
+      blockNumber: 101n,
+      confirmations: 10,
     });
   });
 });
 
 describe('chain configuration', () => {
   const chain = (tokens: ChainConfig['tokens']): ChainConfig => ({
-    chain: 'arc', network: 'mainnet', kind: 'evm', chainId: null, rpcUrls: [], confirmations: 1, watched: true, tokens,
+    chain: 'arc',
+    network: 'mainnet',
+    kind: 'evm',
+    chainId: null,
+    rpcUrls: [],
+    confirmations: 1,
+    watched: true,
+    tokens,
   });
 
-  test("arc watches only its native USDC: a registered 6-decimal ERC-20 view that is not watched is not read", () => {
+  test('arc watches only its native USDC: a registered 6-decimal ERC-20 view that is not watched is not read', () => {
     const arc = chain([
       { symbol: 'USDC', address: null, native: true, decimals: 18, watched: true },
       { symbol: 'USDC6', address: USDC, native: false, decimals: 6, watched: false },

@@ -106,7 +106,11 @@ export function nativeCandidates(block: RpcBlock, watched: ReadonlySet<string>):
 }
 
 /** A native transfer (logIndex -1, no token address: interface ObservedTransfer). */
-export function nativeTransfer(tx: RpcTransaction, block: RpcBlock, ctx: Pick<EvmMatchContext, 'chain' | 'network' | 'head'>): ObservedTransfer {
+export function nativeTransfer(
+  tx: RpcTransaction,
+  block: RpcBlock,
+  ctx: Pick<EvmMatchContext, 'chain' | 'network' | 'head'>,
+): ObservedTransfer {
   const blockNumber = BigInt(block.number);
   return {
     chain: ctx.chain,

@@ -100,7 +100,8 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     options: Partial<EvmWatcherOptions> = {},
   ) {
     super();
-    if (config.kind !== 'evm') throw new Error(`EvmWatcher: ${config.chain}/${config.network} is a ${config.kind} chain`);
+    if (config.kind !== 'evm')
+      throw new Error(`EvmWatcher: ${config.chain}/${config.network} is a ${config.kind} chain`);
     this.chain = config.chain;
     this.network = config.network;
     this.options = { ...DEFAULT_EVM_WATCHER_OPTIONS, ...options };
@@ -181,7 +182,9 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
       }
       this.lease = lease;
       this.st.state = 'active';
-      this.logger.log(`claimed; watching ${[...this.tokenContracts.values(), ...(this.native ? ['native'] : [])].join(', ') || 'nothing'} via ${this.rpc?.url}`);
+      this.logger.log(
+        `claimed; watching ${[...this.tokenContracts.values(), ...(this.native ? ['native'] : [])].join(', ') || 'nothing'} via ${this.rpc?.url}`,
+      );
       try {
         await this.work(lease);
       } catch (err) {
@@ -229,11 +232,16 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
           throw new LeaseLostError(e.message);
         });
         if (err instanceof WrongChainError || !(err instanceof RpcError)) cursor = null; // re-read the cursor after a non-RPC failure
-        const backoff = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** Math.min(10, this.failures - 1));
+        const backoff = Math.min(
+          this.options.backoffMaxMs,
+          this.options.backoffBaseMs * 2 ** Math.min(10, this.failures - 1),
+        );
         let wait: number;
         if (err instanceof WrongChainError) wait = this.options.backoffMaxMs;
-        else if (err instanceof RpcError) wait = Math.max(this.rpc?.delayMs() ?? 0, 100); // the endpoint's own backoff
-        else if (err instanceof TransientChainError) wait = Math.min(backoff, 2_000); // a lagging node or a reorg in flight: soon again
+        else if (err instanceof RpcError)
+          wait = Math.max(this.rpc?.delayMs() ?? 0, 100); // the endpoint's own backoff
+        else if (err instanceof TransientChainError)
+          wait = Math.min(backoff, 2_000); // a lagging node or a reorg in flight: soon again
         else wait = backoff; // the database or the credit service
         await this.sleep(wait);
       }
@@ -252,7 +260,9 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     if (!genesis) throw new TransientChainError('the node has no block 0');
     const stored = await lease.load();
     if (stored && stored.genesisHash !== null && stored.genesisHash !== genesis.hash) {
-      this.logger.warn(`the chain at ${this.rpc?.url} has another genesis block than the cursor (${stored.genesisHash}): it was reset; starting over`);
+      this.logger.warn(
+        `the chain at ${this.rpc?.url} has another genesis block than the cursor (${stored.genesisHash}): it was reset; starting over`,
+      );
     } else if (stored) {
       this.st.nextBlock = stored.nextBlock;
       if (stored.genesisHash === null) await lease.reset({ ...stored, genesisHash: genesis.hash }, this.st.head ?? 0n);
@@ -268,14 +278,27 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     return cursor;
   }
 
-  private async processChunk(lease: ChainLease, cursor: EvmCursor, to: bigint, head: bigint, watched: ReadonlySet<string>): Promise<EvmCursor> {
+  private async processChunk(
+    lease: ChainLease,
+    cursor: EvmCursor,
+    to: bigint,
+    head: bigint,
+    watched: ReadonlySet<string>,
+  ): Promise<EvmCursor> {
     const from = cursor.nextBlock;
     const numbers: bigint[] = [];
     for (let n = from; n <= to; n++) numbers.push(n);
     const [blocks, logs] = await Promise.all([
       Promise.all(numbers.map((n) => this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(n), this.native]))),
       this.tokenContracts.size
-        ? this.call<RpcLog[]>('eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(to), address: [...this.tokenContracts.keys()], topics: [TRANSFER_TOPIC] }])
+        ? this.call<RpcLog[]>('eth_getLogs', [
+            {
+              fromBlock: hex(from),
+              toBlock: hex(to),
+              address: [...this.tokenContracts.keys()],
+              topics: [TRANSFER_TOPIC],
+            },
+          ])
         : Promise.resolve([] as RpcLog[]),
     ]);
 
@@ -284,21 +307,32 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     for (let i = 0; i < blocks.length; i++) {
       const b = blocks[i];
       if (!b) throw new TransientChainError(`block ${numbers[i]} not available yet on ${this.rpc?.url}`);
-      if (i > 0 && b.parentHash !== blocks[i - 1]!.hash) throw new TransientChainError(`blocks ${numbers[i - 1]}..${numbers[i]} do not link (reorg in flight)`);
+      if (i > 0 && b.parentHash !== blocks[i - 1]!.hash)
+        throw new TransientChainError(`blocks ${numbers[i - 1]}..${numbers[i]} do not link (reorg in flight)`);
       hashes.set(numbers[i], b.hash);
     }
     const last = cursor.recent[cursor.recent.length - 1];
-    if (last && BigInt(last.n) === from - 1n && blocks[0]!.parentHash !== last.h) return this.rewind(lease, cursor, head);
+    if (last && BigInt(last.n) === from - 1n && blocks[0]!.parentHash !== last.h)
+      return this.rewind(lease, cursor, head);
     for (const log of logs) {
-      if (hashes.get(BigInt(log.blockNumber)) !== log.blockHash) throw new TransientChainError(`logs of block ${BigInt(log.blockNumber)} come from another fork`);
+      if (hashes.get(BigInt(log.blockNumber)) !== log.blockHash)
+        throw new TransientChainError(`logs of block ${BigInt(log.blockNumber)} come from another fork`);
     }
 
-    const ctx: EvmMatchContext = { chain: this.chain, network: this.network, watched, tokenContracts: this.tokenContracts, head };
+    const ctx: EvmMatchContext = {
+      chain: this.chain,
+      network: this.network,
+      watched,
+      tokenContracts: this.tokenContracts,
+      head,
+    };
     const transfers: ObservedTransfer[] = [];
     if (this.native) {
       const candidates = blocks.flatMap((b) => nativeCandidates(b!, watched).map((tx) => ({ tx, block: b! })));
       // A reverted transaction keeps its value in the block but moves nothing.
-      const receipts = await Promise.all(candidates.map(({ tx }) => this.call<{ status: string } | null>('eth_getTransactionReceipt', [tx.hash])));
+      const receipts = await Promise.all(
+        candidates.map(({ tx }) => this.call<{ status: string } | null>('eth_getTransactionReceipt', [tx.hash])),
+      );
       candidates.forEach(({ tx, block }, i) => {
         const receipt = receipts[i];
         if (!receipt) throw new TransientChainError(`no receipt for ${tx.hash}`);
@@ -306,17 +340,23 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
       });
     }
     transfers.push(...transfersFromLogs(logs, ctx));
-    transfers.sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
+    transfers.sort((a, b) =>
+      a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+    );
 
     // spec: States › Payment — bnb, arc, brokerchain report a transfer only once final; every block here is.
     if (transfers.length) await this.deps.sink.credit(transfers);
 
-    const recent: ProcessedBlock[] = [...cursor.recent, ...numbers.map((n) => ({ n: n.toString(), h: hashes.get(n) as string }))].slice(-this.options.recentBlocks);
+    const recent: ProcessedBlock[] = [
+      ...cursor.recent,
+      ...numbers.map((n) => ({ n: n.toString(), h: hashes.get(n) as string })),
+    ].slice(-this.options.recentBlocks);
     const next: EvmCursor = { nextBlock: to + 1n, recent, genesisHash: cursor.genesisHash };
     await lease.advance(from, next, head);
     this.st.nextBlock = next.nextBlock;
     this.st.lastProgressAt = this.deps.now();
-    if (transfers.length) this.logger.log(`blocks ${from}..${to}: ${transfers.length} transfer(s) to watched addresses`);
+    if (transfers.length)
+      this.logger.log(`blocks ${from}..${to}: ${transfers.length} transfer(s) to watched addresses`);
     return next;
   }
 

@@ -11,7 +11,12 @@ import { SessionExpiryJob } from './session-expiry.job';
  * JobsRunner.runOnce() (tests).
  */
 @Module({
-  providers: [{ provide: JOBS_OPTIONS, useValue: DEFAULT_JOBS_OPTIONS }, PaymentExpiryJob, SessionExpiryJob, JobsRunner],
+  providers: [
+    { provide: JOBS_OPTIONS, useValue: DEFAULT_JOBS_OPTIONS },
+    PaymentExpiryJob,
+    SessionExpiryJob,
+    JobsRunner,
+  ],
   exports: [JobsRunner],
 })
 export class JobsModule {

@@ -46,7 +46,9 @@ export class JobsRunner implements OnApplicationBootstrap, BeforeApplicationShut
     const lock = this.db.createQueryRunner();
     await lock.connect();
     try {
-      const [{ locked }]: Array<{ locked: boolean }> = await lock.query('SELECT pg_try_advisory_lock($1) AS locked', [JOBS_LOCK_KEY]);
+      const [{ locked }]: Array<{ locked: boolean }> = await lock.query('SELECT pg_try_advisory_lock($1) AS locked', [
+        JOBS_LOCK_KEY,
+      ]);
       if (!locked) return null;
       try {
         const size = this.options.batchSize;

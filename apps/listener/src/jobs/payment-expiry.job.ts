@@ -41,16 +41,29 @@ export class PaymentExpiryJob {
     if (sessionId && !session) return false; // busy: the next run
     const payment = await lockPayment(tx, paymentId);
     if (!payment) return false;
-    const transfers = await tx.find(BlockchainTransactionEntity, { where: { paymentId }, select: { amountAtomic: true, confirmations: true } });
+    const transfers = await tx.find(BlockchainTransactionEntity, {
+      where: { paymentId },
+      select: { amountAtomic: true, confirmations: true },
+    });
     const rules = { requiredConfirmations: this.chains.get(payment.chain, payment.network)?.confirmations ?? 1 };
     // The engine decides (re-checked under the lock, so a second copy or a credit meanwhile changes nothing).
     const evaluation = evaluatePayment(payment, transfers, rules, now);
     if (evaluation.status !== 'expired' || !evaluation.events.includes('payment.expired')) return false;
-    Object.assign(payment, { status: evaluation.status, receivedAmountAtomic: evaluation.receivedAmountAtomic, updatedAt: now });
+    Object.assign(payment, {
+      status: evaluation.status,
+      receivedAmountAtomic: evaluation.receivedAmountAtomic,
+      updatedAt: now,
+    });
     await tx.query(`UPDATE payments SET status = $2, updated_at = $3 WHERE id = $1`, [payment.id, payment.status, now]);
-    await appendEvents(tx, payment.workspaceId, [paymentEvent('payment.expired', payment, null, session ? sessionRef(session) : null)], now);
+    await appendEvents(
+      tx,
+      payment.workspaceId,
+      [paymentEvent('payment.expired', payment, null, session ? sessionRef(session) : null)],
+      now,
+    );
     // spec: Checkout session › processing, bound payment expired unpaid → expired, checkout.session.expired
-    if (session && session.paymentId === payment.id) await storeSessionProjection(tx, await sessionContext(tx, session, payment), now);
+    if (session && session.paymentId === payment.id)
+      await storeSessionProjection(tx, await sessionContext(tx, session, payment), now);
     return true;
   }
 }

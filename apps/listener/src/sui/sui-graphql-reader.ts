@@ -126,10 +126,14 @@ export class SuiGraphQLReader implements SuiCheckpointReader {
   }
 
   async latest(): Promise<SuiLatest> {
-    const { data, errors } = await this.client.query({ query: LatestCheckpoint, signal: AbortSignal.timeout(this.timeoutMs) });
+    const { data, errors } = await this.client.query({
+      query: LatestCheckpoint,
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
     if (errors?.length) throw new SuiReadError(`${this.url}: ${errors.map((e) => e.message).join('; ')}`);
     const seq = data?.checkpoint?.sequenceNumber;
-    if (seq === undefined || seq === null || !data?.chainIdentifier) throw new SuiReadError(`${this.url}: no latest checkpoint`);
+    if (seq === undefined || seq === null || !data?.chainIdentifier)
+      throw new SuiReadError(`${this.url}: no latest checkpoint`);
     return { sequenceNumber: BigInt(seq), chainIdentifier: data.chainIdentifier };
   }
 

@@ -122,7 +122,9 @@ describe('Sui balance changes become observed transfers', () => {
       { owner: payment, coinType: USDC, amount: '7' },
     ]);
     expect(transfersFromTransaction(t, ctx()).map((x) => x.logIndex)).toEqual([2]);
-    expect(transfersFromTransaction(t, ctx({ watched: new Set([payment, other]) })).map((x) => x.logIndex)).toEqual([0, 2]);
+    expect(transfersFromTransaction(t, ctx({ watched: new Set([payment, other]) })).map((x) => x.logIndex)).toEqual([
+      0, 2,
+    ]);
   });
 
   it('a failed transaction moves nothing but gas: ignored', () => {
@@ -130,7 +132,12 @@ describe('Sui balance changes become observed transfers', () => {
   });
 
   it('a watched address’s own transaction (a sweep netting a storage rebate) is not a payment to it', () => {
-    expect(transfersFromTransaction(tx([{ owner: payment, coinType: SUI_LONG, amount: '1200' }], { sender: payment }), ctx())).toEqual([]);
+    expect(
+      transfersFromTransaction(
+        tx([{ owner: payment, coinType: SUI_LONG, amount: '1200' }], { sender: payment }),
+        ctx(),
+      ),
+    ).toEqual([]);
   });
 
   it('owners that are not addresses (shared or immutable objects) and missing fields are ignored', () => {
@@ -148,7 +155,10 @@ describe('Sui balance changes become observed transfers', () => {
   });
 
   it('a system transaction has no sender: the zero address stands in', () => {
-    const [t] = transfersFromTransaction(tx([{ owner: payment, coinType: USDC, amount: '1' }], { sender: null }), ctx());
+    const [t] = transfersFromTransaction(
+      tx([{ owner: payment, coinType: USDC, amount: '1' }], { sender: null }),
+      ctx(),
+    );
     expect(t.fromAddress).toBe(`0x${'0'.repeat(64)}`);
   });
 

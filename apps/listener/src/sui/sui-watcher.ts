@@ -55,7 +55,6 @@ export interface SuiWatcherDeps {
   readers?: SuiCheckpointReader[];
 }
 
-
 /** The endpoint serves another network than the cursor's: never read it. */
 class WrongChainError extends Error {}
 
@@ -83,11 +82,16 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
     options: Partial<SuiWatcherOptions> = {},
   ) {
     super();
-    if (config.kind !== 'sui') throw new Error(`SuiWatcher: ${config.chain}/${config.network} is a ${config.kind} chain`);
+    if (config.kind !== 'sui')
+      throw new Error(`SuiWatcher: ${config.chain}/${config.network} is a ${config.kind} chain`);
     this.chain = config.chain;
     this.network = config.network;
     this.options = { ...DEFAULT_SUI_WATCHER_OPTIONS, ...options };
-    this.readers = deps.readers ?? config.rpcUrls.map((url) => new SuiGraphQLReader(url, this.options.requestTimeoutMs, this.options.readConcurrency));
+    this.readers =
+      deps.readers ??
+      config.rpcUrls.map(
+        (url) => new SuiGraphQLReader(url, this.options.requestTimeoutMs, this.options.readConcurrency),
+      );
     this.coinTypes = watchedCoinTypes(config);
     this.logger = new Logger(`sui-watcher ${config.chain}/${config.network}`);
   }
@@ -177,7 +181,9 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
         this.st.head = latest.sequenceNumber;
         cursor ??= await this.openCursor(lease, latest);
         if (cursor.genesisHash !== null && latest.chainIdentifier !== cursor.genesisHash) {
-          throw new WrongChainError(`${reader.url} serves chain ${latest.chainIdentifier}, not ${cursor.genesisHash} (the cursor's): not reading it`);
+          throw new WrongChainError(
+            `${reader.url} serves chain ${latest.chainIdentifier}, not ${cursor.genesisHash} (the cursor's): not reading it`,
+          );
         }
         const fin = this.finalCheckpoint(latest.sequenceNumber);
         if (cursor.nextBlock > fin) {
@@ -193,13 +199,18 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
         this.failures += 1;
         // The next attempt goes to the next endpoint: a dead, lagging, rate-limiting or wrong one is skipped.
         this.current = (this.current + 1) % this.readers.length;
-        const message = (err as Error).message.includes(reader.url) ? (err as Error).message : `${(err as Error).message} (${reader.url})`;
+        const message = (err as Error).message.includes(reader.url)
+          ? (err as Error).message
+          : `${(err as Error).message} (${reader.url})`;
         this.recordError(message);
         await lease.report(this.st.head, { message, at: this.deps.now() }).catch((e: Error) => {
           throw new LeaseLostError(e.message);
         });
         // The cursor in memory stays right: it only moves together with its row (advance), and a failed advance ends the lease.
-        const backoff = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** Math.min(10, this.failures - 1));
+        const backoff = Math.min(
+          this.options.backoffMaxMs,
+          this.options.backoffBaseMs * 2 ** Math.min(10, this.failures - 1),
+        );
         await this.sleep(backoff);
       }
     }
@@ -221,11 +232,19 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
     const cursor: EvmCursor = { nextBlock: start, recent: [], genesisHash: latest.chainIdentifier };
     await lease.reset(cursor, latest.sequenceNumber);
     this.st.nextCheckpoint = start;
-    this.logger.log(`new cursor at checkpoint ${start} (latest ${latest.sequenceNumber}, chain ${latest.chainIdentifier})`);
+    this.logger.log(
+      `new cursor at checkpoint ${start} (latest ${latest.sequenceNumber}, chain ${latest.chainIdentifier})`,
+    );
     return cursor;
   }
 
-  private async processBatch(lease: ChainLease, reader: SuiCheckpointReader, cursor: EvmCursor, to: bigint, head: bigint): Promise<EvmCursor> {
+  private async processBatch(
+    lease: ChainLease,
+    reader: SuiCheckpointReader,
+    cursor: EvmCursor,
+    to: bigint,
+    head: bigint,
+  ): Promise<EvmCursor> {
     const from = cursor.nextBlock;
     // Throws unless this endpoint has seen `to`: a lagging endpoint cannot make us skip a checkpoint.
     const transactions = await reader.transactions(from, to);
@@ -239,7 +258,8 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
     await lease.advance(from, next, head);
     this.st.nextCheckpoint = next.nextBlock;
     this.st.lastProgressAt = this.deps.now();
-    if (transfers.length) this.logger.log(`checkpoints ${from}..${to}: ${transfers.length} transfer(s) to watched addresses`);
+    if (transfers.length)
+      this.logger.log(`checkpoints ${from}..${to}: ${transfers.length} transfer(s) to watched addresses`);
     return next;
   }
 

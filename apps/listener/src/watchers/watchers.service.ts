@@ -72,7 +72,9 @@ export class WatchersService implements OnApplicationBootstrap, OnModuleDestroy 
         return new SuiWatcher(cfg, { db: this.db, sink: this.sink, watchSet: this.watchSet, now }, this.options.sui);
       case 'solana':
       case 'tron':
-        this.logger.warn(`${cfg.chain}/${cfg.network} is marked watched but ${cfg.kind} chains have no watcher yet: deposits on it are not detected`);
+        this.logger.warn(
+          `${cfg.chain}/${cfg.network} is marked watched but ${cfg.kind} chains have no watcher yet: deposits on it are not detected`,
+        );
         return null;
     }
   }

@@ -8,7 +8,12 @@ const MAX_TEXT = 512;
 export async function GET(req: Request) {
   const text = new URL(req.url).searchParams.get('text');
   if (!text || text.length > MAX_TEXT) return new Response('text is required, up to 512 characters', { status: 400 });
-  const svg = await QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
+  const svg = await QRCode.toString(text, {
+    type: 'svg',
+    errorCorrectionLevel: 'M',
+    margin: 2,
+    color: { dark: '#000000', light: '#ffffff' },
+  });
   return new Response(svg, {
     headers: {
       'content-type': 'image/svg+xml; charset=utf-8',

@@ -51,10 +51,15 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** Returns how many deliveries it (re-)enqueued or promoted. */
   async sweep(): Promise<number> {
-    const ids = await this.repo.overdue(new Date(this.clock.now().getTime() - sweepGraceMs(this.config.jobIntervalMs)), SWEEP_BATCH);
+    const ids = await this.repo.overdue(
+      new Date(this.clock.now().getTime() - sweepGraceMs(this.config.jobIntervalMs)),
+      SWEEP_BATCH,
+    );
     let woken = 0;
     for (let i = 0; i < ids.length; i += PARALLEL) {
-      const results = await Promise.all(ids.slice(i, i + PARALLEL).map((id) => ensureDeliveryJob(this.queue.queue, id)));
+      const results = await Promise.all(
+        ids.slice(i, i + PARALLEL).map((id) => ensureDeliveryJob(this.queue.queue, id)),
+      );
       woken += results.filter((r) => r !== 'present').length;
     }
     if (woken) this.logger.log(`re-enqueued ${woken} overdue deliveries`);

@@ -43,7 +43,10 @@ export interface AttemptRecord {
 @Injectable()
 export class DeliveryRepository {
   private readonly loader = new MicroBatcher((ids: string[]) => this.loadMany(ids), { maxBatch: 200, parallel: 2 });
-  private readonly recorder = new MicroBatcher((rs: AttemptRecord[]) => this.recordMany(rs), { maxBatch: 200, parallel: 2 });
+  private readonly recorder = new MicroBatcher((rs: AttemptRecord[]) => this.recordMany(rs), {
+    maxBatch: 200,
+    parallel: 2,
+  });
 
   constructor(
     private readonly db: DataSource,
@@ -141,8 +144,17 @@ export class DeliveryRepository {
        )
        SELECT id FROM moved`,
       [
-        col('deliveryId'), col('attempt'), col('runAttempts'), col('status'), col('nextAttemptAt'), col('attemptedAt'),
-        col('responseStatus'), col('error'), col('at'), records.map(() => randomUUID()), col('durationMs'),
+        col('deliveryId'),
+        col('attempt'),
+        col('runAttempts'),
+        col('status'),
+        col('nextAttemptAt'),
+        col('attemptedAt'),
+        col('responseStatus'),
+        col('error'),
+        col('at'),
+        records.map(() => randomUUID()),
+        col('durationMs'),
       ],
     );
     const movedIds = new Set(moved.map((m) => m.id));

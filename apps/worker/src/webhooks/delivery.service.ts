@@ -76,7 +76,13 @@ export class DeliveryService implements OnApplicationShutdown {
     }
 
     const at = this.clock.now();
-    const outcome = afterAttempt({ ok: result.ok, runAttempts: d.run_attempts + 1, test: d.test, schedule: this.schedule, at });
+    const outcome = afterAttempt({
+      ok: result.ok,
+      runAttempts: d.run_attempts + 1,
+      test: d.test,
+      schedule: this.schedule,
+      at,
+    });
     const moved = await this.repo.recordAttempt({
       deliveryId: d.id,
       attempt,
@@ -90,7 +96,10 @@ export class DeliveryService implements OnApplicationShutdown {
       at,
     });
     if (moved && outcome.status === 'pending') {
-      throw new RetryLater(outcome.nextAttemptAt.getTime() - at.getTime(), `attempt ${attempt} failed; next at ${outcome.nextAttemptAt.toISOString()}`);
+      throw new RetryLater(
+        outcome.nextAttemptAt.getTime() - at.getTime(),
+        `attempt ${attempt} failed; next at ${outcome.nextAttemptAt.toISOString()}`,
+      );
     }
   }
 

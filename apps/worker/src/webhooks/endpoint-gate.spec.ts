@@ -1,6 +1,7 @@
 import { EndpointGate } from './endpoint-gate';
 
-const gate = (perEndpoint = 3, strugglingSlots = 1, slowMs = 50) => new EndpointGate({ perEndpoint, strugglingSlots, slowMs });
+const gate = (perEndpoint = 3, strugglingSlots = 1, slowMs = 50) =>
+  new EndpointGate({ perEndpoint, strugglingSlots, slowMs });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('EndpointGate', () => {

@@ -10,14 +10,20 @@ export class WebhookQueue implements BeforeApplicationShutdown {
   private readonly logger = new Logger('webhooks');
 
   constructor(@Inject(SVC_CONFIG) config: SvcConfig) {
-    this.queue = createWebhookQueue({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, timeoutMs: config.webhookTimeoutMs });
+    this.queue = createWebhookQueue({
+      redisUrl: config.redisUrl,
+      databaseUrl: config.databaseUrl,
+      timeoutMs: config.webhookTimeoutMs,
+    });
     this.queue.on('error', (err: Error) => this.warnThrottled(`queue: ${err.message}`));
   }
 
   /** One job per new delivery, job id = delivery id (a second add of the same id is a no-op). */
   async addNew(deliveryIds: string[]): Promise<void> {
     if (!deliveryIds.length) return;
-    await this.queue.addBulk(deliveryIds.map((id) => ({ name: DELIVER_JOB, data: { deliveryId: id }, opts: deliveryJobOptions(id) })));
+    await this.queue.addBulk(
+      deliveryIds.map((id) => ({ name: DELIVER_JOB, data: { deliveryId: id }, opts: deliveryJobOptions(id) })),
+    );
   }
 
   private lastWarning = { message: '', at: 0 };

@@ -34,7 +34,11 @@ test('POSTs the exact body with the given headers; a 2xx is success', async () =
   expect(r).toMatchObject({ ok: true, status: 200, error: null });
   const got = seen.find((s) => s.url === '/ok')!;
   expect(got.body).toBe(body);
-  expect(got.headers).toMatchObject({ 'content-type': 'application/json', 'x-svc-attempt': '1', 'content-length': String(Buffer.byteLength(body)) });
+  expect(got.headers).toMatchObject({
+    'content-type': 'application/json',
+    'x-svc-attempt': '1',
+    'content-length': String(Buffer.byteLength(body)),
+  });
 });
 
 test('a non-2xx is a failure with its status; a redirect is not followed', async () => {
@@ -59,9 +63,16 @@ test('in production, private addresses are never dialled', async () => {
   const prod = new WebhookSender({ timeoutMs: 300, production: true });
   try {
     const before = seen.length;
-    expect(await prod.send(`${base}/ok`, '{}', {})).toMatchObject({ ok: false, status: null, error: expect.stringContaining('private, loopback or link-local') });
+    expect(await prod.send(`${base}/ok`, '{}', {})).toMatchObject({
+      ok: false,
+      status: null,
+      error: expect.stringContaining('private, loopback or link-local'),
+    });
     const port = new URL(base).port;
-    expect(await prod.send(`http://localhost:${port}/ok`, '{}', {})).toMatchObject({ ok: false, error: expect.stringContaining('private, loopback or link-local') });
+    expect(await prod.send(`http://localhost:${port}/ok`, '{}', {})).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('private, loopback or link-local'),
+    });
     expect(seen.length).toBe(before);
   } finally {
     prod.close();

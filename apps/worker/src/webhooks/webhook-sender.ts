@@ -18,8 +18,20 @@ const ERROR_MAX = 500;
  * the connection goes only to public addresses, checked on the address actually dialled.
  */
 export class WebhookSender {
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 256, timeout: 4_000, scheduling: 'lifo' });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 256, timeout: 4_000, scheduling: 'lifo' });
+  private readonly httpAgent = new http.Agent({
+    keepAlive: true,
+    maxSockets: 512,
+    maxFreeSockets: 256,
+    timeout: 4_000,
+    scheduling: 'lifo',
+  });
+  private readonly httpsAgent = new https.Agent({
+    keepAlive: true,
+    maxSockets: 512,
+    maxFreeSockets: 256,
+    timeout: 4_000,
+    scheduling: 'lifo',
+  });
 
   constructor(private readonly opts: { timeoutMs: number; production: boolean }) {}
 
@@ -34,7 +46,13 @@ export class WebhookSender {
     this.httpsAgent.destroy();
   }
 
-  private post(url: string, body: string, headers: Record<string, string>, started: number, mayRetry: boolean): Promise<Omit<SendResult, 'durationMs'>> {
+  private post(
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+    started: number,
+    mayRetry: boolean,
+  ): Promise<Omit<SendResult, 'durationMs'>> {
     let target: URL;
     try {
       target = new URL(url);

@@ -1,20 +1,43 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  UpdateDateColumn,
+} from 'typeorm';
 import type { Network, SessionSource, SessionStatus } from '../../../domain/src/types';
 import { ProductEntity } from './product.entity';
 import { WorkspaceEntity } from './workspace.entity';
 
 /** The return URLs a session may carry (spec: Endpoints › Checkout sessions). */
-export const SESSION_URL_FIELDS = ['successUrl', 'pendingUrl', 'cancelUrl', 'expiredUrl', 'failedUrl', 'returnUrl'] as const;
+export const SESSION_URL_FIELDS = [
+  'successUrl',
+  'pendingUrl',
+  'cancelUrl',
+  'expiredUrl',
+  'failedUrl',
+  'returnUrl',
+] as const;
 export type SessionUrlField = (typeof SESSION_URL_FIELDS)[number];
 
 @Entity('checkout_sessions')
 @Index('IDX_checkout_sessions_workspace_created', ['workspaceId', 'createdAt', 'id'])
 @Index('IDX_checkout_sessions_workspace_reference', ['workspaceId', 'reference'])
-@Index('UQ_checkout_sessions_idempotency', ['workspaceId', 'idempotencyKey'], { unique: true, where: '"idempotency_key" IS NOT NULL' })
+@Index('UQ_checkout_sessions_idempotency', ['workspaceId', 'idempotencyKey'], {
+  unique: true,
+  where: '"idempotency_key" IS NOT NULL',
+})
 // The time-driven jobs: open sessions past expiresAt, processing sessions and their bound payment.
 @Index('IDX_checkout_sessions_open_expiry', ['expiresAt'], { where: `"status" = 'open'` })
 @Index('IDX_checkout_sessions_processing', ['paymentId'], { where: `"status" = 'processing'` })
-@Check('CHK_checkout_sessions_status', `"status" IN ('open', 'processing', 'completed', 'expired', 'cancelled', 'failed')`)
+@Check(
+  'CHK_checkout_sessions_status',
+  `"status" IN ('open', 'processing', 'completed', 'expired', 'cancelled', 'failed')`,
+)
 @Check('CHK_checkout_sessions_source', `"source" IN ('product', 'invoice')`)
 export class CheckoutSessionEntity {
   @PrimaryColumn({ type: 'varchar', length: 35 })

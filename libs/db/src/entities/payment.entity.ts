@@ -1,4 +1,14 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  UpdateDateColumn,
+} from 'typeorm';
 import type { Network, PaymentStatus } from '../../../domain/src/types';
 import { bigintTransformer } from '../transformers';
 import { CheckoutSessionEntity } from './checkout-session.entity';
@@ -8,7 +18,10 @@ import { WorkspaceEntity } from './workspace.entity';
 @Entity('payments')
 @Index('IDX_payments_workspace_updated', ['workspaceId', 'updatedAt', 'id'])
 @Index('IDX_payments_workspace_created', ['workspaceId', 'createdAt'])
-@Index('UQ_payments_idempotency', ['workspaceId', 'idempotencyScope'], { unique: true, where: '"idempotency_scope" IS NOT NULL' })
+@Index('UQ_payments_idempotency', ['workspaceId', 'idempotencyScope'], {
+  unique: true,
+  where: '"idempotency_scope" IS NOT NULL',
+})
 @Index('UQ_payments_address', ['addressKind', 'addressIndex'], { unique: true })
 // The listener's watch set (spec: Payment › Other rules › watch window) and the expiry job.
 @Index('IDX_payments_watch', ['chain', 'network', 'expiresAt'], {
@@ -16,7 +29,10 @@ import { WorkspaceEntity } from './workspace.entity';
 })
 @Index('IDX_payments_recorded', ['chain', 'network', 'recordedXid'])
 @Index('IDX_payments_waiting_expiry', ['expiresAt'], { where: `"status" = 'waiting_for_payment'` })
-@Check('CHK_payments_status', `"status" IN ('waiting_for_payment', 'detected', 'confirming', 'confirmed', 'underpaid', 'overpaid', 'expired', 'refunded', 'created', 'settled', 'failed')`)
+@Check(
+  'CHK_payments_status',
+  `"status" IN ('waiting_for_payment', 'detected', 'confirming', 'confirmed', 'underpaid', 'overpaid', 'expired', 'refunded', 'created', 'settled', 'failed')`,
+)
 export class PaymentEntity {
   @PrimaryColumn('uuid')
   id!: string;
@@ -52,16 +68,37 @@ export class PaymentEntity {
   @Column({ type: 'varchar', length: 24 })
   currency!: string;
 
-  @Column({ name: 'expected_amount_atomic', type: 'numeric', precision: 78, scale: 0, nullable: true, transformer: bigintTransformer })
+  @Column({
+    name: 'expected_amount_atomic',
+    type: 'numeric',
+    precision: 78,
+    scale: 0,
+    nullable: true,
+    transformer: bigintTransformer,
+  })
   expectedAmountAtomic!: bigint | null;
 
-  @Column({ name: 'received_amount_atomic', type: 'numeric', precision: 78, scale: 0, default: 0, transformer: bigintTransformer })
+  @Column({
+    name: 'received_amount_atomic',
+    type: 'numeric',
+    precision: 78,
+    scale: 0,
+    default: 0,
+    transformer: bigintTransformer,
+  })
   receivedAmountAtomic!: bigint;
 
   @Column({ name: 'fee_bps', type: 'integer', default: 0 })
   feeBps!: number;
 
-  @Column({ name: 'fee_amount_atomic', type: 'numeric', precision: 78, scale: 0, default: 0, transformer: bigintTransformer })
+  @Column({
+    name: 'fee_amount_atomic',
+    type: 'numeric',
+    precision: 78,
+    scale: 0,
+    default: 0,
+    transformer: bigintTransformer,
+  })
   feeAmountAtomic!: bigint;
 
   @Index('IDX_payments_payment_address')

@@ -16,7 +16,10 @@ export class ChangelogController {
   list() {
     return {
       generatedAt: this.clock.now().toISOString(),
-      entries: CHANGELOG.map(({ anchor, ...entry }) => ({ ...entry, url: `${this.config.baseUrl}/v1/changelog#${anchor}` })),
+      entries: CHANGELOG.map(({ anchor, ...entry }) => ({
+        ...entry,
+        url: `${this.config.baseUrl}/v1/changelog#${anchor}`,
+      })),
     };
   }
 }

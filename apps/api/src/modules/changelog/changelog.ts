@@ -31,7 +31,8 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'The webhook filter flow.* is refused with 400; subscribe to the flow family as payment.flow.*.',
       'Breaking on write only: the old filter never matched an event. checkout.* and facilitator.* are unchanged.',
     ],
-    migrationGuide: 'Replace flow.* with payment.flow.* in the eventTypes of your webhook endpoints before saving them again.',
+    migrationGuide:
+      'Replace flow.* with payment.flow.* in the eventTypes of your webhook endpoints before saving them again.',
     anchor: '2026-09-21-flow-filter',
   },
   {

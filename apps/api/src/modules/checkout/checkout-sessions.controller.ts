@@ -16,7 +16,11 @@ export class CheckoutSessionsController {
   @Get()
   async list(@CurrentCaller() caller: Caller, @Query() query: SessionListQuery) {
     const page = await this.sessions.list(caller.workspaceId, query);
-    return { data: page.data.map((c) => sessionObject(c, this.sessions.payUrl)), hasMore: page.hasMore, nextCursor: page.nextCursor };
+    return {
+      data: page.data.map((c) => sessionObject(c, this.sessions.payUrl)),
+      hasMore: page.hasMore,
+      nextCursor: page.nextCursor,
+    };
   }
 
   @Get(':id')

@@ -81,10 +81,16 @@ export class CheckoutSessionsService {
     if (dto.chain !== undefined && !product.enabledChains.includes(dto.chain)) {
       throw badRequest(msg.chainNotEnabled(dto.chain, product.enabledChains));
     }
-    if (dto.metadata !== undefined && (Array.isArray(dto.metadata) || Buffer.byteLength(JSON.stringify(dto.metadata)) >= METADATA_MAX_BYTES)) {
+    if (
+      dto.metadata !== undefined &&
+      (Array.isArray(dto.metadata) || Buffer.byteLength(JSON.stringify(dto.metadata)) >= METADATA_MAX_BYTES)
+    ) {
       throw badRequest(Array.isArray(dto.metadata) ? 'metadata must be a JSON object.' : msg.METADATA_TOO_LARGE);
     }
-    const urls = Object.fromEntries(SESSION_URL_FIELDS.map((f) => [f, dto[f] ?? null])) as Record<(typeof SESSION_URL_FIELDS)[number], string | null>;
+    const urls = Object.fromEntries(SESSION_URL_FIELDS.map((f) => [f, dto[f] ?? null])) as Record<
+      (typeof SESSION_URL_FIELDS)[number],
+      string | null
+    >;
     await this.settings.assertOnReturnOrigins(workspaceId, urls);
     const now = this.clock.now();
     const reference = dto.reference?.trim() || null;
@@ -124,9 +130,16 @@ export class CheckoutSessionsService {
     const rows =
       dto.productId !== undefined
         ? isUuid(dto.productId)
-          ? await this.sql.rows('session_product_by_id', 'SELECT * FROM products WHERE id = $1 AND workspace_id = $2', [dto.productId, workspaceId])
+          ? await this.sql.rows('session_product_by_id', 'SELECT * FROM products WHERE id = $1 AND workspace_id = $2', [
+              dto.productId,
+              workspaceId,
+            ])
           : []
-        : await this.sql.rows('session_product_by_slug', 'SELECT * FROM products WHERE slug = $1 AND workspace_id = $2', [dto.productSlug, workspaceId]);
+        : await this.sql.rows(
+            'session_product_by_slug',
+            'SELECT * FROM products WHERE slug = $1 AND workspace_id = $2',
+            [dto.productSlug, workspaceId],
+          );
     const product = rows.length ? this.sql.hydrate(ProductEntity, rows[0]) : null;
     if (!product) throw notFound(`No such product: ${dto.productId ?? dto.productSlug}.`);
     if (product.kind === 'subscription') throw conflict(msg.legacySubscription(product.id));
@@ -150,9 +163,14 @@ export class CheckoutSessionsService {
     if (cents === null) throw badRequest(msg.AMOUNT_FORMAT);
     if (cents < USD_FLOOR_CENTS) throw badRequest(msg.AMOUNT_FLOOR);
     const bounds = this.products.effectiveBounds(product);
-    const extra = { minAmount: formatUsdCents(bounds.min), maxAmount: bounds.max === null ? null : formatUsdCents(bounds.max), currency: 'USD' };
+    const extra = {
+      minAmount: formatUsdCents(bounds.min),
+      maxAmount: bounds.max === null ? null : formatUsdCents(bounds.max),
+      currency: 'USD',
+    };
     if (cents < bounds.min) throw badRequest(msg.amountBelow(amount, extra.minAmount), extra);
-    if (bounds.max !== null && cents > bounds.max) throw badRequest(msg.amountAbove(amount, extra.maxAmount as string), extra);
+    if (bounds.max !== null && cents > bounds.max)
+      throw badRequest(msg.amountAbove(amount, extra.maxAmount as string), extra);
     return cents;
   }
 
@@ -169,10 +187,29 @@ export class CheckoutSessionsService {
        ON CONFLICT (workspace_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING id`,
       [
-        s.id, s.workspaceId, s.source, s.productId, s.invoiceId, s.status, s.reference,
-        s.metadata === null ? null : JSON.stringify(s.metadata), s.referenceOrigin, s.amount, s.pinnedChain, s.network,
-        s.locale, s.successUrl, s.pendingUrl, s.cancelUrl, s.expiredUrl, s.failedUrl, s.returnUrl, s.idempotencyKey,
-        s.expiresAt, s.livemode, s.createdAt,
+        s.id,
+        s.workspaceId,
+        s.source,
+        s.productId,
+        s.invoiceId,
+        s.status,
+        s.reference,
+        s.metadata === null ? null : JSON.stringify(s.metadata),
+        s.referenceOrigin,
+        s.amount,
+        s.pinnedChain,
+        s.network,
+        s.locale,
+        s.successUrl,
+        s.pendingUrl,
+        s.cancelUrl,
+        s.expiredUrl,
+        s.failedUrl,
+        s.returnUrl,
+        s.idempotencyKey,
+        s.expiresAt,
+        s.livemode,
+        s.createdAt,
       ],
     );
     return rows.length === 1;
@@ -183,7 +220,8 @@ export class CheckoutSessionsService {
     const existing = await this.db.manager.findOneOrFail(CheckoutSessionEntity, {
       where: { workspaceId, idempotencyKey: attempted.idempotencyKey as string },
     });
-    const sameAmount = (existing.amount === null ? null : parseUsdCents(normalizeDecimal(existing.amount))) ===
+    const sameAmount =
+      (existing.amount === null ? null : parseUsdCents(normalizeDecimal(existing.amount))) ===
       (attempted.amount === null ? null : parseUsdCents(attempted.amount));
     if (existing.productId !== attempted.productId || existing.invoiceId !== attempted.invoiceId || !sameAmount) {
       throw conflict(msg.idempotencyMismatch(attempted.idempotencyKey as string, existing, attempted));
@@ -209,16 +247,22 @@ export class CheckoutSessionsService {
   /** spec: the list returns the last stored status, newest first, no safety lag. */
   async list(workspaceId: string, q: SessionListQuery): Promise<SessionPage> {
     const limit = parseLimit(q.limit);
-    const qb = this.db.manager.createQueryBuilder(CheckoutSessionEntity, 's').where('s.workspace_id = :ws', { ws: workspaceId });
+    const qb = this.db.manager
+      .createQueryBuilder(CheckoutSessionEntity, 's')
+      .where('s.workspace_id = :ws', { ws: workspaceId });
     if (q.createdAfter !== undefined) {
       const after = parseIsoTimestamp(q.createdAfter);
       if (!after) throw badRequest('createdAfter must be an ISO 8601 timestamp, e.g. 2026-09-20T12:00:00.000Z.');
       qb.andWhere('s.created_at > :after', { after });
     }
     if (q.status !== undefined) {
-      const statuses = q.status.split(',').map((v) => v.trim()).filter(Boolean);
+      const statuses = q.status
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
       const bad = statuses.filter((v) => !SESSION_STATUSES.includes(v as SessionStatus));
-      if (bad.length || !statuses.length) throw badRequest(`status must be a comma-separated list of: ${SESSION_STATUSES.join(', ')}.`);
+      if (bad.length || !statuses.length)
+        throw badRequest(`status must be a comma-separated list of: ${SESSION_STATUSES.join(', ')}.`);
       qb.andWhere('s.status IN (:...statuses)', { statuses });
     }
     if (q.reference !== undefined) qb.andWhere('s.reference = :reference', { reference: q.reference.trim() });
@@ -231,7 +275,11 @@ export class CheckoutSessionsService {
       if (!cursor) throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
       qb.andWhere('(s.created_at, s.id) < (:cAt, :cId)', { cAt: cursor.createdAt, cId: cursor.id });
     }
-    const rows = await qb.orderBy('s.created_at', 'DESC').addOrderBy('s.id', 'DESC').limit(limit + 1).getMany();
+    const rows = await qb
+      .orderBy('s.created_at', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .limit(limit + 1)
+      .getMany();
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const data = await this.contexts(page);
@@ -243,8 +291,18 @@ export class CheckoutSessionsService {
     const productIds = [...new Set(sessions.map((s) => s.productId).filter((p): p is string => p !== null))];
     const paymentIds = sessions.map((s) => s.paymentId).filter((p): p is string => p !== null);
     const [products, payments, hashes] = await Promise.all([
-      productIds.length ? this.db.manager.findBy(ProductEntity, productIds.map((id) => ({ id }))) : [],
-      paymentIds.length ? this.db.manager.findBy(PaymentEntity, paymentIds.map((id) => ({ id }))) : [],
+      productIds.length
+        ? this.db.manager.findBy(
+            ProductEntity,
+            productIds.map((id) => ({ id })),
+          )
+        : [],
+      paymentIds.length
+        ? this.db.manager.findBy(
+            PaymentEntity,
+            paymentIds.map((id) => ({ id })),
+          )
+        : [],
       this.latestTxHashes(paymentIds),
     ]);
     const productById = new Map(products.map((p) => [p.id, p]));
@@ -279,7 +337,13 @@ export class CheckoutSessionsService {
       session.paymentId ? tx.findOne(PaymentEntity, { where: { id: session.paymentId } }) : null,
       lock ? new Map<string, string>() : this.latestTxHashes(session.paymentId ? [session.paymentId] : []),
     ]);
-    return { session, fullProduct, product: fullProduct, payment, txHash: session.paymentId ? (hashes.get(session.paymentId) ?? null) : null };
+    return {
+      session,
+      fullProduct,
+      product: fullProduct,
+      payment,
+      txHash: session.paymentId ? (hashes.get(session.paymentId) ?? null) : null,
+    };
   }
 
   /**
@@ -324,7 +388,12 @@ export class CheckoutSessionsService {
       const now = this.clock.now();
       Object.assign(loaded.session, { status: 'cancelled', updatedAt: now });
       await this.saveState(tx, loaded.session);
-      await appendEvents(tx, loaded.session.workspaceId, decision.events.map((type) => ({ type, data: sessionEventData(loaded) })), now);
+      await appendEvents(
+        tx,
+        loaded.session.workspaceId,
+        decision.events.map((type) => ({ type, data: sessionEventData(loaded) })),
+        now,
+      );
       return loaded;
     });
   }
@@ -352,7 +421,10 @@ export class CheckoutSessionsService {
       const events: OutboxEvent[] = [];
       if (decision.abandonPaymentId) {
         // spec: Payment › waiting_for_payment → expired when the buyer changes chain (payment.expired with checkoutSession).
-        await tx.query(`UPDATE payments SET status = 'expired', updated_at = $2 WHERE id = $1`, [decision.abandonPaymentId, now]);
+        await tx.query(`UPDATE payments SET status = 'expired', updated_at = $2 WHERE id = $1`, [
+          decision.abandonPaymentId,
+          now,
+        ]);
         events.push({
           type: 'payment.expired',
           data: {
@@ -363,7 +435,11 @@ export class CheckoutSessionsService {
           },
         });
       }
-      const row = product.networks.find((r) => r.chain === decision.chain) ?? { chain: product.chain, token: product.token, price: product.price };
+      const row = product.networks.find((r) => r.chain === decision.chain) ?? {
+        chain: product.chain,
+        token: product.token,
+        price: product.price,
+      };
       const amount = session.amount !== null ? normalizeDecimal(session.amount) : (row.price as string);
       const minted = await this.payments.mint(tx, {
         workspaceId: session.workspaceId,
@@ -378,7 +454,12 @@ export class CheckoutSessionsService {
         productId: product.id,
         checkoutSessionId: session.id,
       });
-      Object.assign(session, { paymentId: minted.payment.id, status: 'processing', redeemedAt: session.redeemedAt ?? now, updatedAt: now });
+      Object.assign(session, {
+        paymentId: minted.payment.id,
+        status: 'processing',
+        redeemedAt: session.redeemedAt ?? now,
+        updatedAt: now,
+      });
       await this.saveState(tx, session);
       await appendEvents(tx, session.workspaceId, events, now);
       return { ...loaded, payment: minted.payment, txHash: null };
@@ -415,4 +496,3 @@ function decodeSessionCursor(value: string): { createdAt: Date; id: string } | n
   const createdAt = at === undefined ? null : parseIsoTimestamp(at);
   return !rest.length && createdAt && id !== undefined && isSessionId(id) ? { createdAt, id } : null;
 }
-

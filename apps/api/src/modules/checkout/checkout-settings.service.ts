@@ -29,7 +29,8 @@ export class CheckoutSettingsService {
   }
 
   async putReturnOrigins(workspaceId: string, origins: string[]): Promise<CheckoutSettingsView> {
-    if (origins.length > MAX_RETURN_ORIGINS) throw badRequest(`returnOrigins must contain at most ${MAX_RETURN_ORIGINS} origins.`);
+    if (origins.length > MAX_RETURN_ORIGINS)
+      throw badRequest(`returnOrigins must contain at most ${MAX_RETURN_ORIGINS} origins.`);
     const problems = origins.map(originProblem).filter((p): p is string => p !== null);
     if (problems.length) throw badRequest(problems);
     const normalized = [...new Set(origins.map((o) => new URL(o).origin))];
@@ -76,7 +77,11 @@ export class CheckoutSettingsService {
    * Each return URL must be on a registered return origin (spec: Products › successUrl; Checkout
    * sessions › return URLs). Reads the origins once for all the fields given.
    */
-  async assertOnReturnOrigins(workspaceId: string, urls: Record<string, string | null | undefined>, tx?: EntityManager): Promise<void> {
+  async assertOnReturnOrigins(
+    workspaceId: string,
+    urls: Record<string, string | null | undefined>,
+    tx?: EntityManager,
+  ): Promise<void> {
     const given = Object.entries(urls).filter((e): e is [string, string] => typeof e[1] === 'string');
     if (!given.length) return;
     const { returnOrigins } = await this.get(workspaceId, tx);

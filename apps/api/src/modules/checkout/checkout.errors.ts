@@ -19,11 +19,17 @@ export const archivedProduct = (id: string) => `Product ${id} is archived: new c
 export const legacySubscription = (id: string) =>
   `Product ${id} is a legacy subscription product: recurring billing was removed on 2026-09-17.`;
 /** The hosted page matches "no longer available" to tell an archived product from an unknown slug. */
-export const linkNoLongerAvailable = (slug: string) => `The payment link ${slug} is no longer available: the product was archived.`;
+export const linkNoLongerAvailable = (slug: string) =>
+  `The payment link ${slug} is no longer available: the product was archived.`;
 export const sessionNotFound = (id: string) => `No such checkout session: ${id}.`;
 
-export function idempotencyMismatch(key: string, existing: CheckoutSessionEntity, attempted: CheckoutSessionEntity): string {
-  const describe = (s: CheckoutSessionEntity) => `product ${s.productId ?? s.invoiceId} with amount ${s.amount ?? 'none'}`;
+export function idempotencyMismatch(
+  key: string,
+  existing: CheckoutSessionEntity,
+  attempted: CheckoutSessionEntity,
+): string {
+  const describe = (s: CheckoutSessionEntity) =>
+    `product ${s.productId ?? s.invoiceId} with amount ${s.amount ?? 'none'}`;
   return (
     `idempotencyKey ${key} was already used for ${describe(existing)}; this request asks for ${describe(attempted)}. ` +
     'Retry with a new idempotencyKey.'

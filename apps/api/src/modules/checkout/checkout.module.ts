@@ -11,7 +11,12 @@ import { PublicCheckoutController } from './public-checkout.controller';
 
 @Module({
   imports: [CheckoutSettingsModule, ProductsModule, PaymentsModule],
-  controllers: [CheckoutSettingsController, CheckoutSessionsController, PublicCheckoutController, PaymentLinksController],
+  controllers: [
+    CheckoutSettingsController,
+    CheckoutSessionsController,
+    PublicCheckoutController,
+    PaymentLinksController,
+  ],
   providers: [CheckoutSessionsService, PaymentLinksService],
 })
 export class CheckoutModule {}

@@ -32,7 +32,8 @@ export class PaymentLinksService {
     const product = await this.products.findBySlug(slug);
     if (!product) throw notFound(`No such payment link: ${slug}.`);
     if (product.status !== 'active') throw notFound(msg.linkNoLongerAvailable(slug));
-    if (product.kind === 'subscription') throw gone('This product was a subscription; recurring billing was removed on 2026-09-17.');
+    if (product.kind === 'subscription')
+      throw gone('This product was a subscription; recurring billing was removed on 2026-09-17.');
     return product;
   }
 

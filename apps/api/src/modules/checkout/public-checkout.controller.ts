@@ -42,7 +42,9 @@ export class PublicCheckoutController {
     const status = returnStatusOf(session.status);
     const target = status && pickReturnUrl(status, session, fullProduct);
     const returnUrl =
-      status && target ? signReturnUrl(target, await this.settings.secret(session.workspaceId), session.id, status, this.clock.now()) : null;
+      status && target
+        ? signReturnUrl(target, await this.settings.secret(session.workspaceId), session.id, status, this.clock.now())
+        : null;
     return publicSessionView(loaded, {
       url: `${this.sessions.payUrl}/c/${session.id}`,
       chainId: this.sessions.chainIdOf(payment?.chain ?? null, session.network),

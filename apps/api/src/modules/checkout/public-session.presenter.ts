@@ -7,7 +7,10 @@ import type { LoadedSession } from './checkout-sessions.service';
  * What the hosted page may show a buyer: never `reference` or `metadata`, never the merchant's
  * return URLs except the signed one for the current outcome.
  */
-export function publicSessionView(loaded: LoadedSession, opts: { url: string; chainId: number | null; returnUrl: string | null }) {
+export function publicSessionView(
+  loaded: LoadedSession,
+  opts: { url: string; chainId: number | null; returnUrl: string | null },
+) {
   const { session: s, fullProduct: product, payment: p } = loaded;
   return {
     id: s.id,

@@ -1,7 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { pickReturnUrl, returnStatusOf, signReturnUrl } from './signed-return';
 
-const none = { successUrl: null, pendingUrl: null, cancelUrl: null, expiredUrl: null, failedUrl: null, returnUrl: null };
+const none = {
+  successUrl: null,
+  pendingUrl: null,
+  cancelUrl: null,
+  expiredUrl: null,
+  failedUrl: null,
+  returnUrl: null,
+};
 const all = {
   successUrl: 'https://s/success',
   pendingUrl: 'https://s/pending',
@@ -61,6 +68,8 @@ test('signature: HMAC-SHA256 of svc.v1|<session>|<status>|<ts> keyed with the UT
   expect(url.searchParams.get('svc_session')).toBe('cs_x');
   expect(url.searchParams.get('svc_status')).toBe('completed');
   expect(url.searchParams.get('svc_ts')).toBe(String(now.getTime() / 1000));
-  const expected = createHmac('sha256', secret).update(`svc.v1|cs_x|completed|${now.getTime() / 1000}`).digest('hex');
+  const expected = createHmac('sha256', secret)
+    .update(`svc.v1|cs_x|completed|${now.getTime() / 1000}`)
+    .digest('hex');
   expect(url.searchParams.get('svc_sig')).toBe(expected);
 });

@@ -7,18 +7,36 @@ describe('parseEventList', () => {
   });
 
   test('type takes the webhook filter syntax, comma-separated; * means every type', () => {
-    expect(parseEventList({ type: 'payment.*, checkout.session.completed' }).filters).toEqual(['payment.*', 'checkout.session.completed']);
+    expect(parseEventList({ type: 'payment.*, checkout.session.completed' }).filters).toEqual([
+      'payment.*',
+      'checkout.session.completed',
+    ]);
     expect(parseEventList({ type: '*' }).filters).toBeNull();
     expect(parseEventList({ type: 'subscription.*' }).filters).toEqual([]);
   });
 
-  test.each([{ type: 'flow.*' }, { type: 'payment.paid' }, { createdAfter: '2026-13-01' }, { cursor: 'x|y' }, { limit: '1.5' }])('%p is a 400', (q) => {
+  test.each([
+    { type: 'flow.*' },
+    { type: 'payment.paid' },
+    { createdAfter: '2026-13-01' },
+    { cursor: 'x|y' },
+    { limit: '1.5' },
+  ])('%p is a 400', (q) => {
     expect(() => parseEventList(q)).toThrow(ApiError);
   });
 
   test('cursor and createdAfter parse; limit is clamped', () => {
     const id = '6b1f0d6e-8c55-4c43-9a57-1c1d3e3a0f10';
-    const parsed = parseEventList({ cursor: `2026-09-21T10:00:00.123Z|${id}`, createdAfter: '2026-09-20T00:00:00Z', limit: '500' });
-    expect(parsed).toEqual({ filters: null, createdAfter: new Date('2026-09-20T00:00:00Z'), limit: 100, cursor: { createdAt: new Date('2026-09-21T10:00:00.123Z'), id } });
+    const parsed = parseEventList({
+      cursor: `2026-09-21T10:00:00.123Z|${id}`,
+      createdAfter: '2026-09-20T00:00:00Z',
+      limit: '500',
+    });
+    expect(parsed).toEqual({
+      filters: null,
+      createdAfter: new Date('2026-09-20T00:00:00Z'),
+      limit: 100,
+      cursor: { createdAt: new Date('2026-09-21T10:00:00.123Z'), id },
+    });
   });
 });

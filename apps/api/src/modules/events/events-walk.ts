@@ -24,7 +24,12 @@ export interface ParsedEventList {
 export function parseEventList(q: EventListQuery): ParsedEventList {
   let filters: string[] | null = null;
   if (q.type !== undefined) {
-    const parsed = parseEventFilters(q.type.split(',').map((t) => t.trim()).filter(Boolean));
+    const parsed = parseEventFilters(
+      q.type
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    );
     if (!parsed.ok) throw badRequest(parsed.message.replace(/^eventTypes/, 'type'));
     filters = parsed.filters.includes('*') ? null : parsed.filters;
   }

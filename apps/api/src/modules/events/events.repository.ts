@@ -30,7 +30,9 @@ export class EventsRepository {
     const values: unknown[] = [workspaceId, cutoff];
     if (q.filters) {
       const exact = q.filters.filter((f) => !f.endsWith('.*'));
-      const prefixes = q.filters.filter((f) => f.endsWith('.*')).map((f) => `${f.slice(0, -1).replace(/[\\%_]/g, '\\$&')}%`);
+      const prefixes = q.filters
+        .filter((f) => f.endsWith('.*'))
+        .map((f) => `${f.slice(0, -1).replace(/[\\%_]/g, '\\$&')}%`);
       values.push(exact, prefixes);
       where.push(`(type = ANY($${values.length - 1}) OR type LIKE ANY($${values.length}))`);
     }

@@ -10,7 +10,12 @@ export interface OutboxEvent {
  * Appends events to the outbox inside the caller's transaction, so an event exists exactly when
  * the change it reports committed (architecture › Events and webhooks). Delivery reads from here.
  */
-export async function appendEvents(tx: EntityManager, workspaceId: string, events: OutboxEvent[], at: Date): Promise<void> {
+export async function appendEvents(
+  tx: EntityManager,
+  workspaceId: string,
+  events: OutboxEvent[],
+  at: Date,
+): Promise<void> {
   if (!events.length) return;
   const values: unknown[] = [];
   const tuples = events.map((e, i) => {

@@ -35,10 +35,15 @@ export class HealthController implements OnModuleDestroy {
   @Public()
   @Get('healthz')
   async health(@Res() res: Response): Promise<void> {
-    const [database, redis] = await Promise.all([this.check(() => this.db.query('SELECT 1')), this.check(() => this.pingRedis())]);
+    const [database, redis] = await Promise.all([
+      this.check(() => this.db.query('SELECT 1')),
+      this.check(() => this.pingRedis()),
+    ]);
     const ok = database === 'ok' && redis === 'ok';
     const chains = database === 'ok' ? await this.chainHealth().catch(() => undefined) : undefined;
-    res.status(ok ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json({ status: ok ? 'ok' : 'unavailable', database, redis, chains });
+    res
+      .status(ok ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
+      .json({ status: ok ? 'ok' : 'unavailable', database, redis, chains });
   }
 
   /**
@@ -46,8 +51,17 @@ export class HealthController implements OnModuleDestroy {
    * final blocks, last error). Informational: a lagging or unreachable chain never fails /healthz.
    */
   private async chainHealth(): Promise<ChainHealth[]> {
-    const rows: Array<{ chain: string; network: Network; next_block: string; head: string | null; last_error: string | null; last_error_at: Date | null; updated_at: Date }> =
-      await this.db.query(`SELECT chain, network, next_block, head, last_error, last_error_at, updated_at FROM chain_cursors ORDER BY chain, network`);
+    const rows: Array<{
+      chain: string;
+      network: Network;
+      next_block: string;
+      head: string | null;
+      last_error: string | null;
+      last_error_at: Date | null;
+      updated_at: Date;
+    }> = await this.db.query(
+      `SELECT chain, network, next_block, head, last_error, last_error_at, updated_at FROM chain_cursors ORDER BY chain, network`,
+    );
     return rows.map((r) => {
       const confirmations = Math.max(1, this.chains.get(r.chain, r.network)?.confirmations ?? 1);
       const lag = r.head === null ? null : BigInt(r.head) - BigInt(confirmations) + 1n - BigInt(r.next_block) + 1n;
@@ -75,7 +89,10 @@ export class HealthController implements OnModuleDestroy {
 
   private async check(probe: () => Promise<unknown>): Promise<string> {
     try {
-      await Promise.race([probe(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref())]);
+      await Promise.race([
+        probe(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+      ]);
       return 'ok';
     } catch (err) {
       return `error: ${(err as Error).message}`;

@@ -25,7 +25,10 @@ export function paymentEvent(
   const withSession = session ? { checkoutSession: session } : {};
   switch (type) {
     case 'payment.expired':
-      return { type, data: { merchantId: payment.workspaceId, eventType: type, paymentId: payment.id, ...withSession } };
+      return {
+        type,
+        data: { merchantId: payment.workspaceId, eventType: type, paymentId: payment.id, ...withSession },
+      };
     case 'payment.confirmed':
     case 'payment.underpaid':
     case 'payment.overpaid':

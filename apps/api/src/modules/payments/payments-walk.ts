@@ -22,7 +22,14 @@ export interface PaymentListQuery {
 
 export type ParsedPaymentList =
   | { mode: 'newest'; status?: PaymentStatus; network?: Network }
-  | { mode: 'walk'; status?: PaymentStatus; network?: Network; updatedAfter?: Date; limit: number; cursor?: WalkCursor };
+  | {
+      mode: 'walk';
+      status?: PaymentStatus;
+      network?: Network;
+      updatedAfter?: Date;
+      limit: number;
+      cursor?: WalkCursor;
+    };
 
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
@@ -53,9 +60,11 @@ export function parseLimit(value: string | undefined): number {
 export function parsePaymentList(q: PaymentListQuery): ParsedPaymentList {
   // spec: Walk 4 — an unrecognised status is ignored rather than rejected.
   const status = PAYMENT_STATUSES.includes(q.status as PaymentStatus) ? (q.status as PaymentStatus) : undefined;
-  if (q.network !== undefined && !NETWORKS.includes(q.network as Network)) throw badRequest('network must be one of: mainnet, testnet.');
+  if (q.network !== undefined && !NETWORKS.includes(q.network as Network))
+    throw badRequest('network must be one of: mainnet, testnet.');
   const network = q.network as Network | undefined;
-  if (q.updatedAfter === undefined && q.limit === undefined && q.cursor === undefined) return { mode: 'newest', status, network };
+  if (q.updatedAfter === undefined && q.limit === undefined && q.cursor === undefined)
+    return { mode: 'newest', status, network };
   let updatedAfter: Date | undefined;
   if (q.updatedAfter !== undefined) {
     const parsed = parseIsoTimestamp(q.updatedAfter);

@@ -27,7 +27,10 @@ export class PaymentsController {
   @Get('v1/payments/:id')
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     const payment = await this.payments.get(caller.workspaceId, id);
-    const [sessions, transfers] = await Promise.all([this.payments.sessionRefs([payment]), this.payments.transfers([payment.id])]);
+    const [sessions, transfers] = await Promise.all([
+      this.payments.sessionRefs([payment]),
+      this.payments.transfers([payment.id]),
+    ]);
     return paymentWithRelations(payment, sessionRef(sessions, payment), transfers.get(payment.id) ?? []);
   }
 
@@ -35,7 +38,9 @@ export class PaymentsController {
   @Get('v1/payments')
   async list(@CurrentCaller() caller: Caller, @Query() query: PaymentListQuery) {
     const parsed = parsePaymentList(query);
-    const qb = this.db.manager.createQueryBuilder(PaymentEntity, 'p').where('p.workspace_id = :ws', { ws: caller.workspaceId });
+    const qb = this.db.manager
+      .createQueryBuilder(PaymentEntity, 'p')
+      .where('p.workspace_id = :ws', { ws: caller.workspaceId });
     if (parsed.status) qb.andWhere('p.status = :status', { status: parsed.status });
     if (parsed.network) qb.andWhere('p.network = :network', { network: parsed.network });
     if (parsed.mode === 'newest') {
@@ -45,8 +50,13 @@ export class PaymentsController {
     // spec: Walk 2 — rows updated in the last 60 seconds (service clock) are withheld.
     qb.andWhere('p.updated_at <= :cutoff', { cutoff: new Date(this.clock.now().getTime() - WALK_LAG_MS) });
     if (parsed.updatedAfter) qb.andWhere('p.updated_at > :after', { after: parsed.updatedAfter });
-    if (parsed.cursor) qb.andWhere('(p.updated_at, p.id) > (:cAt, :cId)', { cAt: parsed.cursor.updatedAt, cId: parsed.cursor.id });
-    const rows = await qb.orderBy('p.updated_at', 'ASC').addOrderBy('p.id', 'ASC').limit(parsed.limit + 1).getMany();
+    if (parsed.cursor)
+      qb.andWhere('(p.updated_at, p.id) > (:cAt, :cId)', { cAt: parsed.cursor.updatedAt, cId: parsed.cursor.id });
+    const rows = await qb
+      .orderBy('p.updated_at', 'ASC')
+      .addOrderBy('p.id', 'ASC')
+      .limit(parsed.limit + 1)
+      .getMany();
     const hasMore = rows.length > parsed.limit;
     const page = rows.slice(0, parsed.limit);
     const last = page[page.length - 1];
@@ -84,6 +94,9 @@ export class PaymentsController {
   }
 }
 
-function sessionRef(sessions: Map<string, { id: string; reference: string | null; metadata: Record<string, unknown> | null }>, p: PaymentEntity) {
+function sessionRef(
+  sessions: Map<string, { id: string; reference: string | null; metadata: Record<string, unknown> | null }>,
+  p: PaymentEntity,
+) {
   return p.checkoutSessionId ? (sessions.get(p.checkoutSessionId) ?? null) : null;
 }

@@ -61,7 +61,11 @@ export function blockchainTransaction(p: PaymentEntity, t: BlockchainTransaction
   };
 }
 
-export function paymentWithRelations(p: PaymentEntity, session: CheckoutSessionRef | null, transfers: BlockchainTransactionEntity[]) {
+export function paymentWithRelations(
+  p: PaymentEntity,
+  session: CheckoutSessionRef | null,
+  transfers: BlockchainTransactionEntity[],
+) {
   return {
     ...paymentObject(p),
     checkoutSession: session,

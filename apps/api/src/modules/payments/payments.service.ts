@@ -57,7 +57,8 @@ export class PaymentsService {
       case 'accepted':
         break;
     }
-    if (!SIGNED_DECIMAL_RE.test(dto.amount)) throw badRequest('amount must be a decimal string in token units, e.g. 10 or 0.5.');
+    if (!SIGNED_DECIMAL_RE.test(dto.amount))
+      throw badRequest('amount must be a decimal string in token units, e.g. 10 or 0.5.');
     const metadata = dto.metadata ?? {};
     if (Array.isArray(dto.metadata)) throw badRequest('metadata must be a JSON object.');
     if (dto.idempotencyKey !== undefined) {
@@ -90,7 +91,9 @@ export class PaymentsService {
     if (token) {
       expectedAmountAtomic = toAtomic(input.amount, token.decimals);
       if (expectedAmountAtomic === null) {
-        throw badRequest(`amount has more decimal places than ${token.symbol} on ${input.chain} supports (${token.decimals}).`);
+        throw badRequest(
+          `amount has more decimal places than ${token.symbol} on ${input.chain} supports (${token.decimals}).`,
+        );
       }
     }
     const kind = this.chains.addressKind(input.chain, input.network) ?? 'evm';
@@ -150,7 +153,10 @@ export class PaymentsService {
 
   async get(workspaceId: string, id: string): Promise<PaymentEntity> {
     const rows = isUuid(id)
-      ? await this.sql.rows('payment_by_id', 'SELECT * FROM payments WHERE id = $1 AND workspace_id = $2', [id, workspaceId])
+      ? await this.sql.rows('payment_by_id', 'SELECT * FROM payments WHERE id = $1 AND workspace_id = $2', [
+          id,
+          workspaceId,
+        ])
       : [];
     if (!rows.length) throw notFound(`No such payment: ${id}.`);
     return this.sql.hydrate(PaymentEntity, rows[0]);
@@ -193,11 +199,11 @@ export class PaymentsService {
     const ids = [...new Set(payments.map((p) => p.checkoutSessionId).filter((s): s is string => s !== null))];
     const out = new Map<string, CheckoutSessionRef>();
     if (!ids.length) return out;
-    const sessions = await this.sql.rows<{ id: string; reference: string | null; metadata: Record<string, unknown> | null }>(
-      'payment_session_refs',
-      'SELECT id, reference, metadata FROM checkout_sessions WHERE id = ANY($1)',
-      [ids],
-    );
+    const sessions = await this.sql.rows<{
+      id: string;
+      reference: string | null;
+      metadata: Record<string, unknown> | null;
+    }>('payment_session_refs', 'SELECT id, reference, metadata FROM checkout_sessions WHERE id = ANY($1)', [ids]);
     for (const s of sessions) out.set(s.id, { id: s.id, reference: s.reference, metadata: s.metadata });
     return out;
   }

@@ -30,7 +30,11 @@ export class ProductsController {
   }
 
   @Patch(':id')
-  async update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: UpdateProductDto): Promise<ProductRow> {
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Body() body: UpdateProductDto,
+  ): Promise<ProductRow> {
     return productRow(await this.products.update(caller.workspaceId, id, body));
   }
 

@@ -58,5 +58,9 @@ export function productWithNetworks(p: ProductEntity): ProductWithNetworks {
 
 /** `price` is a string on a fixed product and null on every row of a custom_amount product. */
 export function networkRows(p: ProductEntity): ProductNetworkRow[] {
-  return p.networks.map((r) => ({ chain: r.chain, token: r.token, price: p.pricingMode === 'custom_amount' ? null : r.price }));
+  return p.networks.map((r) => ({
+    chain: r.chain,
+    token: r.token,
+    price: p.pricingMode === 'custom_amount' ? null : r.price,
+  }));
 }

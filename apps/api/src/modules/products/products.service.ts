@@ -59,9 +59,20 @@ export class ProductsService {
       price = this.parsePrice('price', dto.price, dto.chain, network, token);
     } else {
       if (dto.price !== undefined) throw badRequest(msg.PRICE_ON_CUSTOM);
-      [minAmount, maxAmount] = this.checkBounds(parseBound('minAmount', dto.minAmount), parseBound('maxAmount', dto.maxAmount));
+      [minAmount, maxAmount] = this.checkBounds(
+        parseBound('minAmount', dto.minAmount),
+        parseBound('maxAmount', dto.maxAmount),
+      );
     }
-    const rails = this.resolveRails({ pricingMode, chain: dto.chain, network, token, price, networks: dto.networks, enabledChains: dto.enabledChains });
+    const rails = this.resolveRails({
+      pricingMode,
+      chain: dto.chain,
+      network,
+      token,
+      price,
+      networks: dto.networks,
+      enabledChains: dto.enabledChains,
+    });
     await this.settings.assertOnReturnOrigins(workspaceId, { successUrl: dto.successUrl, cancelUrl: dto.cancelUrl });
     const now = this.clock.now();
     const product: ProductEntity = {
@@ -115,7 +126,10 @@ export class ProductsService {
     }
     return this.db.transaction(async (tx) => {
       if (!isUuid(id)) throw notFound(msg.productNotFound(id));
-      const product = await tx.findOne(ProductEntity, { where: { id, workspaceId }, lock: { mode: 'pessimistic_write' } });
+      const product = await tx.findOne(ProductEntity, {
+        where: { id, workspaceId },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!product) throw notFound(msg.productNotFound(id));
       const patch: Partial<ProductEntity> = {};
       if (dto.name !== undefined) patch.name = dto.name;
@@ -125,10 +139,17 @@ export class ProductsService {
       if (dto.successUrl !== undefined) patch.successUrl = dto.successUrl;
       if (dto.cancelUrl !== undefined) patch.cancelUrl = dto.cancelUrl;
       if (dto.minAmount !== undefined || dto.maxAmount !== undefined) {
-        if (product.pricingMode === 'fixed') throw badRequest(msg.boundOnFixed(dto.minAmount !== undefined ? 'minAmount' : 'maxAmount'));
+        if (product.pricingMode === 'fixed')
+          throw badRequest(msg.boundOnFixed(dto.minAmount !== undefined ? 'minAmount' : 'maxAmount'));
         // spec: PATCH › "the pair is re-checked against the stored other side"
-        const min = dto.minAmount !== undefined ? parseBound('minAmount', dto.minAmount ?? undefined) : storedCents(product.minAmount);
-        const max = dto.maxAmount !== undefined ? parseBound('maxAmount', dto.maxAmount ?? undefined) : storedCents(product.maxAmount);
+        const min =
+          dto.minAmount !== undefined
+            ? parseBound('minAmount', dto.minAmount ?? undefined)
+            : storedCents(product.minAmount);
+        const max =
+          dto.maxAmount !== undefined
+            ? parseBound('maxAmount', dto.maxAmount ?? undefined)
+            : storedCents(product.maxAmount);
         [patch.minAmount, patch.maxAmount] = this.checkBounds(min, max);
       }
       if (dto.networks !== undefined || dto.enabledChains !== undefined) {
@@ -144,7 +165,11 @@ export class ProductsService {
         patch.networks = rails.networks;
         patch.enabledChains = rails.enabledChains;
       }
-      await this.settings.assertOnReturnOrigins(workspaceId, { successUrl: dto.successUrl, cancelUrl: dto.cancelUrl }, tx);
+      await this.settings.assertOnReturnOrigins(
+        workspaceId,
+        { successUrl: dto.successUrl, cancelUrl: dto.cancelUrl },
+        tx,
+      );
       patch.updatedAt = this.clock.now();
       await tx.update(ProductEntity, { id }, patch);
       return this.get(workspaceId, id, tx);
@@ -168,7 +193,10 @@ export class ProductsService {
              OR EXISTS (SELECT 1 FROM payments WHERE product_id = $1) AS used`,
         [id],
       );
-      if (used) throw conflict('This product has been used by a checkout session or payment, so it cannot be deleted; it stays archived.');
+      if (used)
+        throw conflict(
+          'This product has been used by a checkout session or payment, so it cannot be deleted; it stays archived.',
+        );
       await tx.delete(ProductEntity, { id });
       return { id, object: 'product', deleted: true };
     });
@@ -177,7 +205,10 @@ export class ProductsService {
   /** The effective bounds of a custom_amount product in cents (spec: effective minimum). */
   effectiveBounds(product: ProductEntity): { min: bigint; max: bigint | null } {
     const min = storedCents(product.minAmount);
-    return { min: min !== undefined && min > USD_FLOOR_CENTS ? min : USD_FLOOR_CENTS, max: storedCents(product.maxAmount) ?? null };
+    return {
+      min: min !== undefined && min > USD_FLOOR_CENTS ? min : USD_FLOOR_CENTS,
+      max: storedCents(product.maxAmount) ?? null,
+    };
   }
 
   private assertKnownChain(chain: string): void {
@@ -196,7 +227,9 @@ export class ProductsService {
     if (!TOKEN_AMOUNT_RE.test(value) || /^[0.]+$/.test(value)) throw badRequest(msg.priceFormat(field));
     const token = this.chains.findToken(chain, network, symbol);
     if (token && toAtomic(value, token.decimals) === null) {
-      throw badRequest(`${field} has more decimal places than ${token.symbol} on ${chain} supports (${token.decimals}).`);
+      throw badRequest(
+        `${field} has more decimal places than ${token.symbol} on ${chain} supports (${token.decimals}).`,
+      );
     }
     return normalizeDecimal(value);
   }
@@ -219,11 +252,16 @@ export class ProductsService {
         this.assertKnownChain(row.chain);
         const token = this.symbolOf(row.chain, input.network, row.token);
         if (custom) {
-          if (row.price !== undefined) throw badRequest(`networks[${i}].price is not accepted on a custom_amount product.`);
+          if (row.price !== undefined)
+            throw badRequest(`networks[${i}].price is not accepted on a custom_amount product.`);
           return { chain: row.chain, token, price: null };
         }
         if (row.price === undefined) throw badRequest(`networks[${i}].price is required on a fixed-price product.`);
-        return { chain: row.chain, token, price: this.parsePrice(`networks[${i}].price`, row.price, row.chain, input.network, token) };
+        return {
+          chain: row.chain,
+          token,
+          price: this.parsePrice(`networks[${i}].price`, row.price, row.chain, input.network, token),
+        };
       });
       if (!rows.some((r) => r.chain === input.chain)) throw badRequest(msg.NETWORKS_OWN_CHAIN(input.chain));
       const seen = new Set<string>();

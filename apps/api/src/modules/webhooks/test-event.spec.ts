@@ -1,10 +1,36 @@
 import { testEnvelope } from './test-event';
 
 const SESSION_EVENT_FIELDS = [
-  'sessionId', 'merchantId', 'status', 'reference', 'metadata', 'referenceOrigin', 'source', 'productId', 'productSlug',
-  'productName', 'invoiceId', 'invoiceNumber', 'paymentId', 'amount', 'currency', 'chain', 'network', 'token',
-  'tokenAddress', 'decimals', 'expectedAmount', 'expectedAmountAtomic', 'receivedAmount', 'receivedAmountAtomic',
-  'paymentStatus', 'txHash', 'late', 'completedAt', 'createdAt', 'livemode',
+  'sessionId',
+  'merchantId',
+  'status',
+  'reference',
+  'metadata',
+  'referenceOrigin',
+  'source',
+  'productId',
+  'productSlug',
+  'productName',
+  'invoiceId',
+  'invoiceNumber',
+  'paymentId',
+  'amount',
+  'currency',
+  'chain',
+  'network',
+  'token',
+  'tokenAddress',
+  'decimals',
+  'expectedAmount',
+  'expectedAmountAtomic',
+  'receivedAmount',
+  'receivedAmountAtomic',
+  'paymentStatus',
+  'txHash',
+  'late',
+  'completedAt',
+  'createdAt',
+  'livemode',
 ];
 const now = new Date('2026-09-21T10:00:00.000Z');
 
@@ -19,8 +45,14 @@ test('a test send is shaped like a checkout-session event with data.test true, w
 });
 
 test('a session event type sets the matching session status', () => {
-  expect(testEnvelope('ws', 'checkout.session.expired', now).data).toMatchObject({ status: 'expired', completedAt: null });
-  expect(testEnvelope('ws', 'checkout.session.completed', now).data).toMatchObject({ status: 'completed', completedAt: now.toISOString() });
+  expect(testEnvelope('ws', 'checkout.session.expired', now).data).toMatchObject({
+    status: 'expired',
+    completedAt: null,
+  });
+  expect(testEnvelope('ws', 'checkout.session.completed', now).data).toMatchObject({
+    status: 'completed',
+    completedAt: now.toISOString(),
+  });
   expect(testEnvelope('ws', 'payment.underpaid', now).data.status).toBe('completed');
 });
 

@@ -26,13 +26,18 @@ export class WebhookQueueService implements BeforeApplicationShutdown {
     const attempt = ensureDeliveryJob(this.queue, deliveryId);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`no answer from Redis within ${ENQUEUE_TIMEOUT_MS} ms`)),
+        ENQUEUE_TIMEOUT_MS,
+      );
     });
     try {
       await Promise.race([attempt, timeout]);
     } catch (err) {
       attempt.catch(() => undefined);
-      this.logger.warn(`delivery ${deliveryId} not enqueued (${(err as Error).message}); the worker's sweeper will pick it up`);
+      this.logger.warn(
+        `delivery ${deliveryId} not enqueued (${(err as Error).message}); the worker's sweeper will pick it up`,
+      );
     } finally {
       clearTimeout(timer);
     }

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { WebhookDeliveryAttemptEntity, WebhookDeliveryEntity, WebhookDeliveryStatus, WebhookEndpointEntity } from '@svc/db';
+import {
+  WebhookDeliveryAttemptEntity,
+  WebhookDeliveryEntity,
+  WebhookDeliveryStatus,
+  WebhookEndpointEntity,
+} from '@svc/db';
 import { isUuid } from '@svc/domain';
 
 export interface DeliveryListFilter {
@@ -27,14 +32,24 @@ export class WebhooksRepository {
   }
 
   listEndpoints(workspaceId: string): Promise<WebhookEndpointEntity[]> {
-    return this.db.manager.find(WebhookEndpointEntity, { where: { workspaceId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return this.db.manager.find(WebhookEndpointEntity, {
+      where: { workspaceId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
   }
 
   async updateEndpoint(e: WebhookEndpointEntity): Promise<void> {
     await this.db.manager.update(
       WebhookEndpointEntity,
       { id: e.id, workspaceId: e.workspaceId },
-      { url: e.url, description: e.description, eventTypes: e.eventTypes, enabled: e.enabled, secret: e.secret, updatedAt: e.updatedAt },
+      {
+        url: e.url,
+        description: e.description,
+        eventTypes: e.eventTypes,
+        enabled: e.enabled,
+        secret: e.secret,
+        updatedAt: e.updatedAt,
+      },
     );
   }
 
@@ -55,7 +70,9 @@ export class WebhooksRepository {
 
   /** Newest first, keyset on (createdAt, id). */
   async listDeliveries(endpointId: string, f: DeliveryListFilter): Promise<WebhookDeliveryEntity[]> {
-    const qb = this.db.manager.createQueryBuilder(WebhookDeliveryEntity, 'd').where('d.endpoint_id = :endpointId', { endpointId });
+    const qb = this.db.manager
+      .createQueryBuilder(WebhookDeliveryEntity, 'd')
+      .where('d.endpoint_id = :endpointId', { endpointId });
     if (f.status) qb.andWhere('d.status = :status', { status: f.status });
     if (f.eventId) qb.andWhere('d.event_id = :eventId', { eventId: f.eventId });
     if (f.cursor) qb.andWhere('(d.created_at, d.id) < (:cAt, :cId)', { cAt: f.cursor.at, cId: f.cursor.id });

@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { WEBHOOK_DELIVERY_STATUSES, WebhookDeliveryEntity, WebhookDeliveryStatus, WebhookEndpointEntity } from '@svc/db';
+import {
+  WEBHOOK_DELIVERY_STATUSES,
+  WebhookDeliveryEntity,
+  WebhookDeliveryStatus,
+  WebhookEndpointEntity,
+} from '@svc/db';
 import { isUuid } from '@svc/domain';
 import { checkPublicDestination, isEventType, parseEventFilters, parseWebhookUrl } from '@svc/webhooks';
 import { badRequest, notFound } from '../../common/api-error';
@@ -133,7 +138,8 @@ export class WebhooksService {
       cursor = { at: parsed.updatedAt, id: parsed.id };
     }
     if (q.eventId !== undefined && !isUuid(q.eventId)) return { data: [], hasMore: false, nextCursor: null };
-    if (q.status !== undefined && !WEBHOOK_DELIVERY_STATUSES.includes(q.status as WebhookDeliveryStatus)) throw badRequest(msg.STATUS_FILTER);
+    if (q.status !== undefined && !WEBHOOK_DELIVERY_STATUSES.includes(q.status as WebhookDeliveryStatus))
+      throw badRequest(msg.STATUS_FILTER);
     const rows = await this.repo.listDeliveries(endpoint.id, {
       limit: limit + 1,
       cursor,

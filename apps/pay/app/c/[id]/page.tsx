@@ -37,7 +37,8 @@ export default async function SessionPage({ params }: Params) {
   const locale = resolveLocale(session.locale, (await headers()).get('accept-language'));
   const m = messagesFor(locale.lang);
   // spec: What the service does 3 › an invoice session cannot be displayed by the hosted page yet.
-  if (session.source === 'invoice' || !session.product) return <Notice title={m.invoiceTitle} detail={m.invoiceDetail} />;
+  if (session.source === 'invoice' || !session.product)
+    return <Notice title={m.invoiceTitle} detail={m.invoiceDetail} />;
 
   return (
     <main className="page">

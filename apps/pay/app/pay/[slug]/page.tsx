@@ -41,7 +41,8 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
     // Gone products are normally answered by middleware.ts; these cover a change in between.
     if (product.status === 410) return <Notice title={m.goneTitle} detail={m.goneDetail} />;
     if (product.status === 404) {
-      if (/no longer available/.test(String(product.body?.message ?? ''))) return <Notice title={m.archivedTitle} detail={m.archivedDetail} />;
+      if (/no longer available/.test(String(product.body?.message ?? '')))
+        return <Notice title={m.archivedTitle} detail={m.archivedDetail} />;
       notFound();
     }
     return <Notice title={m.unavailableTitle} detail={m.unavailableDetail} tone="bad" />;
@@ -55,9 +56,20 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
   const p = product.body;
   return (
     <main className="page">
-      <ProductHeader name={p.name} description={p.description} imageUrl={p.imageUrl} total={payment ? null : fixedTotal(p, locale.tag, m.total)} />
+      <ProductHeader
+        name={p.name}
+        description={p.description}
+        imageUrl={p.imageUrl}
+        total={payment ? null : fixedTotal(p, locale.tag, m.total)}
+      />
       {payment?.ok ? (
-        <LinkPayment initial={linkPayment(payment.body, rail?.ok ? rail.body : null)} slug={slug} serverNow={Date.now()} locale={locale.tag} m={m} />
+        <LinkPayment
+          initial={linkPayment(payment.body, rail?.ok ? rail.body : null)}
+          slug={slug}
+          serverNow={Date.now()}
+          locale={locale.tag}
+          m={m}
+        />
       ) : (
         <LinkForm product={p} locale={locale.tag} m={m} />
       )}
@@ -67,5 +79,7 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
 
 function fixedTotal(p: PublicProduct, locale: string, label: string): { label: string; value: string } | null {
   const only = p.networks.length === 1 ? p.networks[0] : null;
-  return p.pricingMode === 'fixed' && only?.price ? { label, value: formatTokenAmount(only.price, only.token, locale) } : null;
+  return p.pricingMode === 'fixed' && only?.price
+    ? { label, value: formatTokenAmount(only.price, only.token, locale) }
+    : null;
 }

@@ -1,4 +1,13 @@
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsNotEmpty,
+  IsString,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import { WEBHOOK_URL_MAX } from '@svc/webhooks';
 import { DESCRIPTION_MAX, EVENT_TYPES_MAX } from './create-webhook.dto';
 
