@@ -1,7 +1,47 @@
 // Lint: strict promise handling, exhaustive switches over the closed status unions, and the
 // purity boundary of libs/domain (house style 2, 3, 12).
+import * as path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+// Apps and libs meet only through `@svc/*` aliases (architecture › Shape): a relative import may
+// not reach into another app, out of an app into a lib, or out of a lib. Resolved against the
+// importing file, so it catches every spelling of the path (what a pattern list cannot).
+const ROOT = import.meta.dirname;
+const boundaries = {
+  meta: {
+    type: 'problem',
+    messages: {
+      otherApp: "'{{spec}}' reaches into apps/{{target}}: apps meet only through @svc/* libraries.",
+      leavesApp: "'{{spec}}' leaves apps/{{own}}: import libraries through their @svc/* alias.",
+      leavesLib: "'{{spec}}' leaves libs/{{own}}: import other libraries through their @svc/* alias.",
+    },
+    schema: [],
+  },
+  create(context) {
+    const [top, own] = path.relative(ROOT, context.filename).split(path.sep);
+    const check = (node) => {
+      const spec = node?.value;
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const [targetTop, target] = path
+        .relative(ROOT, path.resolve(path.dirname(context.filename), spec))
+        .split(path.sep);
+      if (top === 'libs' && !(targetTop === 'libs' && target === own)) {
+        context.report({ node, messageId: 'leavesLib', data: { spec, own } });
+      } else if (top === 'apps' && targetTop === 'apps' && target !== own) {
+        context.report({ node, messageId: 'otherApp', data: { spec, target } });
+      } else if (top === 'apps' && targetTop !== 'apps') {
+        context.report({ node, messageId: 'leavesApp', data: { spec, own } });
+      }
+    };
+    return {
+      ImportDeclaration: (n) => check(n.source),
+      ExportNamedDeclaration: (n) => check(n.source),
+      ExportAllDeclaration: (n) => check(n.source),
+      ImportExpression: (n) => check(n.source),
+    };
+  },
+};
 
 export default tseslint.config(
   {
@@ -31,6 +71,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-function-type': 'off',
       'no-console': 'off',
     },
+  },
+  {
+    files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts'],
+    plugins: { svc: { rules: { boundaries } } },
+    rules: { 'svc/boundaries': 'error' },
   },
   {
     // libs/domain is pure: no framework, no database, no chain client, no clock.

@@ -2,7 +2,9 @@
 // database per file; see e2e/support/setup.ts).
 const swc = ['@swc/jest', JSON.parse(require('fs').readFileSync(__dirname + '/.swcrc', 'utf8'))];
 const moduleNameMapper = {
-  '^@svc/(domain|chains|db|config|devnet|webhooks)$': '<rootDir>/libs/$1/src',
+  // tsconfig.json paths: @svc/migrations is the migrations folder, every other @svc/<name> is libs/<name>/src.
+  '^@svc/migrations$': '<rootDir>/migrations',
+  '^@svc/([a-z-]+)$': '<rootDir>/libs/$1/src',
 };
 module.exports = {
   testTimeout: 60000,

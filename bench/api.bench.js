@@ -16,7 +16,7 @@ const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const PORT = Number(process.env.BENCH_PORT ?? 3950);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const POOL = 32; // the API's pool size (apps/api/src/core/core.module.ts)
+const POOL = 32; // the API's pool size (libs/core/src/core.module.ts)
 const MNEMONIC = 'test test test test test test test test test test test junk';
 
 async function admin(sql) {
@@ -98,7 +98,7 @@ async function main() {
   let api;
   try {
     const { createDataSource } = require(path.join(DIST, 'libs/db/src'));
-    const { WorkspacesService } = require(path.join(DIST, 'apps/api/src/modules/workspaces/workspaces.service'));
+    const { WorkspacesService } = require(path.join(DIST, 'libs/workspaces/src/workspaces.service'));
     const ds = createDataSource(dbUrl, 2);
     await ds.initialize();
     await ds.runMigrations({ transaction: 'all' });

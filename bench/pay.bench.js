@@ -113,7 +113,7 @@ async function main() {
   const children = [];
   try {
     const { createDataSource } = require(path.join(DIST, 'libs/db/src'));
-    const { WorkspacesService } = require(path.join(DIST, 'apps/api/src/modules/workspaces/workspaces.service'));
+    const { WorkspacesService } = require(path.join(DIST, 'libs/workspaces/src/workspaces.service'));
     const ds = createDataSource(dbUrl, 2);
     await ds.initialize();
     await ds.runMigrations({ transaction: 'all' });

@@ -29,9 +29,7 @@ const MNEMONIC = 'test test test test test test test test test test test junk';
 
 const { createDataSource } = require(path.join(DIST, 'libs', 'db', 'src'));
 const { webhookQueuePrefix } = require(path.join(DIST, 'libs', 'webhooks', 'src'));
-const { WorkspacesService } = require(
-  path.join(DIST, 'apps', 'api', 'src', 'modules', 'workspaces', 'workspaces.service.js'),
-);
+const { WorkspacesService } = require(path.join(DIST, 'libs', 'workspaces', 'src', 'workspaces.service.js'));
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

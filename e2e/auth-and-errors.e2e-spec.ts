@@ -2,7 +2,7 @@
 // the dev clock (spec: Authentication; Errors; Versioning; runtime contract › Health, Dev clock).
 import { createHash } from 'node:crypto';
 import { ConfigError, loadConfig } from '@svc/config';
-import { WorkspacesService } from '../apps/api/src/modules/workspaces/workspaces.service';
+import { WorkspacesService } from '@svc/workspaces';
 import { fixedProduct, merchant, Merchant, paymentBody, publicApi } from './factories/merchant.factory';
 import { startTestApp, TestApp, TEST_MNEMONIC } from './support/test-app';
 

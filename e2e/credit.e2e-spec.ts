@@ -5,7 +5,7 @@
 // spec: States and transitions › Payment (table, Other rules) and Checkout session; Events › Payloads.
 import { randomBytes } from 'node:crypto';
 import { getAddress, Wallet } from 'ethers';
-import type { ObservedTransfer } from '../apps/listener/src/credit/observed-transfer';
+import type { ObservedTransfer } from '@svc/chains';
 import { fixedProduct, merchant, Merchant, paymentBody, publicApi } from './factories/merchant.factory';
 import { CreditContext, startCreditContext } from './support/credit-context';
 import { startTestApp, TestApp } from './support/test-app';

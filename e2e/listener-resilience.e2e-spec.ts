@@ -1,7 +1,7 @@
 // The listener under failure, with real payments: two copies at once, an RPC outage, and a copy
 // that dies in the middle of a batch. Nothing is lost and nothing is credited twice.
 import { INestApplicationContext } from '@nestjs/common';
-import type { ObservedTransfer, TransferSink } from '../apps/listener/src/credit/observed-transfer';
+import type { ObservedTransfer, TransferSink } from '@svc/chains';
 import { WatchersService } from '../apps/listener/src/watchers/watchers.service';
 import { freePort } from './support/anvil';
 import { Harness, Row, startHarness, waitFor } from './support/listener-harness';

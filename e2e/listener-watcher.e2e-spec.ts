@@ -6,7 +6,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { Wallet } from 'ethers';
 import { loadConfig } from '@svc/config';
 import { createDataSource } from '@svc/db';
-import type { ObservedTransfer, TransferSink } from '../apps/listener/src/credit/observed-transfer';
+import type { ObservedTransfer, TransferSink } from '@svc/chains';
 import { createListenerApp } from '../apps/listener/src/listener.factory';
 import { WatchersService } from '../apps/listener/src/watchers/watchers.service';
 import {

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { Wallet } from 'ethers';
-import { RecoveryError } from '../apps/listener/src/credit/recovery.service';
+import { DomainError } from '@svc/core';
 import { merchant, Merchant, paymentBody } from './factories/merchant.factory';
 import { DevChainSpec, DevPayer, startTestDevnet, TestDevnet } from './support/anvil';
 import { CreditContext, startCreditContext } from './support/credit-context';
@@ -78,8 +78,9 @@ async function refused(promise: Promise<unknown>): Promise<string> {
     () => null,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(RecoveryError);
-  expect((err as RecoveryError).kind).toBe('refused');
+  // The spec's 409 (RecoveryError's `refused` before the ledger refactor).
+  expect(err).toBeInstanceOf(DomainError);
+  expect((err as DomainError).code).toBe('conflict');
   return (err as Error).message;
 }
 
@@ -242,10 +243,10 @@ describe('Recovery: refusals (the spec’s 409) and what it never credits', () =
 
   test('an unknown transaction or payment is not found', async () => {
     const p = await m.payment(paymentBody({ amount: '10' }));
-    await expect(ctx.recovery.recover(p.id, `0x${'12'.repeat(32)}`)).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(ctx.recovery.recover(p.id, `0x${'12'.repeat(32)}`)).rejects.toMatchObject({ code: 'not_found' });
     await expect(
       ctx.recovery.recover('00000000-0000-4000-8000-000000000000', `0x${'12'.repeat(32)}`),
-    ).rejects.toMatchObject({ kind: 'not_found' });
+    ).rejects.toMatchObject({ code: 'not_found' });
   });
 });
 

@@ -8,7 +8,7 @@ import { ChainConfig, ChainRegistry } from '@svc/chains';
 import { createDataSource } from '@svc/db';
 import type { Network } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import type { ObservedTransfer, TransferSink } from '../apps/listener/src/credit/observed-transfer';
+import type { ObservedTransfer, TransferSink } from '@svc/chains';
 import { SUI_PAGE_SIZE, SuiGraphQLReader } from '../apps/listener/src/sui/sui-graphql-reader';
 import { SuiWatcher, SuiWatcherOptions } from '../apps/listener/src/sui/sui-watcher';
 import { MAINNET_USDC, MAINNET_USDT, SUI_COIN, SuiStandIn, randomSuiAddress, suiAddress } from './support/sui-standin';

@@ -48,8 +48,8 @@ async function seedWorkspace(config) {
   require('reflect-metadata');
   const { IsNull } = require('typeorm');
   const { createDataSource, ApiKeyEntity, ProductEntity } = require(built('libs', 'db', 'src'));
-  const { WorkspacesService } = require(built('apps', 'api', 'src', 'modules', 'workspaces', 'workspaces.service.js'));
-  const { hashApiKey } = require(built('apps', 'api', 'src', 'modules', 'workspaces', 'api-key.js'));
+  const { WorkspacesService } = require(built('libs', 'workspaces', 'src', 'workspaces.service.js'));
+  const { hashApiKey } = require(built('libs', 'workspaces', 'src', 'api-key.js'));
 
   const db = await createDataSource(config.databaseUrl, 2).initialize();
   try {

@@ -13,6 +13,12 @@ require.extensions['.ts'] = (module, filename) => {
 };
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
-  const alias = /^@svc\/(domain|chains|db|config|devnet|webhooks)$/.exec(request);
-  return resolve.call(this, alias ? path.join(root, 'libs', alias[1], 'src') : request, ...rest);
+  // tsconfig.json paths: @svc/migrations is the migrations folder, every other @svc/<name> is libs/<name>/src.
+  const alias = /^@svc\/([a-z-]+)$/.exec(request);
+  const target = !alias
+    ? request
+    : alias[1] === 'migrations'
+      ? path.join(root, 'migrations')
+      : path.join(root, 'libs', alias[1], 'src');
+  return resolve.call(this, target, ...rest);
 };

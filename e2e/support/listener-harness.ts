@@ -3,7 +3,7 @@
 // as in production (createListenerApp: watchers, credit service, jobs) on the same database.
 import { INestApplicationContext } from '@nestjs/common';
 import { loadConfig, SvcConfig } from '@svc/config';
-import { ClockService } from '../../apps/api/src/core/clock.service';
+import { ClockService } from '@svc/core';
 import { createListenerApp } from '../../apps/listener/src/listener.factory';
 import type { ListenerModuleOptions } from '../../apps/listener/src/listener.module';
 import { JobsRunner } from '../../apps/listener/src/jobs/jobs.runner';

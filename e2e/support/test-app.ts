@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { loadConfig, SvcConfig } from '@svc/config';
 import { createDataSource } from '@svc/db';
 import { createApiApp } from '../../apps/api/src/app.factory';
-import { WorkspacesService } from '../../apps/api/src/modules/workspaces/workspaces.service';
+import { WorkspacesService } from '@svc/workspaces';
 
 export const PG_ADMIN_URL = process.env.E2E_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const TEST_MNEMONIC = 'test test test test test test test test test test test junk';

@@ -1,7 +1,7 @@
 import { Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { SvcConfig } from './core/config.provider';
+import { SvcConfig } from '@svc/core';
 import { AppModule } from './app.module';
 import { bodyParserErrors, jsonBodyParser, requireJsonContentType } from './common/http-middleware';
 import { globalValidationPipe } from './common/validation';

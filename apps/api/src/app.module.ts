@@ -1,8 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { GlobalErrorFilter } from './common/error.filter';
-import { CoreModule } from './core/core.module';
-import { SvcConfig } from './core/config.provider';
+import { CoreModule, SvcConfig } from '@svc/core';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { ChangelogModule } from './modules/changelog/changelog.module';
 import { CheckoutModule } from './modules/checkout/checkout.module';

@@ -2,7 +2,7 @@ import { DynamicModule, Module, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SvcConfig } from '@svc/config';
 import { createDataSource } from '@svc/db';
-import { WorkspacesService } from '../../api/src/modules/workspaces/workspaces.service';
+import { WorkspacesService } from '@svc/workspaces';
 import { ApiKeyCreateCommand } from './commands/apikey-create.command';
 import { DevPayCommand } from './commands/dev-pay.command';
 import { MigrateCommand } from './commands/migrate.command';

@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SvcConfig } from '@svc/config';
-import { CoreModule } from '../../api/src/core/core.module';
+import { CoreModule } from '@svc/core';
 import { CreditModule } from './credit/credit.module';
 import { CreditService } from './credit/credit.service';
-import type { TransferSink } from './credit/observed-transfer';
+import type { TransferSink } from '@svc/chains';
 import { WatchSetService } from './credit/watch-set.service';
 import { JobsModule } from './jobs/jobs.module';
 import type { JobsOptions } from './jobs/jobs.options';

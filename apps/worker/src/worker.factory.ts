@@ -1,6 +1,6 @@
 import { INestApplicationContext, Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { SvcConfig } from '../../api/src/core/config.provider';
+import { SvcConfig } from '@svc/core';
 import { WorkerModule } from './worker.module';
 import { WorkerOptions } from './webhooks/worker-options';
 

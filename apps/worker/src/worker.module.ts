@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CoreModule } from '../../api/src/core/core.module';
-import { SvcConfig } from '../../api/src/core/config.provider';
+import { CoreModule, SvcConfig } from '@svc/core';
 import { WebhookDeliveryModule } from './webhooks/webhook-delivery.module';
 import { WorkerOptions } from './webhooks/worker-options';
 

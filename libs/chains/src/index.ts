@@ -1,3 +1,6 @@
 export * from './registry';
 export * from './derivation';
 export * from './addresses';
+export * from './observed-transfer';
+export * from './evm/evm-transfers';
+export * from './evm/evm-transfer-reader';

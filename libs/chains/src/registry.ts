@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { NETWORKS, Network } from '../../domain/src/types';
+import { NETWORKS, Network } from '@svc/domain';
 
 export const CHAIN_KINDS = ['evm', 'sui', 'solana', 'tron'] as const;
 export type ChainKind = (typeof CHAIN_KINDS)[number];

@@ -1,6 +1,6 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
-import { MIGRATIONS } from '../../../migrations';
+import { MIGRATIONS } from '@svc/migrations';
 
 /** One definition of the connection for api, cli and tests; synchronize is off everywhere. */
 export function dataSourceOptions(databaseUrl: string, poolSize = 20): DataSourceOptions {

@@ -2,7 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
-import { ApiError } from './api-error';
+import { assertUnreachable } from '@svc/domain';
+import { DomainError, DomainErrorCode } from '@svc/core';
 
 export interface ErrorBody {
   statusCode: number;
@@ -37,12 +38,16 @@ export class GlobalErrorFilter implements ExceptionFilter {
   }
 
   private toBody(exception: unknown, req: Request): ErrorBody {
+    if (exception instanceof DomainError) {
+      const status = httpStatusOf(exception.code);
+      if (status < 500) return errorBody(status, exception.messages, exception.extra);
+      // A 503 names its cause (an exhausted or unreachable dependency), never an internal detail.
+      if (status === HttpStatus.SERVICE_UNAVAILABLE) return errorBody(status, exception.messages);
+    }
+    // Nest's own (the validation pipe's 400, unknown routes' 404).
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      if (status < 500) {
-        const extra = exception instanceof ApiError ? exception.extra : {};
-        return errorBody(status, messageOf(exception), extra);
-      }
+      if (status < 500) return errorBody(status, messageOf(exception));
     }
     const requestId = randomUUID();
     this.logger.error(
@@ -50,6 +55,30 @@ export class GlobalErrorFilter implements ExceptionFilter {
       (exception as Error)?.stack ?? String(exception),
     );
     return errorBody(HttpStatus.INTERNAL_SERVER_ERROR, `Internal server error (request ${requestId}).`);
+  }
+}
+
+/** The one place a domain error becomes an HTTP status (house style 9). */
+export function httpStatusOf(code: DomainErrorCode): HttpStatus {
+  switch (code) {
+    case 'invalid_input':
+      return HttpStatus.BAD_REQUEST;
+    case 'unauthenticated':
+      return HttpStatus.UNAUTHORIZED;
+    case 'forbidden':
+      return HttpStatus.FORBIDDEN;
+    case 'not_found':
+      return HttpStatus.NOT_FOUND;
+    case 'conflict':
+      return HttpStatus.CONFLICT;
+    case 'gone':
+      return HttpStatus.GONE;
+    case 'rate_limited':
+      return HttpStatus.TOO_MANY_REQUESTS;
+    case 'unavailable':
+      return HttpStatus.SERVICE_UNAVAILABLE;
+    default:
+      return assertUnreachable(code);
   }
 }
 

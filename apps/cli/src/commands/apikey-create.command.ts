@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { API_KEY_ROLES, ApiKeyRole, isUuid } from '@svc/domain';
-import { WorkspacesService } from '../../../api/src/modules/workspaces/workspaces.service';
+import { WorkspacesService } from '@svc/workspaces';
 import { parseOptions, requireOption, UsageError } from '../cli-args';
 import { connect } from './database';
 

@@ -1,10 +1,9 @@
 import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
 import { SvcConfig } from '@svc/config';
-import { isUuid } from '@svc/domain';
-import { ClockService } from '../../../api/src/core/clock.service';
-import { CreditService } from '../../../listener/src/credit/credit.service';
-import { RecoveryError, RecoveryService } from '../../../listener/src/credit/recovery.service';
+import { ClockService, DomainError, DomainErrorCode, SqlService } from '@svc/core';
+import { assertUnreachable, isUuid } from '@svc/domain';
+import { CheckoutSessionRepository, PaymentLedger, PaymentRepository, RecoveryService } from '@svc/payments';
 import { parseOptions, requireOption, UsageError } from '../cli-args';
 import { connect } from './database';
 
@@ -48,12 +47,12 @@ export class RecoverCommand {
     await clock.onModuleInit(); // reads the dev clock when SVC_DEV_CLOCK=1
     try {
       const chains = ChainRegistry.fromFile(this.config.chainsFile);
-      const recovery = new RecoveryService(this.db, chains, new CreditService(this.db, clock, chains));
+      const sql = new SqlService(this.db);
+      const payments = new PaymentRepository(this.db, sql);
+      const ledger = new PaymentLedger(payments, new CheckoutSessionRepository(this.db, sql), chains, clock);
+      const recovery = new RecoveryService(this.db, chains, payments, ledger);
       const result = await recovery.recover(paymentId, txHash).catch((err: unknown) => {
-        if (!(err instanceof RecoveryError)) throw err;
-        throw err.kind === 'refused'
-          ? new RecoveryRefused(`refused (409): ${err.message}`)
-          : new RecoveryFailed(err.message);
+        throw err instanceof DomainError ? recoveryFailure(err.code, err.message) : err;
       });
       if (json) {
         process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -68,5 +67,23 @@ export class RecoverCommand {
     } finally {
       clock.onModuleDestroy();
     }
+  }
+}
+
+/** The domain error of a recovery as the CLI reports it: the spec's 409 exits 3, the rest 1. */
+function recoveryFailure(code: DomainErrorCode, message: string): Error {
+  switch (code) {
+    case 'conflict':
+      return new RecoveryRefused(`refused (409): ${message}`);
+    case 'not_found':
+    case 'unavailable':
+    case 'invalid_input':
+    case 'unauthenticated':
+    case 'forbidden':
+    case 'gone':
+    case 'rate_limited':
+      return new RecoveryFailed(message);
+    default:
+      return assertUnreachable(code);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { WorkspacesService } from '../../../api/src/modules/workspaces/workspaces.service';
+import { WorkspacesService } from '@svc/workspaces';
 import { parseOptions, requireOption, UsageError } from '../cli-args';
 import { connect } from './database';
 

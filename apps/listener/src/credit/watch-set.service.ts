@@ -17,7 +17,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ChainKind, ChainRegistry, watchAddress } from '@svc/chains';
 import { LATE_TRANSFER_WINDOW_MS, Network, PaymentStatus, WATCHED_PAYMENT_STATUSES } from '@svc/domain';
-import { ClockService } from '../../../api/src/core/clock.service';
+import { ClockService } from '@svc/core';
 import type { WatchSet } from '../watchers/chain-watcher';
 
 /** A watched payment as the database has it now (the credit transaction re-reads it under lock anyway). */

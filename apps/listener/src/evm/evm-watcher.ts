@@ -5,11 +5,10 @@
 // cursor moves only after the sink has taken the chunk, so an outage or a crash repeats a chunk
 // (the sink is idempotent per transfer) and never skips one.
 import { Logger } from '@nestjs/common';
-import type { ChainConfig } from '@svc/chains';
+import type { ChainConfig, ObservedTransfer, TransferSink } from '@svc/chains';
 import type { ProcessedBlock } from '@svc/db';
 import type { Network } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import type { ObservedTransfer, TransferSink } from '../credit/observed-transfer';
 import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
 import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';
 import { ChainLease, EvmCursor, LeaseLostError } from './chain-lease';
@@ -25,7 +24,7 @@ import {
   transfersFromLogs,
   watchedTokenContracts,
   watchesNative,
-} from './evm-transfers';
+} from '@svc/chains';
 
 export interface EvmWatcherOptions {
   /** wait between head polls once caught up */

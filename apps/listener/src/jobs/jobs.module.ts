@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { PaymentLedgerModule } from '@svc/payments';
 import { DEFAULT_JOBS_OPTIONS, JOBS_OPTIONS, JobsOptions } from './jobs.options';
 import { JobsRunner } from './jobs.runner';
 import { PaymentExpiryJob } from './payment-expiry.job';
@@ -11,6 +12,7 @@ import { SessionExpiryJob } from './session-expiry.job';
  * JobsRunner.runOnce() (tests).
  */
 @Module({
+  imports: [PaymentLedgerModule],
   providers: [
     { provide: JOBS_OPTIONS, useValue: DEFAULT_JOBS_OPTIONS },
     PaymentExpiryJob,

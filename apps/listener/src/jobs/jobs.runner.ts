@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { SVC_CONFIG, SvcConfig } from '../../../api/src/core/config.provider';
+import { SVC_CONFIG, SvcConfig } from '@svc/core';
 import { JOBS_LOCK_KEY, JOBS_OPTIONS, JobsOptions } from './jobs.options';
 import { PaymentExpiryJob } from './payment-expiry.job';
 import { SessionExpiryJob } from './session-expiry.job';

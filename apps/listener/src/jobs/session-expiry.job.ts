@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { ClockService } from '@svc/core';
 import { UNDERPAID_TAIL_MS } from '@svc/domain';
-import { ClockService } from '../../../api/src/core/clock.service';
-import { storeSessionProjection } from '../../../api/src/modules/checkout/session-projection.store';
-import { lockSession, sessionContext } from './session-lock';
+import { CheckoutSessionRepository, PaymentLedger } from '@svc/payments';
 
 /**
  * Sessions that time moves (spec: States and transitions › Checkout session), through the same
@@ -17,26 +16,19 @@ export class SessionExpiryJob {
   constructor(
     private readonly db: DataSource,
     private readonly clock: ClockService,
+    private readonly sessions: CheckoutSessionRepository,
+    private readonly ledger: PaymentLedger,
   ) {}
 
   /** Open sessions past expiresAt; returns how many moved. */
   async expireOpen(batchSize: number): Promise<number> {
-    const rows: Array<{ id: string }> = await this.db.query(
-      `SELECT id FROM checkout_sessions WHERE status = 'open' AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2`,
-      [this.clock.now(), batchSize],
-    );
-    return this.project(rows.map((r) => r.id));
+    return this.project(await this.sessions.openPastExpiry(this.clock.now(), batchSize));
   }
 
   /** Processing sessions whose bound payment expired, or stayed underpaid past the 7-day tail. */
   async settleProcessing(batchSize: number): Promise<number> {
-    const rows: Array<{ id: string }> = await this.db.query(
-      `SELECT s.id FROM checkout_sessions s JOIN payments p ON p.id = s.payment_id
-       WHERE s.status = 'processing' AND (p.status = 'expired' OR (p.status = 'underpaid' AND p.expires_at <= $1))
-       ORDER BY s.id LIMIT $2`,
-      [new Date(this.clock.now().getTime() - UNDERPAID_TAIL_MS), batchSize],
-    );
-    return this.project(rows.map((r) => r.id));
+    const tailStart = new Date(this.clock.now().getTime() - UNDERPAID_TAIL_MS);
+    return this.project(await this.sessions.processingToSettle(tailStart, batchSize));
   }
 
   private async project(ids: string[]): Promise<number> {
@@ -45,11 +37,12 @@ export class SessionExpiryJob {
     return moved;
   }
 
+  /** A job never waits on a row a request or a credit holds: a busy session is left to the next run. */
   private async projectOne(tx: EntityManager, id: string): Promise<boolean> {
-    const session = await lockSession(tx, id);
-    if (!session) return false; // busy: the next run
+    const session = await this.sessions.lock(tx, id, { skipLocked: true });
+    if (!session) return false;
     const before = session.status;
-    await storeSessionProjection(tx, await sessionContext(tx, session), this.clock.now());
+    await this.ledger.projectSession(tx, await this.sessions.context(tx, session));
     return session.status !== before;
   }
 }

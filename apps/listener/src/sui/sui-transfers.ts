@@ -2,8 +2,7 @@
 // No I/O here, so every rule is unit-tested in sui-transfers.spec.ts.
 import type { Network } from '@svc/domain';
 import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
-import type { ChainConfig } from '@svc/chains';
-import type { ObservedTransfer } from '../credit/observed-transfer';
+import type { ChainConfig, ObservedTransfer } from '@svc/chains';
 
 /** The coin type of SUI itself; a native token registered without a coin type means this one. */
 export const SUI_COIN_TYPE = '0x2::sui::SUI';

@@ -6,10 +6,9 @@
 // The cursor moves only after the sink has taken a batch, so an outage or a crash repeats a batch
 // (the sink is idempotent per transfer) and never skips one. Endpoints rotate on every error.
 import { Logger } from '@nestjs/common';
-import type { ChainConfig } from '@svc/chains';
+import type { ChainConfig, TransferSink } from '@svc/chains';
 import type { Network } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import type { TransferSink } from '../credit/observed-transfer';
 import { ChainLease, EvmCursor, LeaseLostError } from '../evm/chain-lease';
 import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
 import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';

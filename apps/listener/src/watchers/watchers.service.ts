@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ChainConfig, ChainRegistry } from '@svc/chains';
 import { DataSource } from 'typeorm';
-import { ClockService } from '../../../api/src/core/clock.service';
-import type { TransferSink } from '../credit/observed-transfer';
+import { ClockService } from '@svc/core';
+import type { TransferSink } from '@svc/chains';
 import { EvmWatcher } from '../evm/evm-watcher';
 import { SuiWatcher } from '../sui/sui-watcher';
 import { ChainWatcher, TRANSFER_SINK, WATCH_SET, WatcherStatus, WatchSet } from './chain-watcher';

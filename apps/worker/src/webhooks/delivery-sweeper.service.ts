@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ensureDeliveryJob } from '@svc/webhooks';
-import { ClockService } from '../../../api/src/core/clock.service';
-import { SVC_CONFIG, SvcConfig } from '../../../api/src/core/config.provider';
+import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { DeliveryRepository } from './delivery.repository';
 import { WebhookQueue } from './webhook-queue';
 

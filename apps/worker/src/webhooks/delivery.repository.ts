@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { WebhookDeliveryStatus } from '@svc/db';
-import { SqlService } from '../../../api/src/core/sql.service';
+import { SqlService } from '@svc/core';
 import { MicroBatcher } from './micro-batcher';
 
 /** What one attempt needs, in one round trip. */

@@ -1,7 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { afterAttempt, DEFAULT_RETRY_SCHEDULE_SECONDS, envelopeBody, RetryLater, signWebhookBody } from '@svc/webhooks';
-import { ClockService } from '../../../api/src/core/clock.service';
-import { SVC_CONFIG, SvcConfig } from '../../../api/src/core/config.provider';
+import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { DeliveryForAttempt, DeliveryRepository } from './delivery.repository';
 import { EndpointGate } from './endpoint-gate';
 import { WebhookSender } from './webhook-sender';

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { createWebhookQueue, DeliveryJobData, deliveryJobOptions, DELIVER_JOB } from '@svc/webhooks';
-import { SVC_CONFIG, SvcConfig } from '../../../api/src/core/config.provider';
+import { SVC_CONFIG, SvcConfig } from '@svc/core';
 
 /** The worker's handle on the delivery queue; closed (waiting for running attempts) before the database. */
 @Injectable()

@@ -1,5 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { ApiKeyRole } from '../../../domain/src/types';
+import type { ApiKeyRole } from '@svc/domain';
 import { WorkspaceEntity } from './workspace.entity';
 
 /** An API key is stored only as its SHA-256 hash; the key itself is shown once. */

@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { Network } from '../../../domain/src/types';
+import type { Network } from '@svc/domain';
 import { bigintTransformer } from '../transformers';
 import { PaymentEntity } from './payment.entity';
 

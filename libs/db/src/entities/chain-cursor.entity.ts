@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { Network } from '../../../domain/src/types';
+import type { Network } from '@svc/domain';
 import { bigintTransformer } from '../transformers';
 
 /** A block the listener processed: its number and hash (parent-hash continuity, reorg rewind). */

@@ -9,7 +9,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { Network, SessionSource, SessionStatus } from '../../../domain/src/types';
+import type { Network, SessionSource, SessionStatus } from '@svc/domain';
 import { ProductEntity } from './product.entity';
 import { WorkspaceEntity } from './workspace.entity';
 

@@ -9,7 +9,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { Network, PaymentStatus } from '../../../domain/src/types';
+import type { Network, PaymentStatus } from '@svc/domain';
 import { bigintTransformer } from '../transformers';
 import { CheckoutSessionEntity } from './checkout-session.entity';
 import { ProductEntity } from './product.entity';

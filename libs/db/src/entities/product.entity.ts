@@ -9,7 +9,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { Network, PricingMode, ProductStatus } from '../../../domain/src/types';
+import type { Network, PricingMode, ProductStatus } from '@svc/domain';
 import { WorkspaceEntity } from './workspace.entity';
 
 export interface ProductNetworkRow {

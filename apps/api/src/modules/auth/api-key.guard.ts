@@ -1,9 +1,8 @@
-import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { ApiKeyRole } from '@svc/domain';
-import { ApiError } from '../../common/api-error';
-import { SqlService } from '../../core/sql.service';
-import { API_KEY_RE, hashApiKey } from '../workspaces/api-key';
+import { SqlService, unauthenticated } from '@svc/core';
+import { API_KEY_RE, hashApiKey } from '@svc/workspaces';
 import { AuthedRequest, Caller, IS_PUBLIC } from './auth.decorators';
 
 const CACHE_MS = 30_000;
@@ -26,10 +25,11 @@ export class ApiKeyGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [ctx.getHandler(), ctx.getClass()])) return true;
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     const key = req.headers['x-api-key'];
-    if (typeof key !== 'string' || key === '') throw unauthorized('Missing API key: send it in the x-api-key header.');
-    if (!API_KEY_RE.test(key)) throw unauthorized('Invalid API key.');
+    if (typeof key !== 'string' || key === '')
+      throw unauthenticated('Missing API key: send it in the x-api-key header.');
+    if (!API_KEY_RE.test(key)) throw unauthenticated('Invalid API key.');
     const caller = await this.lookup(hashApiKey(key));
-    if (!caller) throw unauthorized('Invalid API key.');
+    if (!caller) throw unauthenticated('Invalid API key.');
     req.caller = caller;
     return true;
   }
@@ -49,5 +49,3 @@ export class ApiKeyGuard implements CanActivate {
     return caller;
   }
 }
-
-const unauthorized = (message: string) => new ApiError(HttpStatus.UNAUTHORIZED, message);

@@ -1,6 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ClockService } from '../../core/clock.service';
-import { SVC_CONFIG, SvcConfig } from '../../core/config.provider';
+import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { Public } from '../auth/auth.decorators';
 import { CHANGELOG } from './changelog';
 

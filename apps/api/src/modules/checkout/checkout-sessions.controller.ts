@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Caller, CurrentCaller } from '../auth/auth.decorators';
-import { sessionObject } from './checkout-sessions.presenter';
+import { sessionObject } from '@svc/payments';
 import { CheckoutSessionsService, SessionListQuery } from './checkout-sessions.service';
 import { CreateSessionDto } from './dto/create-session.dto';
 

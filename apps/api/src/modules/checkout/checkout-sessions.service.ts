@@ -2,10 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
-import { CheckoutSessionEntity, PaymentEntity, ProductEntity, SESSION_URL_FIELDS } from '@svc/db';
+import { badRequest, ClockService, conflict, notFound, SqlService, SVC_CONFIG, SvcConfig } from '@svc/core';
+import { CheckoutSessionEntity, ProductEntity, SESSION_URL_FIELDS } from '@svc/db';
 import {
-  decideCancel,
   decideRedeem,
+  FUNDS_SENT_CHAIN_CHANGE_MESSAGE,
   formatUsdCents,
   isSessionId,
   isUuid,
@@ -16,19 +17,15 @@ import {
   SessionStatus,
   USD_FLOOR_CENTS,
 } from '@svc/domain';
-import { badRequest, conflict, notFound } from '../../common/api-error';
-import { ClockService } from '../../core/clock.service';
-import { SVC_CONFIG, SvcConfig } from '../../core/config.provider';
-import { SqlService } from '../../core/sql.service';
-import { appendEvents, OutboxEvent } from '../events/outbox';
+import { CheckoutSessionRepository, LoadedSession, PaymentLedger, projectable, SessionContext } from '@svc/payments';
 import { parseIsoTimestamp, parseLimit } from '../payments/payments-walk';
 import { PaymentsService } from '../payments/payments.service';
 import { ProductsService } from '../products/products.service';
 import { CheckoutSettingsService } from './checkout-settings.service';
-import { sessionEventData, SessionContext } from './checkout-sessions.presenter';
-import { projectable, storeSessionProjection } from './session-projection.store';
 import { CreateSessionDto } from './dto/create-session.dto';
 import * as msg from './checkout.errors';
+
+export type { LoadedSession };
 
 const DEFAULT_EXPIRES_IN_SECONDS = 1800;
 const METADATA_MAX_BYTES = 8192;
@@ -48,11 +45,6 @@ export interface SessionPage {
   nextCursor: string | null;
 }
 
-/** A session with the product it sells (for rails and return URLs) and its bound payment. */
-export interface LoadedSession extends SessionContext {
-  fullProduct: ProductEntity | null;
-}
-
 @Injectable()
 export class CheckoutSessionsService {
   constructor(
@@ -63,6 +55,8 @@ export class CheckoutSessionsService {
     private readonly clock: ClockService,
     private readonly chains: ChainRegistry,
     private readonly sql: SqlService,
+    private readonly sessions: CheckoutSessionRepository,
+    private readonly ledger: PaymentLedger,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
   ) {}
 
@@ -121,7 +115,7 @@ export class CheckoutSessionsService {
     };
     // spec: "It is created with the first session if none exists."
     await this.settings.ensureSecret(workspaceId, this.db.manager);
-    if (await this.insertSession(session)) return { session, product: null, payment: null, txHash: null };
+    if (await this.sessions.insert(session)) return { session, product: null, payment: null, txHash: null };
     return this.idempotentReplay(workspaceId, session);
   }
 
@@ -174,52 +168,10 @@ export class CheckoutSessionsService {
     return cents;
   }
 
-  /** The database decides between concurrent creates with one key (unique index, ON CONFLICT). */
-  private async insertSession(s: CheckoutSessionEntity): Promise<boolean> {
-    const rows = await this.sql.rows(
-      'session_insert',
-      `INSERT INTO checkout_sessions (id, workspace_id, source, product_id, invoice_id, status, reference, metadata,
-         reference_origin, amount, pinned_chain, network, locale, success_url, pending_url, cancel_url, expired_url,
-         failed_url, return_url, idempotency_key, payment_id, late, completed_at, expires_at, redeemed_at, livemode,
-         created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, false,
-         NULL, $21, NULL, $22, $23, $23)
-       ON CONFLICT (workspace_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-       RETURNING id`,
-      [
-        s.id,
-        s.workspaceId,
-        s.source,
-        s.productId,
-        s.invoiceId,
-        s.status,
-        s.reference,
-        s.metadata === null ? null : JSON.stringify(s.metadata),
-        s.referenceOrigin,
-        s.amount,
-        s.pinnedChain,
-        s.network,
-        s.locale,
-        s.successUrl,
-        s.pendingUrl,
-        s.cancelUrl,
-        s.expiredUrl,
-        s.failedUrl,
-        s.returnUrl,
-        s.idempotencyKey,
-        s.expiresAt,
-        s.livemode,
-        s.createdAt,
-      ],
-    );
-    return rows.length === 1;
-  }
-
   /** spec: the same key returns the existing session only when the source and the amount match. */
   private async idempotentReplay(workspaceId: string, attempted: CheckoutSessionEntity): Promise<SessionContext> {
-    const existing = await this.db.manager.findOneOrFail(CheckoutSessionEntity, {
-      where: { workspaceId, idempotencyKey: attempted.idempotencyKey as string },
-    });
+    const existing = await this.sessions.findByIdempotencyKey(workspaceId, attempted.idempotencyKey as string);
+    if (!existing) throw new Error('idempotency conflict without a stored session');
     const sameAmount =
       (existing.amount === null ? null : parseUsdCents(normalizeDecimal(existing.amount))) ===
       (attempted.amount === null ? null : parseUsdCents(attempted.amount));
@@ -233,13 +185,13 @@ export class CheckoutSessionsService {
 
   /** Retrieve: the status is recomputed from the bound payment and stored with its events. */
   async retrieve(workspaceId: string, id: string): Promise<LoadedSession> {
-    const loaded = await this.load(this.db.manager, id, workspaceId);
+    const loaded = isSessionId(id) ? await this.sessions.load(this.db.manager, id, { workspaceId }) : null;
     if (!loaded) throw notFound(msg.sessionNotFound(id));
     return this.refreshed(loaded);
   }
 
   async retrievePublic(id: string): Promise<LoadedSession> {
-    const loaded = await this.load(this.db.manager, id);
+    const loaded = isSessionId(id) ? await this.sessions.load(this.db.manager, id) : null;
     if (!loaded) throw notFound(msg.sessionNotFound(id));
     return this.refreshed(loaded);
   }
@@ -247,103 +199,44 @@ export class CheckoutSessionsService {
   /** spec: the list returns the last stored status, newest first, no safety lag. */
   async list(workspaceId: string, q: SessionListQuery): Promise<SessionPage> {
     const limit = parseLimit(q.limit);
-    const qb = this.db.manager
-      .createQueryBuilder(CheckoutSessionEntity, 's')
-      .where('s.workspace_id = :ws', { ws: workspaceId });
+    let createdAfter: Date | undefined;
     if (q.createdAfter !== undefined) {
       const after = parseIsoTimestamp(q.createdAfter);
       if (!after) throw badRequest('createdAfter must be an ISO 8601 timestamp, e.g. 2026-09-20T12:00:00.000Z.');
-      qb.andWhere('s.created_at > :after', { after });
+      createdAfter = after;
     }
+    let statuses: SessionStatus[] | undefined;
     if (q.status !== undefined) {
-      const statuses = q.status
+      const values = q.status
         .split(',')
         .map((v) => v.trim())
         .filter(Boolean);
-      const bad = statuses.filter((v) => !SESSION_STATUSES.includes(v as SessionStatus));
-      if (bad.length || !statuses.length)
+      const bad = values.filter((v) => !SESSION_STATUSES.includes(v as SessionStatus));
+      if (bad.length || !values.length) {
         throw badRequest(`status must be a comma-separated list of: ${SESSION_STATUSES.join(', ')}.`);
-      qb.andWhere('s.status IN (:...statuses)', { statuses });
+      }
+      statuses = values as SessionStatus[];
     }
-    if (q.reference !== undefined) qb.andWhere('s.reference = :reference', { reference: q.reference.trim() });
-    if (q.productId !== undefined) {
-      if (!isUuid(q.productId)) return { data: [], hasMore: false, nextCursor: null };
-      qb.andWhere('s.product_id = :productId', { productId: q.productId });
-    }
+    if (q.productId !== undefined && !isUuid(q.productId)) return { data: [], hasMore: false, nextCursor: null };
+    let cursor: { createdAt: Date; id: string } | undefined;
     if (q.cursor !== undefined) {
-      const cursor = decodeSessionCursor(q.cursor);
-      if (!cursor) throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
-      qb.andWhere('(s.created_at, s.id) < (:cAt, :cId)', { cAt: cursor.createdAt, cId: cursor.id });
+      const decoded = decodeSessionCursor(q.cursor);
+      if (!decoded) throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
+      cursor = decoded;
     }
-    const rows = await qb
-      .orderBy('s.created_at', 'DESC')
-      .addOrderBy('s.id', 'DESC')
-      .limit(limit + 1)
-      .getMany();
+    const rows = await this.sessions.list(workspaceId, {
+      createdAfter,
+      statuses,
+      reference: q.reference?.trim(),
+      productId: q.productId,
+      cursor,
+      limit,
+    });
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
-    const data = await this.contexts(page);
+    const data = await this.sessions.contexts(page);
     const last = page[page.length - 1];
     return { data, hasMore, nextCursor: hasMore && last ? `${last.createdAt.toISOString()}|${last.id}` : null };
-  }
-
-  private async contexts(sessions: CheckoutSessionEntity[]): Promise<SessionContext[]> {
-    const productIds = [...new Set(sessions.map((s) => s.productId).filter((p): p is string => p !== null))];
-    const paymentIds = sessions.map((s) => s.paymentId).filter((p): p is string => p !== null);
-    const [products, payments, hashes] = await Promise.all([
-      productIds.length
-        ? this.db.manager.findBy(
-            ProductEntity,
-            productIds.map((id) => ({ id })),
-          )
-        : [],
-      paymentIds.length
-        ? this.db.manager.findBy(
-            PaymentEntity,
-            paymentIds.map((id) => ({ id })),
-          )
-        : [],
-      this.latestTxHashes(paymentIds),
-    ]);
-    const productById = new Map(products.map((p) => [p.id, p]));
-    const paymentById = new Map(payments.map((p) => [p.id, p]));
-    return sessions.map((s) => ({
-      session: s,
-      product: s.productId ? (productById.get(s.productId) ?? null) : null,
-      payment: s.paymentId ? (paymentById.get(s.paymentId) ?? null) : null,
-      txHash: s.paymentId ? (hashes.get(s.paymentId) ?? null) : null,
-    }));
-  }
-
-  private async latestTxHashes(paymentIds: string[]): Promise<Map<string, string>> {
-    if (!paymentIds.length) return new Map();
-    const rows: Array<{ payment_id: string; tx_hash: string }> = await this.db.query(
-      `SELECT DISTINCT ON (payment_id) payment_id, tx_hash FROM blockchain_transactions
-       WHERE payment_id = ANY($1) ORDER BY payment_id, created_at DESC, id DESC`,
-      [paymentIds],
-    );
-    return new Map(rows.map((r) => [r.payment_id, r.tx_hash]));
-  }
-
-  private async load(tx: EntityManager, id: string, workspaceId?: string, lock = false): Promise<LoadedSession | null> {
-    if (!isSessionId(id)) return null;
-    const session = await tx.findOne(CheckoutSessionEntity, {
-      where: workspaceId ? { id, workspaceId } : { id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!session) return null;
-    const [fullProduct, payment, hashes] = await Promise.all([
-      session.productId ? tx.findOne(ProductEntity, { where: { id: session.productId } }) : null,
-      session.paymentId ? tx.findOne(PaymentEntity, { where: { id: session.paymentId } }) : null,
-      lock ? new Map<string, string>() : this.latestTxHashes(session.paymentId ? [session.paymentId] : []),
-    ]);
-    return {
-      session,
-      fullProduct,
-      product: fullProduct,
-      payment,
-      txHash: session.paymentId ? (hashes.get(session.paymentId) ?? null) : null,
-    };
   }
 
   /**
@@ -355,24 +248,11 @@ export class CheckoutSessionsService {
     const projection = projectSession(loaded.session, projectable(loaded.payment), this.clock.now());
     if (projection.status === loaded.session.status && projection.late === loaded.session.late) return loaded;
     return this.db.transaction(async (tx) => {
-      const locked = await this.load(tx, loaded.session.id, undefined, true);
+      const locked = await this.sessions.load(tx, loaded.session.id, { lock: true });
       if (!locked) throw notFound(msg.sessionNotFound(loaded.session.id));
-      await this.applyProjection(tx, locked);
+      await this.ledger.projectSession(tx, locked);
       return { ...locked, txHash: loaded.txHash };
     });
-  }
-
-  /** Applies the projection to a locked session: stores the change and appends its events. */
-  private async applyProjection(tx: EntityManager, loaded: LoadedSession): Promise<void> {
-    await storeSessionProjection(tx, loaded, this.clock.now());
-  }
-
-  private async saveState(tx: EntityManager, s: CheckoutSessionEntity): Promise<void> {
-    await tx.query(
-      `UPDATE checkout_sessions SET status = $2, late = $3, completed_at = $4, payment_id = $5, redeemed_at = $6, updated_at = $7
-       WHERE id = $1`,
-      [s.id, s.status, s.late, s.completedAt, s.paymentId, s.redeemedAt, s.updatedAt],
-    );
   }
 
   // ------------------------------------------------------------------ cancel and redeem
@@ -380,30 +260,19 @@ export class CheckoutSessionsService {
   /** POST /expire (merchant) and the buyer's cancel: → cancelled with checkout.session.cancelled. */
   async cancel(id: string, workspaceId?: string): Promise<LoadedSession> {
     return this.afterCommit(async (tx) => {
-      const loaded = await this.load(tx, id, workspaceId, true);
+      const loaded = isSessionId(id) ? await this.sessions.load(tx, id, { workspaceId, lock: true }) : null;
       if (!loaded) throw notFound(msg.sessionNotFound(id));
-      await this.applyProjection(tx, loaded);
-      const decision = decideCancel(loaded.session.status, projectable(loaded.payment));
-      if (decision.kind === 'conflict') return refusal(decision.message);
-      const now = this.clock.now();
-      Object.assign(loaded.session, { status: 'cancelled', updatedAt: now });
-      await this.saveState(tx, loaded.session);
-      await appendEvents(
-        tx,
-        loaded.session.workspaceId,
-        decision.events.map((type) => ({ type, data: sessionEventData(loaded) })),
-        now,
-      );
-      return loaded;
+      const decision = await this.ledger.cancelSession(tx, loaded);
+      return decision.kind === 'conflict' ? refusal(decision.message) : loaded;
     });
   }
 
   /** spec: Endpoints › Checkout sessions › redeem and its chain-change rules. */
   async redeem(id: string, requestedChain: string | undefined): Promise<LoadedSession> {
     return this.afterCommit(async (tx) => {
-      const loaded = await this.load(tx, id, undefined, true);
+      const loaded = isSessionId(id) ? await this.sessions.load(tx, id, { lock: true }) : null;
       if (!loaded) throw notFound(msg.sessionNotFound(id));
-      await this.applyProjection(tx, loaded);
+      await this.ledger.projectSession(tx, loaded);
       const { session, fullProduct: product, payment } = loaded;
       const enabled = product ? [product.chain, ...product.enabledChains.filter((c) => c !== product.chain)] : [];
       const decision = decideRedeem({
@@ -417,24 +286,11 @@ export class CheckoutSessionsService {
       });
       if (decision.kind === 'conflict') return refusal(decision.message);
       if (decision.kind === 'quote' || !product) return loaded;
-      const now = this.clock.now();
-      const events: OutboxEvent[] = [];
-      if (decision.abandonPaymentId) {
-        // spec: Payment › waiting_for_payment → expired when the buyer changes chain (payment.expired with checkoutSession).
-        await tx.query(`UPDATE payments SET status = 'expired', updated_at = $2 WHERE id = $1`, [
-          decision.abandonPaymentId,
-          now,
-        ]);
-        events.push({
-          type: 'payment.expired',
-          data: {
-            merchantId: session.workspaceId,
-            eventType: 'payment.expired',
-            paymentId: decision.abandonPaymentId,
-            checkoutSession: { id: session.id, reference: session.reference, metadata: session.metadata },
-          },
-        });
+      // spec: Payment › waiting_for_payment → expired when the buyer changes chain (payment.expired with checkoutSession).
+      if (decision.abandonPaymentId && payment && !(await this.ledger.abandonForChainChange(tx, session, payment))) {
+        return refusal(FUNDS_SENT_CHAIN_CHANGE_MESSAGE);
       }
+      const now = this.clock.now();
       const row = product.networks.find((r) => r.chain === decision.chain) ?? {
         chain: product.chain,
         token: product.token,
@@ -460,8 +316,7 @@ export class CheckoutSessionsService {
         redeemedAt: session.redeemedAt ?? now,
         updatedAt: now,
       });
-      await this.saveState(tx, session);
-      await appendEvents(tx, session.workspaceId, events, now);
+      await this.sessions.saveState(tx, session);
       return { ...loaded, payment: minted.payment, txHash: null };
     });
   }

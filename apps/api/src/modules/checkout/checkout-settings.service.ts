@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { originOf, originProblem } from '@svc/domain';
-import { badRequest } from '../../common/api-error';
+import { badRequest } from '@svc/core';
 
 export interface CheckoutSettingsView {
   returnOrigins: string[];

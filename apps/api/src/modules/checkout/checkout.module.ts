@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PaymentLedgerModule } from '@svc/payments';
 import { PaymentsModule } from '../payments/payments.module';
 import { ProductsModule } from '../products/products.module';
 import { CheckoutSettingsController } from './checkout-settings.controller';
@@ -10,7 +11,7 @@ import { PaymentLinksService } from './payment-links.service';
 import { PublicCheckoutController } from './public-checkout.controller';
 
 @Module({
-  imports: [CheckoutSettingsModule, ProductsModule, PaymentsModule],
+  imports: [CheckoutSettingsModule, ProductsModule, PaymentsModule, PaymentLedgerModule],
   controllers: [
     CheckoutSettingsController,
     CheckoutSessionsController,

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { formatUsdCents } from '@svc/domain';
 import { Public } from '../auth/auth.decorators';
-import { publicPayment } from '../payments/payments.presenter';
+import { publicPayment } from '@svc/payments';
 import { networkRows } from '../products/products.presenter';
 import { ProductsService } from '../products/products.service';
 import { PaymentLinksService } from './payment-links.service';

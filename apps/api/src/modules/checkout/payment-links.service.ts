@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ProductEntity } from '@svc/db';
 import { formatUsdCents, normalizeDecimal } from '@svc/domain';
-import { badRequest, gone, notFound } from '../../common/api-error';
+import { badRequest, gone, notFound } from '@svc/core';
 import { MintResult, PaymentsService } from '../payments/payments.service';
 import { ProductsService } from '../products/products.service';
 import { CheckoutSessionsService } from './checkout-sessions.service';

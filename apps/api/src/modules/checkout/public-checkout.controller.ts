@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ClockService } from '../../core/clock.service';
+import { ClockService } from '@svc/core';
 import { Public } from '../auth/auth.decorators';
 import { CheckoutSettingsService } from './checkout-settings.service';
 import { CheckoutSessionsService, LoadedSession } from './checkout-sessions.service';

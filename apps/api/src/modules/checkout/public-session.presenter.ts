@@ -1,5 +1,5 @@
 import { formatAtomic } from '@svc/domain';
-import { expectedAmountOf } from '../payments/payments.presenter';
+import { expectedAmountOf } from '@svc/payments';
 import { networkRows } from '../products/products.presenter';
 import type { LoadedSession } from './checkout-sessions.service';
 

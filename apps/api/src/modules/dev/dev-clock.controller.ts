@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { IsInt, Max, Min } from 'class-validator';
-import { ClockService } from '../../core/clock.service';
+import { ClockService } from '@svc/core';
 import { Public } from '../auth/auth.decorators';
 
 class AdvanceClockDto {

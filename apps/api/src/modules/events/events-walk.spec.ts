@@ -1,4 +1,4 @@
-import { ApiError } from '../../common/api-error';
+import { DomainError } from '@svc/core';
 import { parseEventList } from './events-walk';
 
 describe('parseEventList', () => {
@@ -22,7 +22,7 @@ describe('parseEventList', () => {
     { cursor: 'x|y' },
     { limit: '1.5' },
   ])('%p is a 400', (q) => {
-    expect(() => parseEventList(q)).toThrow(ApiError);
+    expect(() => parseEventList(q)).toThrow(DomainError);
   });
 
   test('cursor and createdAfter parse; limit is clamped', () => {

@@ -3,7 +3,7 @@
 // exclusive, `limit` 1..100 (default 25, clamped), `cursor` = `<createdAt>|<id>`, events younger
 // than 60 seconds withheld (a transaction that commits late cannot slip behind a cursor).
 import { parseEventFilters } from '@svc/webhooks';
-import { badRequest } from '../../common/api-error';
+import { badRequest } from '@svc/core';
 import { decodeCursor, parseIsoTimestamp, parseLimit } from '../payments/payments-walk';
 
 export interface EventListQuery {

@@ -1,6 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { notFound } from '../../common/api-error';
-import { ClockService } from '../../core/clock.service';
+import { notFound, ClockService } from '@svc/core';
 import { Caller, CurrentCaller } from '../auth/auth.decorators';
 import { encodeCursor, WALK_LAG_MS } from '../payments/payments-walk';
 import { EventListQuery, parseEventList } from './events-walk';

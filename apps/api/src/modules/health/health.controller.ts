@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
 import type { Network } from '@svc/domain';
-import { SVC_CONFIG, SvcConfig } from '../../core/config.provider';
+import { SVC_CONFIG, SvcConfig } from '@svc/core';
 import { Public } from '../auth/auth.decorators';
 
 interface ChainHealth {

@@ -1,6 +1,6 @@
 // spec: Endpoints › Payments › Reconciliation walk. Pure parsing of the walk parameters.
 import { isUuid, NETWORKS, Network, PAYMENT_STATUSES, PaymentStatus } from '@svc/domain';
-import { badRequest } from '../../common/api-error';
+import { badRequest } from '@svc/core';
 
 export const WALK_DEFAULT_LIMIT = 25;
 export const WALK_MAX_LIMIT = 100;

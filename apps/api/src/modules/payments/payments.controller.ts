@@ -1,20 +1,18 @@
-import { Body, Controller, Get, Param, Query } from '@nestjs/common';
-import { Post } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Body, Controller, Get, Param, Query, Post } from '@nestjs/common';
 import { ChainRegistry } from '@svc/chains';
 import { PaymentEntity } from '@svc/db';
-import { ClockService } from '../../core/clock.service';
+import { PaymentRepository, paymentObject, paymentWithRelations, publicPayment, publicRail } from '@svc/payments';
+import { ClockService } from '@svc/core';
 import { Caller, CurrentCaller, Public } from '../auth/auth.decorators';
 import { CreatePaymentDto } from './dto/create-payment.dto';
 import { encodeCursor, NEWEST_LIMIT, parsePaymentList, PaymentListQuery, WALK_LAG_MS } from './payments-walk';
-import { paymentObject, paymentWithRelations, publicPayment, publicRail } from './payments.presenter';
 import { PaymentsService } from './payments.service';
 
 @Controller()
 export class PaymentsController {
   constructor(
     private readonly payments: PaymentsService,
-    private readonly db: DataSource,
+    private readonly repository: PaymentRepository,
     private readonly clock: ClockService,
     private readonly chains: ChainRegistry,
   ) {}
@@ -28,8 +26,8 @@ export class PaymentsController {
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     const payment = await this.payments.get(caller.workspaceId, id);
     const [sessions, transfers] = await Promise.all([
-      this.payments.sessionRefs([payment]),
-      this.payments.transfers([payment.id]),
+      this.repository.sessionRefs([payment]),
+      this.repository.transfers([payment.id]),
     ]);
     return paymentWithRelations(payment, sessionRef(sessions, payment), transfers.get(payment.id) ?? []);
   }
@@ -38,25 +36,17 @@ export class PaymentsController {
   @Get('v1/payments')
   async list(@CurrentCaller() caller: Caller, @Query() query: PaymentListQuery) {
     const parsed = parsePaymentList(query);
-    const qb = this.db.manager
-      .createQueryBuilder(PaymentEntity, 'p')
-      .where('p.workspace_id = :ws', { ws: caller.workspaceId });
-    if (parsed.status) qb.andWhere('p.status = :status', { status: parsed.status });
-    if (parsed.network) qb.andWhere('p.network = :network', { network: parsed.network });
+    const filters = { status: parsed.status, network: parsed.network };
     if (parsed.mode === 'newest') {
-      const rows = await qb.orderBy('p.created_at', 'DESC').addOrderBy('p.id', 'DESC').limit(NEWEST_LIMIT).getMany();
-      return this.withRelations(rows);
+      return this.withRelations(await this.repository.newest(caller.workspaceId, filters, NEWEST_LIMIT));
     }
     // spec: Walk 2 — rows updated in the last 60 seconds (service clock) are withheld.
-    qb.andWhere('p.updated_at <= :cutoff', { cutoff: new Date(this.clock.now().getTime() - WALK_LAG_MS) });
-    if (parsed.updatedAfter) qb.andWhere('p.updated_at > :after', { after: parsed.updatedAfter });
-    if (parsed.cursor)
-      qb.andWhere('(p.updated_at, p.id) > (:cAt, :cId)', { cAt: parsed.cursor.updatedAt, cId: parsed.cursor.id });
-    const rows = await qb
-      .orderBy('p.updated_at', 'ASC')
-      .addOrderBy('p.id', 'ASC')
-      .limit(parsed.limit + 1)
-      .getMany();
+    const rows = await this.repository.walk(caller.workspaceId, filters, {
+      cutoff: new Date(this.clock.now().getTime() - WALK_LAG_MS),
+      updatedAfter: parsed.updatedAfter,
+      cursor: parsed.cursor,
+      limit: parsed.limit,
+    });
     const hasMore = rows.length > parsed.limit;
     const page = rows.slice(0, parsed.limit);
     const last = page[page.length - 1];
@@ -71,7 +61,7 @@ export class PaymentsController {
   @Get('v1/public/payments/:id')
   async getPublic(@Param('id') id: string) {
     const payment = await this.payments.getPublic(id);
-    const transfers = await this.payments.transfers([payment.id], 5);
+    const transfers = await this.repository.transfers([payment.id], 5);
     return publicPayment(payment, transfers.get(payment.id) ?? []);
   }
 
@@ -89,7 +79,10 @@ export class PaymentsController {
 
   private async withRelations(rows: PaymentEntity[]) {
     const ids = rows.map((p) => p.id);
-    const [sessions, transfers] = await Promise.all([this.payments.sessionRefs(rows), this.payments.transfers(ids, 3)]);
+    const [sessions, transfers] = await Promise.all([
+      this.repository.sessionRefs(rows),
+      this.repository.transfers(ids, 3),
+    ]);
     return rows.map((p) => paymentWithRelations(p, sessionRef(sessions, p), transfers.get(p.id) ?? []));
   }
 }

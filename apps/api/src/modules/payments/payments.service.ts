@@ -2,14 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
-import { BlockchainTransactionEntity, PaymentEntity } from '@svc/db';
+import { badRequest, ClockService, conflict, notFound } from '@svc/core';
+import { PaymentEntity } from '@svc/db';
 import { isUuid, Network, normalizeDecimal, SIGNED_DECIMAL_RE, toAtomic } from '@svc/domain';
-import { badRequest, conflict, notFound } from '../../common/api-error';
-import { ClockService } from '../../core/clock.service';
-import { SqlService } from '../../core/sql.service';
+import { PaymentRepository } from '@svc/payments';
 import { AddressAllocator } from './address-allocator.service';
 import { CreatePaymentDto } from './dto/create-payment.dto';
-import { CheckoutSessionRef } from './payments.presenter';
 
 /** spec: Limits › payment expiry, fixed 30 minutes. */
 export const PAYMENT_TTL_MS = 30 * 60 * 1000;
@@ -42,7 +40,7 @@ export class PaymentsService {
     private readonly chains: ChainRegistry,
     private readonly addresses: AddressAllocator,
     private readonly clock: ClockService,
-    private readonly sql: SqlService,
+    private readonly repository: PaymentRepository,
   ) {}
 
   /** POST /v1/payments (spec: Endpoints › Payments). */
@@ -99,43 +97,31 @@ export class PaymentsService {
     const kind = this.chains.addressKind(input.chain, input.network) ?? 'evm';
     const address = await this.addresses.allocate(kind);
     const now = this.clock.now();
-    const id = randomUUID();
-    const rows = await this.sql.rows(
-      'payment_insert',
-      `INSERT INTO payments (id, workspace_id, chain, network, token, token_address, decimals, amount, currency,
-         expected_amount_atomic, received_amount_atomic, fee_bps, fee_amount_atomic, payment_address, address_kind,
-         address_index, status, idempotency_key, idempotency_scope, metadata, product_id, checkout_session_id,
-         expires_at, confirmed_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, 0, 0, $11, $12, $13, 'waiting_for_payment', $14, $15, $16,
-         $17, $18, $19, NULL, $20, $20)
-       ON CONFLICT (workspace_id, idempotency_scope) WHERE idempotency_scope IS NOT NULL DO NOTHING
-       RETURNING *`,
-      [
-        id,
-        input.workspaceId,
-        input.chain,
-        input.network,
-        token?.symbol ?? input.token,
-        token?.address ?? null,
-        token?.decimals ?? null,
-        normalizeDecimal(input.amount),
-        input.currency,
-        expectedAmountAtomic?.toString() ?? null,
-        address.address,
-        address.kind,
-        address.index.toString(),
-        input.idempotencyKey,
-        input.idempotencyScope,
-        JSON.stringify(input.metadata),
-        input.productId,
-        input.checkoutSessionId,
-        new Date(now.getTime() + PAYMENT_TTL_MS),
-        now,
-      ],
-      tx,
-    );
-    if (rows.length) return { payment: this.sql.hydrate(PaymentEntity, rows[0]), created: true };
-    const existing = await this.findByScope(input.workspaceId, input.idempotencyScope as string, tx);
+    const inserted = await this.repository.insert(tx, {
+      id: randomUUID(),
+      workspaceId: input.workspaceId,
+      chain: input.chain,
+      network: input.network,
+      token: token?.symbol ?? input.token,
+      tokenAddress: token?.address ?? null,
+      decimals: token?.decimals ?? null,
+      amount: normalizeDecimal(input.amount),
+      currency: input.currency,
+      expectedAmountAtomic,
+      paymentAddress: address.address,
+      addressKind: address.kind,
+      addressIndex: address.index,
+      idempotencyKey: input.idempotencyKey,
+      idempotencyScope: input.idempotencyScope,
+      metadata: input.metadata,
+      productId: input.productId,
+      checkoutSessionId: input.checkoutSessionId,
+      expiresAt: new Date(now.getTime() + PAYMENT_TTL_MS),
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (inserted) return { payment: inserted, created: true };
+    const existing = await this.repository.findByScope(input.workspaceId, input.idempotencyScope as string, tx);
     if (!existing) throw new Error('idempotency conflict without a stored payment');
     return { payment: existing, created: false };
   }
@@ -152,59 +138,18 @@ export class PaymentsService {
   }
 
   async get(workspaceId: string, id: string): Promise<PaymentEntity> {
-    const rows = isUuid(id)
-      ? await this.sql.rows('payment_by_id', 'SELECT * FROM payments WHERE id = $1 AND workspace_id = $2', [
-          id,
-          workspaceId,
-        ])
-      : [];
-    if (!rows.length) throw notFound(`No such payment: ${id}.`);
-    return this.sql.hydrate(PaymentEntity, rows[0]);
+    const payment = isUuid(id) ? await this.repository.findInWorkspace(workspaceId, id) : null;
+    if (!payment) throw notFound(`No such payment: ${id}.`);
+    return payment;
   }
 
   async getPublic(id: string): Promise<PaymentEntity> {
-    const payment = isUuid(id) ? await this.db.manager.findOne(PaymentEntity, { where: { id } }) : null;
+    const payment = isUuid(id) ? await this.repository.findById(id) : null;
     if (!payment) throw notFound(`No such payment: ${id}.`);
     return payment;
   }
 
   findByScope(workspaceId: string, scope: string, tx: EntityManager = this.db.manager): Promise<PaymentEntity | null> {
-    return tx.findOne(PaymentEntity, { where: { workspaceId, idempotencyScope: scope } });
-  }
-
-  /** Transfers per payment, newest first, at most `perPayment` each (all when undefined). */
-  async transfers(paymentIds: string[], perPayment = 1_000_000): Promise<Map<string, BlockchainTransactionEntity[]>> {
-    const out = new Map<string, BlockchainTransactionEntity[]>(paymentIds.map((id) => [id, []]));
-    if (!paymentIds.length) return out;
-    const rows = await this.sql.rows(
-      'payment_transfers',
-      `SELECT * FROM (
-         SELECT t.*, row_number() OVER (PARTITION BY payment_id ORDER BY created_at DESC, id DESC) AS rank
-         FROM blockchain_transactions t WHERE payment_id = ANY($1)) ranked
-       WHERE rank <= $2 ORDER BY created_at DESC, id DESC`,
-      [paymentIds, perPayment],
-    );
-    for (const row of rows) {
-      const t = this.sql.hydrate(BlockchainTransactionEntity, row);
-      out.get(t.paymentId)?.push(t);
-    }
-    return out;
-  }
-
-  /**
-   * `checkoutSession` of a payment: resolved through the session it was minted for, so an
-   * abandoned payment of a session carries it too (spec: Events › payment.* payloads).
-   */
-  async sessionRefs(payments: PaymentEntity[]): Promise<Map<string, CheckoutSessionRef>> {
-    const ids = [...new Set(payments.map((p) => p.checkoutSessionId).filter((s): s is string => s !== null))];
-    const out = new Map<string, CheckoutSessionRef>();
-    if (!ids.length) return out;
-    const sessions = await this.sql.rows<{
-      id: string;
-      reference: string | null;
-      metadata: Record<string, unknown> | null;
-    }>('payment_session_refs', 'SELECT id, reference, metadata FROM checkout_sessions WHERE id = ANY($1)', [ids]);
-    for (const s of sessions) out.set(s.id, { id: s.id, reference: s.reference, metadata: s.metadata });
-    return out;
+    return this.repository.findByScope(workspaceId, scope, tx);
   }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { badRequest } from '../../common/api-error';
+import { badRequest } from '@svc/core';
 import { Caller, CurrentCaller } from '../auth/auth.decorators';
 import { CreateProductDto } from './dto/create-product.dto';
 import { UpdateProductDto } from './dto/update-product.dto';

@@ -15,8 +15,7 @@ import {
   toAtomic,
   USD_FLOOR_CENTS,
 } from '@svc/domain';
-import { badRequest, conflict, notFound } from '../../common/api-error';
-import { ClockService } from '../../core/clock.service';
+import { badRequest, conflict, notFound, ClockService } from '@svc/core';
 import { CheckoutSettingsService } from '../checkout/checkout-settings.service';
 import { CreateProductDto } from './dto/create-product.dto';
 import { NetworkRowDto } from './dto/product-fields';

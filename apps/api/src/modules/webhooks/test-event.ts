@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CheckoutSessionEntity } from '@svc/db';
 import { SessionStatus } from '@svc/domain';
-import { sessionEventData } from '../checkout/checkout-sessions.presenter';
+import { sessionEventData } from '@svc/payments';
 
 const SESSION_STATUS_OF: Record<string, SessionStatus> = {
   'checkout.session.completed': 'completed',

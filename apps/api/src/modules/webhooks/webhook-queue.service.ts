@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { createWebhookQueue, DeliveryJobData, ensureDeliveryJob } from '@svc/webhooks';
-import { SVC_CONFIG, SvcConfig } from '../../core/config.provider';
+import { SVC_CONFIG, SvcConfig } from '@svc/core';
 
 const ENQUEUE_TIMEOUT_MS = 2_000;
 

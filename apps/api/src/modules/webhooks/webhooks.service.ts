@@ -8,9 +8,7 @@ import {
 } from '@svc/db';
 import { isUuid } from '@svc/domain';
 import { checkPublicDestination, isEventType, parseEventFilters, parseWebhookUrl } from '@svc/webhooks';
-import { badRequest, notFound } from '../../common/api-error';
-import { ClockService } from '../../core/clock.service';
-import { SVC_CONFIG, SvcConfig } from '../../core/config.provider';
+import { badRequest, notFound, ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { decodeCursor, encodeCursor, parseLimit } from '../payments/payments-walk';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { WorkspacesService } from './workspaces.service';
+import { WorkspacesService } from '@svc/workspaces';
 
 @Module({ providers: [WorkspacesService], exports: [WorkspacesService] })
 export class WorkspacesModule {}

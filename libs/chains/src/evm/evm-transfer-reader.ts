@@ -2,9 +2,9 @@
 // receipt and its top-level native value. Used by recovery (spec: Other rules › Recovery: "one
 // transaction is credited from chain data"). The log and native mapping is the watcher's own.
 import { FetchRequest, JsonRpcProvider, Network as EthersNetwork, toQuantity } from 'ethers';
-import type { ChainConfig } from '@svc/chains';
-import { nativeTransfer, RpcLog, TRANSFER_TOPIC, transfersFromLogs } from '../evm/evm-transfers';
-import type { ObservedTransfer } from './observed-transfer';
+import type { ChainConfig } from '../registry';
+import { nativeTransfer, RpcLog, TRANSFER_TOPIC, transfersFromLogs } from './evm-transfers';
+import type { ObservedTransfer } from '../observed-transfer';
 
 export interface ChainTransactionRead {
   /** false when no configured endpoint knows the transaction (or it is not mined yet) */

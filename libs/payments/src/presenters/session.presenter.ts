@@ -1,6 +1,6 @@
 import { CheckoutSessionEntity, PaymentEntity, ProductEntity } from '@svc/db';
-import { formatAtomic } from '@svc/domain';
-import { expectedAmountOf } from '../payments/payments.presenter';
+import { formatAtomic, ProjectablePayment } from '@svc/domain';
+import { expectedAmountOf } from './payment.presenter';
 
 export interface SessionContext {
   session: CheckoutSessionEntity;
@@ -8,6 +8,19 @@ export interface SessionContext {
   product: Pick<ProductEntity, 'slug' | 'name'> | null;
   payment: PaymentEntity | null;
   txHash: string | null;
+}
+
+/** What the pure session projection needs of the bound payment. */
+export function projectable(p: PaymentEntity | null): ProjectablePayment | null {
+  return (
+    p && {
+      id: p.id,
+      status: p.status,
+      expiresAt: p.expiresAt,
+      receivedAmountAtomic: p.receivedAmountAtomic,
+      confirmedAt: p.confirmedAt,
+    }
+  );
 }
 
 /** The session's rail and amounts, from its bound payment (spec: Resources › Checkout session). */

@@ -1,4 +1,4 @@
-import type { ChainConfig } from '@svc/chains';
+import type { ChainConfig } from '../registry';
 import { zeroPadValue, toBeHex } from 'ethers';
 import {
   EvmMatchContext,

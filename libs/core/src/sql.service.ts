@@ -18,6 +18,20 @@ export class SqlService {
     return (await client.query<R>({ name, text, values })).rows;
   }
 
+  /**
+   * The entity's selectable columns, named (`"id", "workspace_id", …`, optionally prefixed with a
+   * table alias): statements never say `SELECT *` or `RETURNING *`, so a migration that adds a
+   * column does not change what processes still running the old code read.
+   */
+  columns<T extends ObjectLiteral>(entity: EntityTarget<T>, alias?: string): string {
+    const prefix = alias ? `${alias}.` : '';
+    return this.db
+      .getMetadata(entity)
+      .columns.filter((c) => c.isSelect)
+      .map((c) => `${prefix}"${c.databaseName}"`)
+      .join(', ');
+  }
+
   /** A raw row (snake_case columns) as the entity TypeORM would have loaded, transformers applied. */
   hydrate<T extends ObjectLiteral>(entity: EntityTarget<T>, row: ObjectLiteral): T {
     const out: ObjectLiteral = {};

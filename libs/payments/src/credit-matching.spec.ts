@@ -1,5 +1,5 @@
 import type { TokenConfig } from '@svc/chains';
-import { normaliseTxHash, transferInPaymentToken, transferStatus } from './credit.service';
+import { normalizeTxHash, transferInPaymentToken, transferStatus } from './payment-ledger';
 
 const usdc: TokenConfig = {
   symbol: 'USDC',
@@ -37,8 +37,8 @@ describe('a transfer is credited only in the payment’s token', () => {
   });
 
   it('EVM hashes are compared lower-case; Sui digests as they are', () => {
-    expect(normaliseTxHash('evm', ' 0xABcd ')).toBe('0xabcd');
-    expect(normaliseTxHash('sui', 'AbC9')).toBe('AbC9');
+    expect(normalizeTxHash('evm', ' 0xABcd ')).toBe('0xabcd');
+    expect(normalizeTxHash('sui', 'AbC9')).toBe('AbC9');
   });
 
   it('a stored transfer is confirmed once it has the required confirmations, pending before', () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiKeyRole } from '@svc/domain';
 import { ApiKeyEntity, WorkspaceEntity } from '@svc/db';
-import { notFound } from '../../common/api-error';
+import { notFound } from '@svc/core';
 import { generateApiKey, hashApiKey } from './api-key';
 
 export interface CreatedWorkspace {

@@ -1,35 +1,29 @@
 // The support recovery action (spec: Payment › Other rules › Recovery): one transaction, named by
 // its hash, is read from chain data and its transfers to the payment's address in the payment's
-// token are credited through the ordinary credit transaction. Accepted on waiting_for_payment,
-// detected, confirming, underpaid, expired, confirmed and overpaid; refused (the spec's 409) on
-// refunded and on the never-written created, settled, failed; refused while the transfer lacks the
-// required confirmations; idempotent; never credits a wrong-address or wrong-token transfer.
+// token are credited through the ledger's ordinary credit transaction. Accepted on
+// waiting_for_payment, detected, confirming, underpaid, expired, confirmed and overpaid; refused
+// (the spec's 409) on refunded and on the never-written created, settled, failed; refused while the
+// transfer lacks the required confirmations; idempotent; never credits a wrong-address or
+// wrong-token transfer. Errors are domain errors: not_found (no payment, transaction not on chain),
+// conflict (the spec's 409), unavailable (chain data cannot be read).
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ChainKind, ChainRegistry, depositAddressForm } from '@svc/chains';
-import { PaymentEntity } from '@svc/db';
+import {
+  ChainKind,
+  ChainRegistry,
+  ChainTransferReader,
+  depositAddressForm,
+  EvmTransferReader,
+  ObservedTransfer,
+} from '@svc/chains';
+import { conflict, inRetriedTransaction, notFound, unavailable } from '@svc/core';
 import { decideRecovery, formatAtomic, isUuid, PaymentStatus } from '@svc/domain';
-import { CreditService, normaliseTxHash, transferInPaymentToken } from './credit.service';
-import { ChainTransferReader, EvmTransferReader } from './evm-transfer-reader';
+import { CreditOutcome, normalizeTxHash, PaymentLedger, transferInPaymentToken } from './payment-ledger';
+import { PaymentRepository } from './payment.repository';
 
 /** Readers per chain kind; EVM is built in, others (Sui) can be provided under this token. */
 export const CHAIN_TRANSFER_READERS = Symbol('CHAIN_TRANSFER_READERS');
 export type ChainTransferReaders = Partial<Record<ChainKind, ChainTransferReader>>;
-
-/**
- * not_found: no such payment, or the transaction is not on the chain; refused: the spec's 409
- * (payment state, not final yet, wrong address, wrong token); unavailable: chain data cannot be read.
- */
-export type RecoveryErrorKind = 'not_found' | 'refused' | 'unavailable';
-
-export class RecoveryError extends Error {
-  constructor(
-    readonly kind: RecoveryErrorKind,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface RecoveryResult {
   paymentId: string;
@@ -51,80 +45,78 @@ export class RecoveryService {
   constructor(
     private readonly db: DataSource,
     private readonly chains: ChainRegistry,
-    private readonly credit: CreditService,
+    private readonly payments: PaymentRepository,
+    private readonly ledger: PaymentLedger,
     @Optional() @Inject(CHAIN_TRANSFER_READERS) readers?: ChainTransferReaders,
   ) {
     this.readers = { evm: new EvmTransferReader(), ...readers };
   }
 
   async recover(paymentId: string, txHash: string): Promise<RecoveryResult> {
-    const payment = isUuid(paymentId)
-      ? await this.db.manager.findOne(PaymentEntity, { where: { id: paymentId } })
-      : null;
-    if (!payment) throw new RecoveryError('not_found', `No such payment: ${paymentId}.`);
+    const payment = isUuid(paymentId) ? await this.payments.findById(paymentId) : null;
+    if (!payment) throw notFound(`No such payment: ${paymentId}.`);
     const cfg = this.chains.get(payment.chain, payment.network);
-    if (!cfg)
-      throw new RecoveryError(
-        'unavailable',
+    if (!cfg) {
+      throw unavailable(
         `${payment.chain}/${payment.network} is not a registered chain: its chain data cannot be read.`,
       );
+    }
     const rules = { requiredConfirmations: cfg.confirmations };
 
     // The payment's state first: a refunded payment is refused whatever the transaction holds.
     const stateDecision = decideRecovery(payment.status, rules.requiredConfirmations, rules);
-    if (stateDecision.kind === 'refuse') throw new RecoveryError('refused', stateDecision.message);
+    if (stateDecision.kind === 'refuse') throw conflict(stateDecision.message);
 
     const reader = this.readers[cfg.kind];
-    if (!reader)
-      throw new RecoveryError(
-        'unavailable',
-        `Recovery cannot read ${cfg.kind} chain data yet (${payment.chain}/${payment.network}).`,
-      );
-    const hash = normaliseTxHash(cfg.kind, txHash);
+    if (!reader) {
+      throw unavailable(`Recovery cannot read ${cfg.kind} chain data yet (${payment.chain}/${payment.network}).`);
+    }
+    const hash = normalizeTxHash(cfg.kind, txHash);
     let read;
     try {
       read = await reader.read(cfg, hash);
     } catch (err) {
-      throw new RecoveryError('unavailable', (err as Error).message);
+      throw unavailable((err as Error).message);
     }
-    if (!read.found)
-      throw new RecoveryError('not_found', `Transaction ${hash} was not found on ${payment.chain}/${payment.network}.`);
-    if (!read.succeeded) throw new RecoveryError('refused', `Transaction ${hash} failed on chain: it moved nothing.`);
+    if (!read.found) throw notFound(`Transaction ${hash} was not found on ${payment.chain}/${payment.network}.`);
+    if (!read.succeeded) throw conflict(`Transaction ${hash} failed on chain: it moved nothing.`);
 
     const toPayment = read.transfers.filter(
       (t) => depositAddressForm(cfg.kind, t.toAddress) === payment.paymentAddress,
     );
     if (!toPayment.length) {
-      throw new RecoveryError(
-        'refused',
-        `Transaction ${hash} sends nothing to the payment address ${payment.paymentAddress}.`,
-      );
+      throw conflict(`Transaction ${hash} sends nothing to the payment address ${payment.paymentAddress}.`);
     }
     const token = this.chains.findToken(payment.chain, payment.network, payment.token);
     if (!token || payment.decimals === null) {
-      throw new RecoveryError(
-        'refused',
+      throw conflict(
         `${payment.token} is not a registered token on ${payment.chain}/${payment.network}: the payment cannot be credited.`,
       );
     }
     const inToken = toPayment.filter((t) => transferInPaymentToken(cfg.kind, token, payment, t.tokenAddress));
     if (!inToken.length) {
-      throw new RecoveryError(
-        'refused',
+      throw conflict(
         `Transaction ${hash} sends ${payment.paymentAddress} no ${payment.token}: a transfer in another token is not credited.`,
       );
     }
     const least = Math.min(...inToken.map((t) => t.confirmations));
     const finality = decideRecovery(payment.status, least, rules);
-    if (finality.kind === 'refuse') throw new RecoveryError('refused', finality.message);
+    if (finality.kind === 'refuse') throw conflict(finality.message);
 
-    const outcomes = await this.credit.creditAll(inToken, 'recovery');
+    // In chain order, so the events come out in the order the money arrived.
+    const target = { paymentId: payment.id, checkoutSessionId: payment.checkoutSessionId };
+    const outcomes: CreditOutcome[] = [];
+    for (const t of [...inToken].sort(chainOrder)) {
+      outcomes.push(
+        await inRetriedTransaction(this.db, (tx) => this.ledger.applyTransfer(tx, cfg, target, t, 'recovery')),
+      );
+    }
     const refused = outcomes.find((o) => o.kind === 'skipped');
     if (refused && refused.kind === 'skipped') {
       // The payment changed between the checks and the credit transaction (e.g. refunded meanwhile).
-      throw new RecoveryError('refused', `Recovery is refused: ${refused.reason.replace(/_/g, ' ')}.`);
+      throw conflict(`Recovery is refused: ${refused.reason.replace(/_/g, ' ')}.`);
     }
-    const after = await this.db.manager.findOneOrFail(PaymentEntity, { where: { id: payment.id } });
+    const after = (await this.payments.findById(payment.id)) ?? payment;
     const changed = outcomes.filter((o) => o.kind === 'credited' || o.kind === 'updated');
     return {
       paymentId: payment.id,
@@ -137,4 +129,10 @@ export class RecoveryService {
       events: changed.flatMap((o) => ('events' in o ? o.events : [])),
     };
   }
+}
+
+/** Block order, then log order within a block. */
+export function chainOrder(a: ObservedTransfer, b: ObservedTransfer): number {
+  if (a.blockNumber !== b.blockNumber) return a.blockNumber < b.blockNumber ? -1 : 1;
+  return a.logIndex - b.logIndex;
 }

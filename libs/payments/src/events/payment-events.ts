@@ -1,7 +1,7 @@
 import { BlockchainTransactionEntity, CheckoutSessionEntity, PaymentEntity } from '@svc/db';
 import { assertUnreachable, PaymentEventType } from '@svc/domain';
-import { OutboxEvent } from '../events/outbox';
-import { blockchainTransaction, CheckoutSessionRef, paymentObject } from './payments.presenter';
+import { blockchainTransaction, CheckoutSessionRef, paymentObject } from '../presenters/payment.presenter';
+import { OutboxEvent } from './outbox';
 
 export const sessionRef = (s: Pick<CheckoutSessionEntity, 'id' | 'reference' | 'metadata'>): CheckoutSessionRef => ({
   id: s.id,

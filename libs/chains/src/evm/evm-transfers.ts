@@ -2,9 +2,9 @@
 // evm-transfers.spec.ts. Matching is a Set lookup per log and per transaction, so the cost of a
 // block does not depend on how many addresses are watched.
 import { getAddress, id } from 'ethers';
-import type { ChainConfig } from '@svc/chains';
+import type { ChainConfig } from '../registry';
 import type { Network } from '@svc/domain';
-import type { ObservedTransfer } from '../credit/observed-transfer';
+import type { ObservedTransfer } from '../observed-transfer';
 
 export const TRANSFER_TOPIC = id('Transfer(address,address,uint256)');
 

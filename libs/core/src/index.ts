@@ -1,0 +1,6 @@
+export * from './clock.service';
+export * from './config.provider';
+export * from './core.module';
+export * from './sql.service';
+export * from './errors';
+export * from './transaction-retry';

@@ -1,0 +1,237 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { SqlService } from '@svc/core';
+import { CheckoutSessionEntity, PaymentEntity, ProductEntity } from '@svc/db';
+import { SessionStatus } from '@svc/domain';
+import type { SessionContext } from './presenters/session.presenter';
+
+/** A session with the product it sells (for rails and return URLs) and its bound payment. */
+export interface LoadedSession extends SessionContext {
+  fullProduct: ProductEntity | null;
+}
+
+export interface SessionListFilters {
+  createdAfter?: Date;
+  statuses?: SessionStatus[];
+  reference?: string;
+  productId?: string;
+  cursor?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+/**
+ * Every query of checkout sessions (house style 5). Writes take the caller's transaction; reads
+ * run on the pool unless the caller passes its transaction. Lock order everywhere: the session,
+ * then its payment.
+ */
+@Injectable()
+export class CheckoutSessionRepository {
+  constructor(
+    private readonly db: DataSource,
+    private readonly sql: SqlService,
+  ) {}
+
+  // ------------------------------------------------------------------ reads
+
+  findByIdempotencyKey(workspaceId: string, key: string): Promise<CheckoutSessionEntity | null> {
+    return this.db.manager.findOne(CheckoutSessionEntity, { where: { workspaceId, idempotencyKey: key } });
+  }
+
+  /**
+   * The session with its product and bound payment (and the bound payment's latest transfer hash,
+   * unless locked: a locked load is for a write that does not show it).
+   */
+  async load(
+    tx: EntityManager,
+    id: string,
+    options: { workspaceId?: string; lock?: boolean } = {},
+  ): Promise<LoadedSession | null> {
+    const session = await tx.findOne(CheckoutSessionEntity, {
+      where: options.workspaceId ? { id, workspaceId: options.workspaceId } : { id },
+      ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!session) return null;
+    const [fullProduct, payment, hashes] = await Promise.all([
+      session.productId ? tx.findOne(ProductEntity, { where: { id: session.productId } }) : null,
+      session.paymentId ? tx.findOne(PaymentEntity, { where: { id: session.paymentId } }) : null,
+      options.lock ? new Map<string, string>() : this.latestTxHashes(session.paymentId ? [session.paymentId] : []),
+    ]);
+    return {
+      session,
+      fullProduct,
+      product: fullProduct,
+      payment,
+      txHash: session.paymentId ? (hashes.get(session.paymentId) ?? null) : null,
+    };
+  }
+
+  /** spec: the list returns the last stored status, newest first; one row more than the page says whether more follow. */
+  list(workspaceId: string, f: SessionListFilters): Promise<CheckoutSessionEntity[]> {
+    const qb = this.db.manager
+      .createQueryBuilder(CheckoutSessionEntity, 's')
+      .where('s.workspace_id = :ws', { ws: workspaceId });
+    if (f.createdAfter) qb.andWhere('s.created_at > :after', { after: f.createdAfter });
+    if (f.statuses) qb.andWhere('s.status IN (:...statuses)', { statuses: f.statuses });
+    if (f.reference !== undefined) qb.andWhere('s.reference = :reference', { reference: f.reference });
+    if (f.productId !== undefined) qb.andWhere('s.product_id = :productId', { productId: f.productId });
+    if (f.cursor) qb.andWhere('(s.created_at, s.id) < (:cAt, :cId)', { cAt: f.cursor.createdAt, cId: f.cursor.id });
+    return qb
+      .orderBy('s.created_at', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .limit(f.limit + 1)
+      .getMany();
+  }
+
+  /** Sessions with their product link, bound payment and its latest transfer hash (list). */
+  async contexts(sessions: CheckoutSessionEntity[]): Promise<SessionContext[]> {
+    const productIds = [...new Set(sessions.map((s) => s.productId).filter((p): p is string => p !== null))];
+    const paymentIds = sessions.map((s) => s.paymentId).filter((p): p is string => p !== null);
+    const [products, payments, hashes] = await Promise.all([
+      productIds.length
+        ? this.db.manager.findBy(
+            ProductEntity,
+            productIds.map((id) => ({ id })),
+          )
+        : [],
+      paymentIds.length
+        ? this.db.manager.findBy(
+            PaymentEntity,
+            paymentIds.map((id) => ({ id })),
+          )
+        : [],
+      this.latestTxHashes(paymentIds),
+    ]);
+    const productById = new Map(products.map((p) => [p.id, p]));
+    const paymentById = new Map(payments.map((p) => [p.id, p]));
+    return sessions.map((s) => ({
+      session: s,
+      product: s.productId ? (productById.get(s.productId) ?? null) : null,
+      payment: s.paymentId ? (paymentById.get(s.paymentId) ?? null) : null,
+      txHash: s.paymentId ? (hashes.get(s.paymentId) ?? null) : null,
+    }));
+  }
+
+  private async latestTxHashes(paymentIds: string[]): Promise<Map<string, string>> {
+    if (!paymentIds.length) return new Map();
+    const rows: Array<{ payment_id: string; tx_hash: string }> = await this.db.query(
+      `SELECT DISTINCT ON (payment_id) payment_id, tx_hash FROM blockchain_transactions
+       WHERE payment_id = ANY($1) ORDER BY payment_id, created_at DESC, id DESC`,
+      [paymentIds],
+    );
+    return new Map(rows.map((r) => [r.payment_id, r.tx_hash]));
+  }
+
+  /** Open sessions past expiresAt (spec: open, expiresAt passes, never started → expired). */
+  async openPastExpiry(now: Date, limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT id FROM checkout_sessions WHERE status = 'open' AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Processing sessions whose bound payment expired, or stayed underpaid past `underpaidExpiredBefore`. */
+  async processingToSettle(underpaidExpiredBefore: Date, limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT s.id FROM checkout_sessions s JOIN payments p ON p.id = s.payment_id
+       WHERE s.status = 'processing' AND (p.status = 'expired' OR (p.status = 'underpaid' AND p.expires_at <= $1))
+       ORDER BY s.id LIMIT $2`,
+      [underpaidExpiredBefore, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  // ------------------------------------------------------------------ writes (caller's transaction)
+
+  /** The database decides between concurrent creates with one key (unique index, ON CONFLICT): false when taken. */
+  async insert(s: CheckoutSessionEntity): Promise<boolean> {
+    const rows = await this.sql.rows(
+      'session_insert',
+      `INSERT INTO checkout_sessions (id, workspace_id, source, product_id, invoice_id, status, reference, metadata,
+         reference_origin, amount, pinned_chain, network, locale, success_url, pending_url, cancel_url, expired_url,
+         failed_url, return_url, idempotency_key, payment_id, late, completed_at, expires_at, redeemed_at, livemode,
+         created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, false,
+         NULL, $21, NULL, $22, $23, $23)
+       ON CONFLICT (workspace_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+       RETURNING id`,
+      [
+        s.id,
+        s.workspaceId,
+        s.source,
+        s.productId,
+        s.invoiceId,
+        s.status,
+        s.reference,
+        s.metadata === null ? null : JSON.stringify(s.metadata),
+        s.referenceOrigin,
+        s.amount,
+        s.pinnedChain,
+        s.network,
+        s.locale,
+        s.successUrl,
+        s.pendingUrl,
+        s.cancelUrl,
+        s.expiredUrl,
+        s.failedUrl,
+        s.returnUrl,
+        s.idempotencyKey,
+        s.expiresAt,
+        s.livemode,
+        s.createdAt,
+      ],
+    );
+    return rows.length === 1;
+  }
+
+  /** The session row, locked for update; with `skipLocked` a busy row is null (left to the next run). */
+  lock(tx: EntityManager, id: string, options: { skipLocked?: boolean } = {}): Promise<CheckoutSessionEntity | null> {
+    return tx.findOne(CheckoutSessionEntity, {
+      where: { id },
+      lock: { mode: 'pessimistic_write', ...(options.skipLocked ? { onLocked: 'skip_locked' as const } : {}) },
+    });
+  }
+
+  /** What a projection or an event needs about a locked session: its product link and bound payment. */
+  async context(
+    tx: EntityManager,
+    session: CheckoutSessionEntity,
+    payment?: PaymentEntity | null,
+  ): Promise<SessionContext> {
+    const [product, bound] = await Promise.all([
+      this.productLink(tx, session.productId),
+      payment !== undefined
+        ? payment
+        : session.paymentId
+          ? tx.findOne(PaymentEntity, { where: { id: session.paymentId } })
+          : null,
+    ]);
+    return { session, product, payment: bound, txHash: null };
+  }
+
+  productLink(tx: EntityManager, productId: string | null): Promise<Pick<ProductEntity, 'slug' | 'name'> | null> {
+    return productId
+      ? tx.findOne(ProductEntity, { where: { id: productId }, select: { slug: true, name: true } })
+      : Promise.resolve(null);
+  }
+
+  /** Stores what a projection moves: status, late, completedAt. */
+  async saveProjection(
+    tx: EntityManager,
+    s: Pick<CheckoutSessionEntity, 'id' | 'status' | 'late' | 'completedAt' | 'updatedAt'>,
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE checkout_sessions SET status = $2, late = $3, completed_at = $4, updated_at = $5 WHERE id = $1`,
+      [s.id, s.status, s.late, s.completedAt, s.updatedAt],
+    );
+  }
+
+  /** Stores the whole state a buyer action moves: status, binding and times. */
+  async saveState(tx: EntityManager, s: CheckoutSessionEntity): Promise<void> {
+    await tx.query(
+      `UPDATE checkout_sessions SET status = $2, late = $3, completed_at = $4, payment_id = $5, redeemed_at = $6, updated_at = $7
+       WHERE id = $1`,
+      [s.id, s.status, s.late, s.completedAt, s.paymentId, s.redeemedAt, s.updatedAt],
+    );
+  }
+}

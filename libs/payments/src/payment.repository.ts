@@ -1,0 +1,292 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { SqlService } from '@svc/core';
+import { BlockchainTransactionEntity, PaymentEntity } from '@svc/db';
+import { EvaluableTransfer, Network, PaymentStatus } from '@svc/domain';
+import type { CheckoutSessionRef } from './presenters/payment.presenter';
+
+/** A payment as the credit path finds it by its deposit address. */
+export interface PaymentTarget {
+  paymentId: string;
+  checkoutSessionId: string | null;
+}
+
+export interface PaymentFilters {
+  status?: PaymentStatus;
+  network?: Network;
+}
+
+export interface PaymentWalkPage {
+  /** rows updated at or before this instant only (spec: Walk 2, the 60-second lag) */
+  cutoff: Date;
+  updatedAfter?: Date;
+  cursor?: { updatedAt: Date; id: string };
+  limit: number;
+}
+
+/** The unique key of a matched transfer (spec: a transfer is never credited twice). */
+export interface TransferKey {
+  chain: string;
+  network: Network;
+  txHash: string;
+  logIndex: number;
+}
+
+/**
+ * Every query of payments and their matched transfers (house style 5). Writes take the caller's
+ * transaction; reads run on the pool unless the caller passes its transaction.
+ */
+@Injectable()
+export class PaymentRepository {
+  private readonly paymentColumns: string;
+  private readonly transferColumns: string;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly sql: SqlService,
+  ) {
+    this.paymentColumns = sql.columns(PaymentEntity);
+    this.transferColumns = sql.columns(BlockchainTransactionEntity);
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  async findInWorkspace(workspaceId: string, id: string): Promise<PaymentEntity | null> {
+    const rows = await this.sql.rows(
+      'payment_by_id',
+      `SELECT ${this.paymentColumns} FROM payments WHERE id = $1 AND workspace_id = $2`,
+      [id, workspaceId],
+    );
+    return rows.length ? this.sql.hydrate(PaymentEntity, rows[0]) : null;
+  }
+
+  findById(id: string, tx: EntityManager = this.db.manager): Promise<PaymentEntity | null> {
+    return tx.findOne(PaymentEntity, { where: { id } });
+  }
+
+  findByScope(workspaceId: string, scope: string, tx: EntityManager = this.db.manager): Promise<PaymentEntity | null> {
+    return tx.findOne(PaymentEntity, { where: { workspaceId, idempotencyScope: scope } });
+  }
+
+  /** The payments at these deposit addresses on one rail, in one round trip (an address belongs to one payment). */
+  async targetsByAddress(chain: string, network: Network, addresses: string[]): Promise<Map<string, PaymentTarget>> {
+    const rows: Array<{ id: string; payment_address: string; checkout_session_id: string | null }> =
+      await this.db.query(
+        `SELECT id, payment_address, checkout_session_id FROM payments
+         WHERE chain = $1 AND network = $2 AND payment_address = ANY($3)`,
+        [chain, network, addresses],
+      );
+    return new Map(rows.map((r) => [r.payment_address, { paymentId: r.id, checkoutSessionId: r.checkout_session_id }]));
+  }
+
+  /** Transfers per payment, newest first, at most `perPayment` each (all when omitted). */
+  async transfers(paymentIds: string[], perPayment = 1_000_000): Promise<Map<string, BlockchainTransactionEntity[]>> {
+    const out = new Map<string, BlockchainTransactionEntity[]>(paymentIds.map((id) => [id, []]));
+    if (!paymentIds.length) return out;
+    const rows = await this.sql.rows(
+      'payment_transfers',
+      `SELECT ${this.transferColumns} FROM (
+         SELECT t.*, row_number() OVER (PARTITION BY payment_id ORDER BY created_at DESC, id DESC) AS rank
+         FROM blockchain_transactions t WHERE payment_id = ANY($1)) ranked
+       WHERE rank <= $2 ORDER BY created_at DESC, id DESC`,
+      [paymentIds, perPayment],
+    );
+    for (const row of rows) {
+      const t = this.sql.hydrate(BlockchainTransactionEntity, row);
+      out.get(t.paymentId)?.push(t);
+    }
+    return out;
+  }
+
+  /**
+   * `checkoutSession` of each payment: resolved through the session it was minted for, so an
+   * abandoned payment of a session carries it too (spec: Events › payment.* payloads).
+   */
+  async sessionRefs(payments: PaymentEntity[]): Promise<Map<string, CheckoutSessionRef>> {
+    const ids = [...new Set(payments.map((p) => p.checkoutSessionId).filter((s): s is string => s !== null))];
+    const out = new Map<string, CheckoutSessionRef>();
+    if (!ids.length) return out;
+    const sessions = await this.sql.rows<{
+      id: string;
+      reference: string | null;
+      metadata: Record<string, unknown> | null;
+    }>('payment_session_refs', 'SELECT id, reference, metadata FROM checkout_sessions WHERE id = ANY($1)', [ids]);
+    for (const s of sessions) out.set(s.id, { id: s.id, reference: s.reference, metadata: s.metadata });
+    return out;
+  }
+
+  /** spec: `GET /v1/payments` without walk parameters: the newest 100. */
+  newest(workspaceId: string, filters: PaymentFilters, limit: number): Promise<PaymentEntity[]> {
+    return this.filtered(workspaceId, filters)
+      .orderBy('p.created_at', 'DESC')
+      .addOrderBy('p.id', 'DESC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** spec: Reconciliation walk: oldest-changed first by (updatedAt, id); one row more than the page says whether more follow. */
+  walk(workspaceId: string, filters: PaymentFilters, page: PaymentWalkPage): Promise<PaymentEntity[]> {
+    const qb = this.filtered(workspaceId, filters).andWhere('p.updated_at <= :cutoff', { cutoff: page.cutoff });
+    if (page.updatedAfter) qb.andWhere('p.updated_at > :after', { after: page.updatedAfter });
+    if (page.cursor) {
+      qb.andWhere('(p.updated_at, p.id) > (:cAt, :cId)', { cAt: page.cursor.updatedAt, cId: page.cursor.id });
+    }
+    return qb
+      .orderBy('p.updated_at', 'ASC')
+      .addOrderBy('p.id', 'ASC')
+      .limit(page.limit + 1)
+      .getMany();
+  }
+
+  private filtered(workspaceId: string, filters: PaymentFilters) {
+    const qb = this.db.manager
+      .createQueryBuilder(PaymentEntity, 'p')
+      .where('p.workspace_id = :ws', { ws: workspaceId });
+    if (filters.status) qb.andWhere('p.status = :status', { status: filters.status });
+    if (filters.network) qb.andWhere('p.network = :network', { network: filters.network });
+    return qb;
+  }
+
+  /** Waiting payments past expiresAt, oldest first (the expiry job). */
+  async waitingPastExpiry(now: Date, limit: number): Promise<PaymentTarget[]> {
+    const rows: Array<{ id: string; checkout_session_id: string | null }> = await this.db.query(
+      `SELECT id, checkout_session_id FROM payments
+       WHERE status = 'waiting_for_payment' AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((r) => ({ paymentId: r.id, checkoutSessionId: r.checkout_session_id }));
+  }
+
+  // ------------------------------------------------------------------ writes (caller's transaction)
+
+  /** The payment row, locked for update; with `skipLocked` a busy row is null (left to the next run). */
+  lock(tx: EntityManager, id: string, options: { skipLocked?: boolean } = {}): Promise<PaymentEntity | null> {
+    return tx.findOne(PaymentEntity, {
+      where: { id },
+      lock: { mode: 'pessimistic_write', ...(options.skipLocked ? { onLocked: 'skip_locked' as const } : {}) },
+    });
+  }
+
+  /**
+   * Inserts a payment; null when its idempotency scope is taken (the database decides between
+   * concurrent creates: ON CONFLICT).
+   */
+  async insert(
+    tx: EntityManager,
+    p: Omit<PaymentEntity, 'receivedAmountAtomic' | 'feeBps' | 'feeAmountAtomic' | 'confirmedAt' | 'status'>,
+  ): Promise<PaymentEntity | null> {
+    const rows = await this.sql.rows(
+      'payment_insert',
+      `INSERT INTO payments (id, workspace_id, chain, network, token, token_address, decimals, amount, currency,
+         expected_amount_atomic, received_amount_atomic, fee_bps, fee_amount_atomic, payment_address, address_kind,
+         address_index, status, idempotency_key, idempotency_scope, metadata, product_id, checkout_session_id,
+         expires_at, confirmed_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, 0, 0, $11, $12, $13, 'waiting_for_payment', $14, $15, $16,
+         $17, $18, $19, NULL, $20, $21)
+       ON CONFLICT (workspace_id, idempotency_scope) WHERE idempotency_scope IS NOT NULL DO NOTHING
+       RETURNING ${this.paymentColumns}`,
+      [
+        p.id,
+        p.workspaceId,
+        p.chain,
+        p.network,
+        p.token,
+        p.tokenAddress,
+        p.decimals,
+        p.amount,
+        p.currency,
+        p.expectedAmountAtomic?.toString() ?? null,
+        p.paymentAddress,
+        p.addressKind,
+        p.addressIndex.toString(),
+        p.idempotencyKey,
+        p.idempotencyScope,
+        JSON.stringify(p.metadata),
+        p.productId,
+        p.checkoutSessionId,
+        p.expiresAt,
+        p.createdAt,
+        p.updatedAt,
+      ],
+      tx,
+    );
+    return rows.length ? this.sql.hydrate(PaymentEntity, rows[0]) : null;
+  }
+
+  findTransfer(tx: EntityManager, key: TransferKey): Promise<BlockchainTransactionEntity | null> {
+    return tx.findOne(BlockchainTransactionEntity, {
+      where: { chain: key.chain, network: key.network, txHash: key.txHash, logIndex: key.logIndex },
+    });
+  }
+
+  /** Inserts a matched transfer; false when it is already stored (unique on chain, network, txHash, logIndex). */
+  async insertTransfer(tx: EntityManager, t: BlockchainTransactionEntity): Promise<boolean> {
+    const inserted: unknown[] = await tx.query(
+      `INSERT INTO blockchain_transactions (id, payment_id, workspace_id, chain, network, tx_hash, log_index, from_address,
+         to_address, token_address, amount_atomic, block_number, confirmations, status, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+       ON CONFLICT (chain, network, tx_hash, log_index) DO NOTHING RETURNING id`,
+      [
+        t.id,
+        t.paymentId,
+        t.workspaceId,
+        t.chain,
+        t.network,
+        t.txHash,
+        t.logIndex,
+        t.fromAddress,
+        t.toAddress,
+        t.tokenAddress,
+        t.amountAtomic.toString(),
+        t.blockNumber.toString(),
+        t.confirmations,
+        t.status,
+        t.createdAt,
+        t.updatedAt,
+      ],
+    );
+    return inserted.length > 0;
+  }
+
+  async updateTransferFinality(
+    tx: EntityManager,
+    t: Pick<BlockchainTransactionEntity, 'id' | 'confirmations' | 'status' | 'blockNumber' | 'updatedAt'>,
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE blockchain_transactions SET confirmations = $2, status = $3, block_number = $4, updated_at = $5 WHERE id = $1`,
+      [t.id, t.confirmations, t.status, t.blockNumber.toString(), t.updatedAt],
+    );
+  }
+
+  /** What the engine needs of a payment's transfers: amounts and confirmations. */
+  transferAmounts(tx: EntityManager, paymentId: string): Promise<EvaluableTransfer[]> {
+    return tx.find(BlockchainTransactionEntity, {
+      where: { paymentId },
+      select: { amountAtomic: true, confirmations: true },
+    });
+  }
+
+  /** Stores the engine's verdict: status, received total, confirmedAt; `updatedAt` moves. */
+  async saveEvaluation(
+    tx: EntityManager,
+    p: Pick<PaymentEntity, 'id' | 'status' | 'receivedAmountAtomic' | 'confirmedAt' | 'updatedAt'>,
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE payments SET status = $2, received_amount_atomic = $3, confirmed_at = $4, updated_at = $5 WHERE id = $1`,
+      [p.id, p.status, p.receivedAmountAtomic.toString(), p.confirmedAt, p.updatedAt],
+    );
+  }
+
+  /**
+   * waiting_for_payment → expired, guarded: nothing happens (false) unless the row is still
+   * waiting with nothing received, so a credit that got there first is never overwritten.
+   */
+  async expireWaiting(tx: EntityManager, id: string, now: Date): Promise<boolean> {
+    const [, count]: [unknown[], number] = await tx.query(
+      `UPDATE payments SET status = 'expired', updated_at = $2
+       WHERE id = $1 AND status = 'waiting_for_payment' AND received_amount_atomic = 0`,
+      [id, now],
+    );
+    return count === 1;
+  }
+}
