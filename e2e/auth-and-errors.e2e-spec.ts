@@ -133,6 +133,32 @@ describe('Authentication 1: "Merchant endpoints require the header x-api-key"', 
     },
   );
 
+  // money contract › Permissions › secrets: owner and admin yes, developer no
+  test.each([
+    ['get', '/v1/checkout/secret'],
+    ['post', '/v1/checkout/secret/rotate'],
+    ['post', '/v1/webhooks'],
+  ] as const)('a developer key may not %s %s (secrets): 403 with the contract’s message', async (method, path) => {
+    const key = await new WorkspacesService(t.db).createApiKey(a.merchantId, 'developer');
+    const body = path === '/v1/webhooks' ? { url: 'http://localhost:9/hook', eventTypes: ['*'] } : undefined;
+    const res = await call(method, path, body, key);
+    expectErrorBody(res, 403, 'Forbidden');
+    expect(res.body.message).toBe('This API key (role developer) lacks the permission secrets.');
+  });
+
+  test('an admin key reads and rotates the checkout secret and creates a webhook (secrets)', async () => {
+    const key = await new WorkspacesService(t.db).createApiKey(a.merchantId, 'admin');
+    expect((await call('get', '/v1/checkout/secret', undefined, key)).status).toBe(200);
+    expect((await call('post', '/v1/checkout/secret/rotate', undefined, key)).status).toBe(200);
+    const hook = await call('post', '/v1/webhooks', { url: 'http://localhost:9/hook', eventTypes: ['*'] }, key);
+    expect(hook.status).toBe(201);
+    const developer = await new WorkspacesService(t.db).createApiKey(a.merchantId, 'developer');
+    const rotate = await call('post', `/v1/webhooks/${hook.body.id}/rotate-secret`, undefined, developer);
+    expect(rotate.status).toBe(403);
+    // everything else of the merchant API: any role
+    expect((await call('get', `/v1/webhooks/${hook.body.id}`, undefined, developer)).status).toBe(200);
+  });
+
   test('"One key works on both networks": the same key creates a testnet payment', async () => {
     const res = await a.post(
       '/v1/payments',

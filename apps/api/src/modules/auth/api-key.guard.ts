@@ -1,9 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { ApiKeyRole } from '@svc/domain';
-import { SqlService, unauthenticated } from '@svc/core';
+import { ApiKeyRole, Permission, permissionDeniedMessage, roleHasPermission } from '@svc/domain';
+import { forbidden, SqlService, unauthenticated } from '@svc/core';
 import { API_KEY_RE, hashApiKey } from '@svc/workspaces';
-import { AuthedRequest, Caller, IS_PUBLIC } from './auth.decorators';
+import { AuthedRequest, Caller, IS_PUBLIC, REQUIRED_PERMISSION } from './auth.decorators';
 
 const CACHE_MS = 30_000;
 const CACHE_MAX = 10_000;
@@ -31,6 +31,13 @@ export class ApiKeyGuard implements CanActivate {
     const caller = await this.lookup(hashApiKey(key));
     if (!caller) throw unauthenticated('Invalid API key.');
     req.caller = caller;
+    const permission = this.reflector.getAllAndOverride<Permission | undefined>(REQUIRED_PERMISSION, [
+      ctx.getHandler(),
+      ctx.getClass(),
+    ]);
+    if (permission && !roleHasPermission(caller.role, permission)) {
+      throw forbidden(permissionDeniedMessage(caller.role, permission));
+    }
     return true;
   }
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ArrayMaxSize, IsArray, IsString, MaxLength } from 'class-validator';
-import { Caller, CurrentCaller } from '../auth/auth.decorators';
+import { Caller, CurrentCaller, RequirePermission } from '../auth/auth.decorators';
 import { CheckoutSettingsService, CheckoutSettingsView, MAX_RETURN_ORIGINS } from './checkout-settings.service';
 
 class PutCheckoutSettingsDto {
@@ -26,11 +26,13 @@ export class CheckoutSettingsController {
   }
 
   @Get('secret')
+  @RequirePermission('secrets')
   async secret(@CurrentCaller() caller: Caller): Promise<{ checkoutSecret: string }> {
     return { checkoutSecret: await this.settings.secret(caller.workspaceId) };
   }
 
   @Post('secret/rotate')
+  @RequirePermission('secrets')
   @HttpCode(200)
   async rotate(@CurrentCaller() caller: Caller): Promise<{ checkoutSecret: string }> {
     return { checkoutSecret: await this.settings.rotate(caller.workspaceId) };

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
-import { Caller, CurrentCaller } from '../auth/auth.decorators';
+import { Caller, CurrentCaller, RequirePermission } from '../auth/auth.decorators';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { TestWebhookDto } from './dto/test-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
@@ -11,7 +11,9 @@ import { DeliveryListQuery, WebhooksService } from './webhooks.service';
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
+  /** Answers with the endpoint's secret: `secrets` permission (money contract › Permissions). */
   @Post()
+  @RequirePermission('secrets')
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateWebhookDto) {
     return endpointObject(await this.webhooks.create(caller.workspaceId, body), true);
   }
@@ -37,6 +39,7 @@ export class WebhooksController {
   }
 
   @Post(':id/rotate-secret')
+  @RequirePermission('secrets')
   @HttpCode(HttpStatus.OK)
   async rotateSecret(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     return endpointObject(await this.webhooks.rotateSecret(caller.workspaceId, id), true);

@@ -1,0 +1,27 @@
+// Key roles and what they may do (money contract › Permissions). Pure: the API's guard asks.
+import { ApiKeyRole, assertUnreachable } from './types';
+
+export const PERMISSIONS = ['settlement.write', 'settlement.route', 'refunds.write', 'secrets'] as const;
+/**
+ * settlement.write: add a settlement address, cancel or retire one; settlement.route: choose the
+ * default, route products; refunds.write: create refunds; secrets: read or rotate the checkout
+ * secret, create or rotate webhook secrets, create keys. Everything else any role may do.
+ */
+export type Permission = (typeof PERMISSIONS)[number];
+
+export function roleHasPermission(role: ApiKeyRole, permission: Permission): boolean {
+  switch (role) {
+    case 'owner':
+      return true;
+    case 'admin':
+      return permission !== 'settlement.write';
+    case 'developer':
+      return false;
+    default:
+      return assertUnreachable(role);
+  }
+}
+
+/** money contract › Permissions: the 403 message, verbatim. */
+export const permissionDeniedMessage = (role: ApiKeyRole, permission: Permission): string =>
+  `This API key (role ${role}) lacks the permission ${permission}.`;
