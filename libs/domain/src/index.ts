@@ -4,3 +4,4 @@ export * from './ids';
 export * from './session-projection';
 export * from './session-decisions';
 export * from './payment-engine';
+export * from './outbound';
