@@ -2,7 +2,7 @@
 // database per file; see e2e/support/setup.ts).
 const swc = ['@swc/jest', JSON.parse(require('fs').readFileSync(__dirname + '/.swcrc', 'utf8'))];
 const moduleNameMapper = {
-  '^@svc/(domain|chains|db|config|devnet|webhooks)$': '<rootDir>/libs/$1/src',
+  '^@svc/(domain|chains|db|config|devnet|webhooks|signer)$': '<rootDir>/libs/$1/src',
 };
 module.exports = {
   testTimeout: 60000,

@@ -13,6 +13,6 @@ require.extensions['.ts'] = (module, filename) => {
 };
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
-  const alias = /^@svc\/(domain|chains|db|config|devnet|webhooks)$/.exec(request);
+  const alias = /^@svc\/(domain|chains|db|config|devnet|webhooks|signer)$/.exec(request);
   return resolve.call(this, alias ? path.join(root, 'libs', alias[1], 'src') : request, ...rest);
 };
