@@ -67,21 +67,3 @@ export function isFinalOutboundState(state: OutboundState): boolean {
       return assertUnreachable(state);
   }
 }
-
-/** Signed at least once: a nonce is spent on it, so it can no longer be cancelled. */
-export function hasSignedOutbound(state: OutboundState): boolean {
-  switch (state) {
-    case 'planned':
-    case 'cancelled':
-      return false;
-    case 'signed':
-    case 'submitted':
-    case 'replacing':
-    case 'mined':
-    case 'completed':
-    case 'failed':
-      return true;
-    default:
-      return assertUnreachable(state);
-  }
-}

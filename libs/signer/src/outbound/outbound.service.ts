@@ -6,7 +6,7 @@ import { getAddress } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ChainRegistry } from '@svc/chains';
 import { OutboundAttemptEntity, OutboundTransferEntity } from '@svc/db';
-import { hasSignedOutbound, type Network, type OutboundState } from '@svc/domain';
+import type { Network, OutboundState } from '@svc/domain';
 import { Clock, SignerContext, SignerOptions } from '../context';
 import { depositKey, EvmKeyring, GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
 import { OutboundEngine } from './outbound-engine';
@@ -107,7 +107,8 @@ export class OutboundService {
       const t = await this.ctx.repo.lock(m, id);
       if (!t) throw new OutboundNotFoundError(id);
       if (t.state === 'cancelled') return t;
-      if (t.state !== 'planned' || hasSignedOutbound(t.state) || t.nonce !== null) {
+      // planned without a nonce: nothing signed, or only attempts whose nonce another transaction took
+      if (t.state !== 'planned' || t.nonce !== null) {
         throw new OutboundNotCancellableError(
           `Outbound transfer ${id} is ${t.state}; only a planned one can be cancelled.`,
         );
