@@ -46,6 +46,13 @@ describe('configuration (runtime contract › Configuration)', () => {
     expect(() => loadConfig({ SVC_WEBHOOK_TIMEOUT_MS: '50' })).toThrow(ConfigError);
   });
 
+  test('SVC_SIGNER_CRASH_AT: a test-only hook, refused outside SVC_ENV=test', () => {
+    expect(loadConfig({}).signerCrashAt).toBeNull();
+    expect(loadConfig({ SVC_ENV: 'test', SVC_SIGNER_CRASH_AT: 'after_sign' }).signerCrashAt).toBe('after_sign');
+    expect(() => loadConfig({ SVC_SIGNER_CRASH_AT: 'after_sign' })).toThrow(/only when SVC_ENV=test/);
+    expect(() => loadConfig({ SVC_ENV: 'test', SVC_SIGNER_CRASH_AT: 'later' })).toThrow(ConfigError);
+  });
+
   test('development generates a mnemonic once and keeps it under .svc/', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-'));
     let calls = 0;

@@ -21,7 +21,12 @@ export interface SvcConfig {
   webhookRetryScheduleSeconds: number[] | null;
   /** How long a webhook attempt may take (spec default 10 s); lowered only by tests. */
   webhookTimeoutMs: number;
+  /** Test only (SVC_SIGNER_CRASH_AT): the signer kills its own process at this step (crash-safety tests). */
+  signerCrashAt: SignerCrashPoint | null;
 }
+
+export const SIGNER_CRASH_POINTS = ['after_sign', 'after_broadcast'] as const;
+export type SignerCrashPoint = (typeof SIGNER_CRASH_POINTS)[number];
 
 export class ConfigError extends Error {}
 
@@ -76,7 +81,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SvcConfig {
     jobIntervalMs: int('SVC_JOB_INTERVAL_MS', env.SVC_JOB_INTERVAL_MS, 5000, 10),
     webhookRetryScheduleSeconds,
     webhookTimeoutMs: webhookTimeout(env.SVC_WEBHOOK_TIMEOUT_MS),
+    signerCrashAt: signerCrashAt(env.SVC_SIGNER_CRASH_AT, svcEnv),
   };
+}
+
+/** SVC_SIGNER_CRASH_AT: honoured only when SVC_ENV=test, refused anywhere else. */
+function signerCrashAt(raw: string | undefined, svcEnv: SvcEnv): SignerCrashPoint | null {
+  if (raw === undefined || raw === '') return null;
+  if (svcEnv !== 'test') throw new ConfigError('SVC_SIGNER_CRASH_AT is accepted only when SVC_ENV=test.');
+  if (!SIGNER_CRASH_POINTS.includes(raw as SignerCrashPoint)) {
+    throw new ConfigError(`SVC_SIGNER_CRASH_AT must be one of ${SIGNER_CRASH_POINTS.join(', ')}, got "${raw}".`);
+  }
+  return raw as SignerCrashPoint;
 }
 
 /** SVC_WEBHOOK_TIMEOUT_MS: 100 to 10000 ms, default 10000 (a 2xx within 10 seconds is success). */

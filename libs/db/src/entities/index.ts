@@ -4,8 +4,12 @@ import { ChainCursorEntity } from './chain-cursor.entity';
 import { CheckoutSessionEntity } from './checkout-session.entity';
 import { CheckoutSettingsEntity } from './checkout-settings.entity';
 import { EventEntity } from './event.entity';
+import { EvmNonceEntity } from './evm-nonce.entity';
+import { OutboundAttemptEntity } from './outbound-attempt.entity';
+import { OutboundTransferEntity } from './outbound-transfer.entity';
 import { PaymentEntity } from './payment.entity';
 import { ProductEntity } from './product.entity';
+import { RefundWalletEntity } from './refund-wallet.entity';
 import { ServiceClockEntity } from './service-clock.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -19,8 +23,12 @@ export {
   CheckoutSessionEntity,
   CheckoutSettingsEntity,
   EventEntity,
+  EvmNonceEntity,
+  OutboundAttemptEntity,
+  OutboundTransferEntity,
   PaymentEntity,
   ProductEntity,
+  RefundWalletEntity,
   ServiceClockEntity,
   WebhookDeliveryAttemptEntity,
   WebhookDeliveryEntity,
@@ -46,4 +54,8 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookDeliveryEntity,
   WebhookDeliveryAttemptEntity,
+  OutboundTransferEntity,
+  OutboundAttemptEntity,
+  EvmNonceEntity,
+  RefundWalletEntity,
 ];
