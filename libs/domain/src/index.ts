@@ -5,3 +5,4 @@ export * from './session-projection';
 export * from './session-decisions';
 export * from './payment-engine';
 export * from './permissions';
+export * from './documents';

@@ -3,9 +3,12 @@ import { BlockchainTransactionEntity } from './blockchain-transaction.entity';
 import { ChainCursorEntity } from './chain-cursor.entity';
 import { CheckoutSessionEntity } from './checkout-session.entity';
 import { CheckoutSettingsEntity } from './checkout-settings.entity';
+import { DocumentCounterEntity } from './document-counter.entity';
 import { EventEntity } from './event.entity';
+import { InvoiceEntity } from './invoice.entity';
 import { PaymentEntity } from './payment.entity';
 import { ProductEntity } from './product.entity';
+import { ReceiptEntity } from './receipt.entity';
 import { ServiceClockEntity } from './service-clock.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -18,9 +21,12 @@ export {
   ChainCursorEntity,
   CheckoutSessionEntity,
   CheckoutSettingsEntity,
+  DocumentCounterEntity,
   EventEntity,
+  InvoiceEntity,
   PaymentEntity,
   ProductEntity,
+  ReceiptEntity,
   ServiceClockEntity,
   WebhookDeliveryAttemptEntity,
   WebhookDeliveryEntity,
@@ -29,6 +35,8 @@ export {
 };
 export * from './chain-cursor.entity';
 export * from './checkout-session.entity';
+export * from './invoice.entity';
+export * from './receipt.entity';
 export * from './product.entity';
 export * from './webhook-delivery.entity';
 
@@ -46,4 +54,7 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookDeliveryEntity,
   WebhookDeliveryAttemptEntity,
+  InvoiceEntity,
+  ReceiptEntity,
+  DocumentCounterEntity,
 ];

@@ -94,6 +94,7 @@ export class CheckoutSessionsService {
       source: 'product',
       productId: product.id,
       invoiceId: null,
+      invoiceNumber: null,
       status: 'open',
       reference,
       metadata: dto.metadata ?? null,
