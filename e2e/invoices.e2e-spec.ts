@@ -330,6 +330,22 @@ describe('POST /v1/invoices/:id/void', () => {
     expect(events.map((e: Row) => e.type)).toEqual(['checkout.session.cancelled']);
   });
 
+  test('money already on its checkout (underpaid): the void is refused, the session and invoice stay', async () => {
+    const o = await open();
+    const { sessionId } = await payInvoice(o, '40');
+    expect((await m.get(`/v1/checkout/sessions/${sessionId}`)).body).toMatchObject({
+      status: 'processing',
+      paymentStatus: 'underpaid',
+    });
+    expectError(
+      await m.post(`/v1/invoices/${o.id}/void`),
+      409,
+      "Funds have already been sent to this invoice's checkout, so it cannot be voided. Wait until that payment completes or fails.",
+    );
+    expect((await m.get(`/v1/invoices/${o.id}`)).body.status).toBe('open');
+    expect((await m.get(`/v1/checkout/sessions/${sessionId}`)).body.status).toBe('processing');
+  });
+
   test('a paid invoice: 409', async () => {
     const o = await open();
     await payInvoice(o);
@@ -481,6 +497,10 @@ describe('POST /v1/checkout/sessions {invoiceId}', () => {
         { chain: 'brokerchain', token: 'USDG', price: '100.09' },
       ],
     });
+    // the buyer's view: no reference, no merchantId, no customerEmail
+    expect(view.body).not.toHaveProperty('reference');
+    expect(JSON.stringify(view.body)).not.toContain(m.merchantId);
+    expect(JSON.stringify(view.body)).not.toContain('ada@example.com');
     const quote = await publicApi(t).post(`/v1/public/checkout/sessions/${s.id}/redeem`, { chain: 'brokerchain' });
     expect(quote.status).toBe(200);
     expect(quote.body.payment).toMatchObject({ chain: 'brokerchain', token: 'USDG', expectedAmount: '100.09' });
