@@ -320,19 +320,6 @@ describe('/c/<session_id>', () => {
     await page.close();
   });
 
-  test('an invoice session: a clear message that it cannot be paid here yet', async () => {
-    const id = `cs_${randomBytes(16).toString('hex')}`;
-    await h.t.db.query(
-      `INSERT INTO checkout_sessions (id, workspace_id, source, invoice_id, status, reference_origin, network, expires_at, livemode)
-       VALUES ($1, $2, 'invoice', $3, 'open', 'server', 'mainnet', now() + interval '1 hour', true)`,
-      [id, h.m.merchantId, randomUUID()],
-    );
-    const page = await open(`/c/${id}`, { live: false });
-    await expect(page.locator('h1').innerText()).resolves.toBe('This invoice cannot be paid here yet');
-    await screenshot(page, '12-session-invoice');
-    await page.close();
-  });
-
   test('unknown and malformed ids: the not-found page (404)', async () => {
     const page = await browser.page();
     for (const path of [

@@ -8,8 +8,10 @@ import { CheckoutModule } from './modules/checkout/checkout.module';
 import { DevModule } from './modules/dev/dev.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
+import { InvoicesModule } from './modules/invoices/invoices.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProductsModule } from './modules/products/products.module';
+import { ReceiptsModule } from './modules/receipts/receipts.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 
@@ -28,6 +30,8 @@ export class AppModule {
         PaymentsModule,
         WebhooksModule,
         EventsModule,
+        ReceiptsModule,
+        InvoicesModule,
         ...(config.devClock ? [DevModule] : []),
       ],
       providers: [

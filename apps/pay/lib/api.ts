@@ -48,4 +48,7 @@ export const apiPaths = {
   linkCheckout: (slug: string) => `/v1/public/products/${encodeURIComponent(slug)}/checkout`,
   payment: (id: string) => `/v1/public/payments/${encodeURIComponent(id)}`,
   rail: (id: string) => `/v1/public/payments/${encodeURIComponent(id)}/rail`,
+  receipt: (id: string) => `/v1/public/receipts/${encodeURIComponent(id)}`,
+  invoice: (publicId: string) => `/v1/public/invoices/${encodeURIComponent(publicId)}`,
+  invoiceCheckout: (publicId: string) => `/v1/public/invoices/${encodeURIComponent(publicId)}/checkout`,
 };

@@ -1,6 +1,6 @@
 // spec: Events (the table of event types) and Endpoints › Webhooks (accepted and refused filters).
 
-/** Every event type of the spec's Events table. */
+/** Every event type of the spec's Events table, and the money contract's `invoice.paid`. */
 export const EVENT_TYPES = [
   'checkout.session.completed',
   'checkout.session.expired',
@@ -19,6 +19,8 @@ export const EVENT_TYPES = [
   'receipt.issued',
   'receipt.supplemented',
   'receipt.credit_note.issued',
+  // money contract › Invoices
+  'invoice.paid',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

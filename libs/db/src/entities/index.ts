@@ -3,6 +3,7 @@ import { BlockchainTransactionEntity } from './blockchain-transaction.entity';
 import { ChainCursorEntity } from './chain-cursor.entity';
 import { CheckoutSessionEntity } from './checkout-session.entity';
 import { CheckoutSettingsEntity } from './checkout-settings.entity';
+import { DocumentCounterEntity } from './document-counter.entity';
 import { EventEntity } from './event.entity';
 import { EvmNonceEntity } from './evm-nonce.entity';
 import { OutboundAttemptEntity } from './outbound-attempt.entity';
@@ -10,6 +11,8 @@ import { OutboundTransferEntity } from './outbound-transfer.entity';
 import { PaymentEntity } from './payment.entity';
 import { ProductEntity } from './product.entity';
 import { RefundWalletEntity } from './refund-wallet.entity';
+import { InvoiceEntity } from './invoice.entity';
+import { ReceiptEntity } from './receipt.entity';
 import { ServiceClockEntity } from './service-clock.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -22,6 +25,7 @@ export {
   ChainCursorEntity,
   CheckoutSessionEntity,
   CheckoutSettingsEntity,
+  DocumentCounterEntity,
   EventEntity,
   EvmNonceEntity,
   OutboundAttemptEntity,
@@ -29,6 +33,8 @@ export {
   PaymentEntity,
   ProductEntity,
   RefundWalletEntity,
+  InvoiceEntity,
+  ReceiptEntity,
   ServiceClockEntity,
   WebhookDeliveryAttemptEntity,
   WebhookDeliveryEntity,
@@ -37,6 +43,8 @@ export {
 };
 export * from './chain-cursor.entity';
 export * from './checkout-session.entity';
+export * from './invoice.entity';
+export * from './receipt.entity';
 export * from './product.entity';
 export * from './webhook-delivery.entity';
 
@@ -58,4 +66,7 @@ export const ENTITIES = [
   OutboundAttemptEntity,
   EvmNonceEntity,
   RefundWalletEntity,
+  InvoiceEntity,
+  ReceiptEntity,
+  DocumentCounterEntity,
 ];

@@ -49,6 +49,8 @@ export class PublicCheckoutController {
       url: `${this.sessions.payUrl}/c/${session.id}`,
       chainId: this.sessions.chainIdOf(payment?.chain ?? null, session.network),
       returnUrl,
+      invoice: await this.sessions.invoiceOf(session),
+      payUrl: this.sessions.payUrl,
     });
   }
 }
