@@ -1,24 +1,9 @@
 // The public API shapes the pages read (spec: Public product projection, Public payment
-// projection; README › What the hosted page needs: the public session view).
+// projection; README › What the hosted page needs: the public session view). The spec's closed
+// unions come from libs/domain, so the pages cannot drift from the API; the shapes are the pages' own.
+import type { Network, PaymentStatus, PricingMode, SessionSource, SessionStatus } from '@svc/domain';
 
-export type SessionStatus = 'open' | 'processing' | 'completed' | 'expired' | 'cancelled' | 'failed';
-
-/** Every value of the enumeration; `created`, `settled` and `failed` are never written (spec: States › Payment). */
-export type PaymentStatus =
-  | 'waiting_for_payment'
-  | 'detected'
-  | 'confirming'
-  | 'confirmed'
-  | 'underpaid'
-  | 'overpaid'
-  | 'expired'
-  | 'refunded'
-  | 'created'
-  | 'settled'
-  | 'failed';
-
-export type Network = 'mainnet' | 'testnet';
-export type PricingMode = 'fixed' | 'custom_amount';
+export type { Network, PaymentStatus, PricingMode, SessionStatus };
 
 export interface NetworkRow {
   chain: string;
@@ -50,7 +35,7 @@ export interface PaymentView {
 export interface PublicSession {
   id: string;
   status: SessionStatus;
-  source: 'product' | 'invoice';
+  source: SessionSource;
   product: { name: string; description: string | null; imageUrl: string | null; pricingMode: PricingMode } | null;
   /** an invoice session's invoice (its rails are `chains`, each at the invoice amount in token units) */
   invoice: { publicId: string; number: string | null; amount: string; currency: 'USD'; hostedUrl: string } | null;

@@ -236,7 +236,7 @@ export type PaymentChainClass = 'registered' | 'accepted' | 'rejected' | 'unknow
 const keyOf = (chain: string, network: string) => `${chain}/${network}`;
 
 /** Sui coin type with its package address widened to 64 hex digits (0x2::sui::SUI == 0x0…02::sui::SUI). */
-function normaliseSuiCoinType(value: string): string {
+function normalizeSuiCoinType(value: string): string {
   const m = /^(?:0x)?([0-9a-fA-F]{1,64})(::.+)$/.exec(value.trim());
   return m ? `0x${m[1].toLowerCase().padStart(64, '0')}${m[2]}` : value;
 }
@@ -247,7 +247,7 @@ export function sameAddress(kind: ChainKind, a: string, b: string): boolean {
     case 'evm':
       return a.toLowerCase() === b.toLowerCase();
     case 'sui':
-      return normaliseSuiCoinType(a) === normaliseSuiCoinType(b);
+      return normalizeSuiCoinType(a) === normalizeSuiCoinType(b);
     case 'solana':
     case 'tron':
       return a === b; // base58 is case-sensitive

@@ -39,7 +39,7 @@ const isWildcard = (value: string) => (WILDCARD_FILTERS as readonly string[]).in
 export type FilterParse = { ok: true; filters: string[] } | { ok: false; message: string };
 
 /**
- * Normalises the filters of an endpoint as it is saved: refused filters are a 400 with a message
+ * Normalizes the filters of an endpoint as it is saved: refused filters are a 400 with a message
  * saying what to use instead, `subscription.*` (a removed family) is dropped silently, duplicates
  * are dropped, and anything that is neither an event type nor an accepted wildcard is a 400.
  */

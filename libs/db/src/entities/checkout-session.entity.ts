@@ -23,7 +23,6 @@ export const SESSION_URL_FIELDS = [
   'failedUrl',
   'returnUrl',
 ] as const;
-export type SessionUrlField = (typeof SESSION_URL_FIELDS)[number];
 
 @Entity('checkout_sessions')
 @Index('IDX_checkout_sessions_workspace_created', ['workspaceId', 'createdAt', 'id'])
