@@ -78,6 +78,24 @@ export default tseslint.config(
     rules: { 'svc/boundaries': 'error' },
   },
   {
+    // IsOptional lets `null` through unvalidated; DTOs say what null means (README › Null in request bodies).
+    files: ['apps/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-validator',
+              importNames: ['IsOptional'],
+              message: 'Use Optional, OptionalNotNull or NullClears from apps/api/src/common/optional.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // libs/domain is pure: no framework, no database, no chain client, no clock.
     files: ['libs/domain/**/*.ts'],
     ignores: ['libs/domain/**/*.spec.ts'],

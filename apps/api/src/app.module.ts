@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { GlobalErrorFilter } from './common/error.filter';
+import { InputHygieneInterceptor } from './common/input-hygiene';
 import { CoreModule, SvcConfig } from '@svc/core';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { ChangelogModule } from './modules/changelog/changelog.module';
@@ -33,6 +34,7 @@ export class AppModule {
       providers: [
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: GlobalErrorFilter },
+        { provide: APP_INTERCEPTOR, useClass: InputHygieneInterceptor },
       ],
     };
   }

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { Optional, OptionalNotNull } from '../../common/optional';
 import { formatUsdCents } from '@svc/domain';
 import { Public } from '../auth/auth.decorators';
 import { publicPayment } from '@svc/payments';
@@ -8,18 +9,18 @@ import { ProductsService } from '../products/products.service';
 import { PaymentLinksService } from './payment-links.service';
 
 class LinkCheckoutDto {
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(120)
   idempotencyKey?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(32)
   chain?: string;
 
-  @IsOptional()
+  @Optional()
   @MaxLength(32)
   @IsString()
   amount?: string;

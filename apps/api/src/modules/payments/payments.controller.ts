@@ -5,7 +5,8 @@ import { PaymentRepository, paymentObject, paymentWithRelations, publicPayment, 
 import { ClockService } from '@svc/core';
 import { Caller, CurrentCaller, Public } from '../auth/auth.decorators';
 import { CreatePaymentDto } from './dto/create-payment.dto';
-import { encodeCursor, NEWEST_LIMIT, parsePaymentList, PaymentListQuery, WALK_LAG_MS } from './payments-walk';
+import { ListPaymentsQueryDto } from './dto/list-payments.dto';
+import { encodeCursor, NEWEST_LIMIT, parsePaymentList, WALK_LAG_MS } from './payments-walk';
 import { PaymentsService } from './payments.service';
 
 @Controller()
@@ -34,7 +35,7 @@ export class PaymentsController {
 
   /** Without walk parameters: a bare array of the newest 100; otherwise the keyset walk. */
   @Get('v1/payments')
-  async list(@CurrentCaller() caller: Caller, @Query() query: PaymentListQuery) {
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListPaymentsQueryDto) {
     const parsed = parsePaymentList(query);
     const filters = { status: parsed.status, network: parsed.network };
     if (parsed.mode === 'newest') {
