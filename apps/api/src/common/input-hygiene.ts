@@ -8,6 +8,7 @@ import type { Request } from 'express';
 import { Observable } from 'rxjs';
 import { badRequest } from '@svc/core';
 
+// eslint-disable-next-line no-control-regex -- the NUL is exactly what is looked for
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const CANNOT_STORE = 'must not contain a NUL character or an unpaired UTF-16 surrogate';
 
