@@ -46,6 +46,9 @@ export const apiPaths = {
   cancel: (id: string) => `/v1/public/checkout/sessions/${encodeURIComponent(id)}/cancel`,
   product: (slug: string) => `/v1/public/products/${encodeURIComponent(slug)}`,
   linkCheckout: (slug: string) => `/v1/public/products/${encodeURIComponent(slug)}/checkout`,
-  payment: (id: string) => `/v1/public/payments/${encodeURIComponent(id)}`,
-  rail: (id: string) => `/v1/public/payments/${encodeURIComponent(id)}/rail`,
+  // a payment of this link only: the API answers 404 for another product's payment
+  linkPayment: (slug: string, id: string) =>
+    `/v1/public/products/${encodeURIComponent(slug)}/payments/${encodeURIComponent(id)}`,
+  linkRail: (slug: string, id: string) =>
+    `/v1/public/products/${encodeURIComponent(slug)}/payments/${encodeURIComponent(id)}/rail`,
 };

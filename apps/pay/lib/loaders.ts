@@ -6,5 +6,9 @@ import type { PaymentRail, PublicPayment, PublicProduct, PublicSession } from '.
 
 export const loadSession = cache((id: string) => callApi<PublicSession>('GET', apiPaths.session(id)));
 export const loadProduct = cache((slug: string) => callApi<PublicProduct>('GET', apiPaths.product(slug)));
-export const loadPayment = cache((id: string) => callApi<PublicPayment>('GET', apiPaths.payment(id)));
-export const loadRail = cache((id: string) => callApi<PaymentRail>('GET', apiPaths.rail(id)));
+export const loadLinkPayment = cache((slug: string, id: string) =>
+  callApi<PublicPayment>('GET', apiPaths.linkPayment(slug, id)),
+);
+export const loadLinkRail = cache((slug: string, id: string) =>
+  callApi<PaymentRail>('GET', apiPaths.linkRail(slug, id)),
+);

@@ -3,7 +3,8 @@ import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { Optional, OptionalNotNull } from '../../common/optional';
 import { formatUsdCents } from '@svc/domain';
 import { Public } from '../auth/auth.decorators';
-import { publicPayment } from '@svc/payments';
+import { ChainRegistry } from '@svc/chains';
+import { PaymentRepository, publicPayment, publicRail } from '@svc/payments';
 import { networkRows } from '../products/products.presenter';
 import { ProductsService } from '../products/products.service';
 import { PaymentLinksService } from './payment-links.service';
@@ -32,6 +33,8 @@ export class PaymentLinksController {
   constructor(
     private readonly links: PaymentLinksService,
     private readonly products: ProductsService,
+    private readonly paymentRepository: PaymentRepository,
+    private readonly chains: ChainRegistry,
   ) {}
 
   /** spec: Public product projection: bound fields are the effective values; null on a fixed product. */
@@ -57,6 +60,21 @@ export class PaymentLinksController {
       maxAmount: bounds && bounds.max !== null ? formatUsdCents(bounds.max) : null,
       currency: custom ? 'USD' : null,
     };
+  }
+
+  /** The public payment projection of a payment of this link only (the page's `?payment=<id>`). */
+  @Get(':slug/payments/:id')
+  async payment(@Param('slug') slug: string, @Param('id') id: string) {
+    const payment = await this.links.linkPayment(slug, id);
+    const transfers = await this.paymentRepository.transfers([payment.id], 5);
+    return publicPayment(payment, transfers.get(payment.id) ?? []);
+  }
+
+  /** The wallet rail of a payment of this link (as GET /v1/public/payments/:id/rail). */
+  @Get(':slug/payments/:id/rail')
+  async rail(@Param('slug') slug: string, @Param('id') id: string) {
+    const payment = await this.links.linkPayment(slug, id);
+    return publicRail(payment, this.chains.get(payment.chain, payment.network)?.chainId ?? null);
   }
 
   /** `{kind, payment}`: kind is `payment` (a link mints a payment, no session). */

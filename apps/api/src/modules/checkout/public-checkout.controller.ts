@@ -43,7 +43,13 @@ export class PublicCheckoutController {
     const target = status && pickReturnUrl(status, session, fullProduct);
     const returnUrl =
       status && target
-        ? signReturnUrl(target, await this.settings.secret(session.workspaceId), session.id, status, this.clock.now())
+        ? signReturnUrl(
+            target,
+            await this.settings.signingSecret(session.workspaceId),
+            session.id,
+            status,
+            this.clock.now(),
+          )
         : null;
     return publicSessionView(loaded, {
       url: `${this.sessions.payUrl}/c/${session.id}`,
