@@ -11,6 +11,8 @@ import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProductsModule } from './modules/products/products.module';
+import { RateLimitGuard } from './modules/rate-limit/rate-limit.guard';
+import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 
@@ -21,6 +23,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
+        RateLimitModule,
         WorkspacesModule,
         HealthModule,
         ChangelogModule,
@@ -33,6 +36,7 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: GlobalErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: InputHygieneInterceptor },
       ],

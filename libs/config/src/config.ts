@@ -1,6 +1,7 @@
 // Configuration is read and validated once, here; process.env appears nowhere else
 // (spec: ../shared/docs/runtime-contract.md › Configuration).
 import * as fs from 'node:fs';
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 
 export type SvcEnv = 'production' | 'development' | 'test';
@@ -21,6 +22,76 @@ export interface SvcConfig {
   webhookRetryScheduleSeconds: number[] | null;
   /** How long a webhook attempt may take (spec default 10 s); lowered only by tests. */
   webhookTimeoutMs: number;
+  /** Limits of the anonymous routes (README › Rate limits); 0 turns one off. */
+  rateLimits: RateLimits;
+  /** Addresses whose X-Forwarded-For the API believes (Express `trust proxy` values: IPs, CIDRs, `loopback` …). */
+  trustedProxies: string[];
+}
+
+/** Requests per window (`windowSeconds`) that one key may make; 0 = no limit. */
+export interface RateLimits {
+  windowSeconds: number;
+  /** link checkout, redeem, cancel by one client address (they mint payments or write) */
+  writesPerClient: number;
+  /** the same writes on one checkout session */
+  writesPerSession: number;
+  /** link checkouts of one payment link (slug), from every client together */
+  writesPerSlug: number;
+  /** public reads (`/v1/public/*`) by one client address */
+  readsPerClient: number;
+  /** public reads of one session, slug or payment, from every client together */
+  readsPerTarget: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  windowSeconds: 60,
+  writesPerClient: 120,
+  writesPerSession: 30,
+  writesPerSlug: 1200,
+  readsPerClient: 1200,
+  readsPerTarget: 600,
+};
+
+/** SVC_RATE_LIMIT_<NAME> for each limit. */
+const RATE_LIMIT_ENV: Record<keyof RateLimits, string> = {
+  windowSeconds: 'SVC_RATE_LIMIT_WINDOW_SECONDS',
+  writesPerClient: 'SVC_RATE_LIMIT_WRITES_PER_CLIENT',
+  writesPerSession: 'SVC_RATE_LIMIT_WRITES_PER_SESSION',
+  writesPerSlug: 'SVC_RATE_LIMIT_WRITES_PER_SLUG',
+  readsPerClient: 'SVC_RATE_LIMIT_READS_PER_CLIENT',
+  readsPerTarget: 'SVC_RATE_LIMIT_READS_PER_TARGET',
+};
+
+function rateLimits(env: NodeJS.ProcessEnv): RateLimits {
+  const out = { ...DEFAULT_RATE_LIMITS };
+  for (const key of Object.keys(RATE_LIMIT_ENV) as Array<keyof RateLimits>) {
+    const name = RATE_LIMIT_ENV[key];
+    out[key] = int(name, env[name], DEFAULT_RATE_LIMITS[key], key === 'windowSeconds' ? 1 : 0);
+    if (out[key] > 1_000_000_000) throw new ConfigError(`${name} must be at most 1000000000, got "${env[name]}".`);
+  }
+  return out;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** SVC_TRUSTED_PROXIES: comma-separated IPs, CIDRs or loopback/linklocal/uniquelocal; default loopback. */
+function trustedProxies(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return ['loopback'];
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [ip, prefix, ...rest] = entry.split('/');
+    const family = isIP(ip);
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (!PROXY_NAMES.includes(entry) && (!family || !prefixOk || rest.length)) {
+      throw new ConfigError(
+        `SVC_TRUSTED_PROXIES must be comma-separated IP addresses, CIDRs or ${PROXY_NAMES.join('/')}, got "${entry}".`,
+      );
+    }
+  }
+  return entries;
 }
 
 export class ConfigError extends Error {}
@@ -76,6 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SvcConfig {
     jobIntervalMs: int('SVC_JOB_INTERVAL_MS', env.SVC_JOB_INTERVAL_MS, 5000, 10),
     webhookRetryScheduleSeconds,
     webhookTimeoutMs: webhookTimeout(env.SVC_WEBHOOK_TIMEOUT_MS),
+    rateLimits: rateLimits(env),
+    trustedProxies: trustedProxies(env.SVC_TRUSTED_PROXIES),
   };
 }
 

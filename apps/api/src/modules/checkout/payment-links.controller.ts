@@ -3,6 +3,7 @@ import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { Optional, OptionalNotNull } from '../../common/optional';
 import { formatUsdCents } from '@svc/domain';
 import { Public } from '../auth/auth.decorators';
+import { RateLimit } from '../rate-limit/rate-limit.guard';
 import { ChainRegistry } from '@svc/chains';
 import { PaymentRepository, publicPayment, publicRail } from '@svc/payments';
 import { networkRows } from '../products/products.presenter';
@@ -39,6 +40,7 @@ export class PaymentLinksController {
 
   /** spec: Public product projection: bound fields are the effective values; null on a fixed product. */
   @Get(':slug')
+  @RateLimit('read', 'slug')
   async get(@Param('slug') slug: string) {
     const p = await this.links.product(slug);
     const custom = p.pricingMode === 'custom_amount';
@@ -64,6 +66,7 @@ export class PaymentLinksController {
 
   /** The public payment projection of a payment of this link only (the page's `?payment=<id>`). */
   @Get(':slug/payments/:id')
+  @RateLimit('read', 'slug')
   async payment(@Param('slug') slug: string, @Param('id') id: string) {
     const payment = await this.links.linkPayment(slug, id);
     const transfers = await this.paymentRepository.transfers([payment.id], 5);
@@ -72,6 +75,7 @@ export class PaymentLinksController {
 
   /** The wallet rail of a payment of this link (as GET /v1/public/payments/:id/rail). */
   @Get(':slug/payments/:id/rail')
+  @RateLimit('read', 'slug')
   async rail(@Param('slug') slug: string, @Param('id') id: string) {
     const payment = await this.links.linkPayment(slug, id);
     return publicRail(payment, this.chains.get(payment.chain, payment.network)?.chainId ?? null);
@@ -79,6 +83,7 @@ export class PaymentLinksController {
 
   /** `{kind, payment}`: kind is `payment` (a link mints a payment, no session). */
   @Post(':slug/checkout')
+  @RateLimit('write', 'slug')
   async checkout(@Param('slug') slug: string, @Body() body: LinkCheckoutDto) {
     const { payment } = await this.links.checkout(slug, body);
     return { kind: 'payment', payment: publicPayment(payment, []) };

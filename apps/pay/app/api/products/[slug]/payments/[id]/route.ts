@@ -4,8 +4,8 @@ import { apiPaths, callApi } from '../../../../../../lib/api';
 import { isPaymentId, isSlug } from '../../../../../../lib/ids';
 import { notFoundJson, relay } from '../../../../../../lib/relay';
 
-export async function GET(_req: Request, { params }: { params: Promise<{ slug: string; id: string }> }) {
+export async function GET(req: Request, { params }: { params: Promise<{ slug: string; id: string }> }) {
   const { slug, id } = await params;
   if (!isSlug(slug) || !isPaymentId(id)) return notFoundJson();
-  return relay(await callApi('GET', apiPaths.linkPayment(slug, id)));
+  return relay(await callApi('GET', apiPaths.linkPayment(slug, id), undefined, req.headers));
 }
