@@ -76,10 +76,38 @@ describe('configuration (runtime contract › Configuration)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-'));
     let calls = 0;
     const gen = () => `${++calls} word`;
-    const a = resolveMnemonic(loadConfig({}), gen, dir);
-    const b = resolveMnemonic(loadConfig({}), gen, dir);
+    const warnings: string[] = [];
+    const a = resolveMnemonic(loadConfig({}), gen, dir, (w) => warnings.push(w));
+    const b = resolveMnemonic(loadConfig({}), gen, dir, (w) => warnings.push(w));
     expect(a.mnemonic).toBe('1 word');
     expect(b.mnemonic).toBe('1 word');
     expect(calls).toBe(1);
+    // every process using the file says so, naming it: the funds at its addresses depend on it
+    expect(warnings).toHaveLength(2);
+    for (const w of warnings) {
+      expect(w).toContain(path.join(dir, 'mnemonic'));
+      expect(w).toMatch(/development/);
+      expect(w).toMatch(/funds/i);
+    }
+  });
+
+  test('with SVC_MNEMONIC set nothing is generated and nothing is warned', () => {
+    const warnings: string[] = [];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-'));
+    const c = resolveMnemonic(
+      loadConfig({ SVC_MNEMONIC: 'given words' }),
+      () => 'x',
+      dir,
+      (w) => warnings.push(w),
+    );
+    expect(c.mnemonic).toBe('given words');
+    expect(warnings).toEqual([]);
+    expect(fs.existsSync(path.join(dir, 'mnemonic'))).toBe(false);
+  });
+
+  test('the Docker image runs in production mode by default (docker/Dockerfile: ENV SVC_ENV=production)', () => {
+    const dockerfile = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docker', 'Dockerfile'), 'utf8');
+    const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(finalStage).toMatch(/^ENV\b.*\bSVC_ENV=production\b/m);
   });
 });

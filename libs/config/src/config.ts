@@ -161,9 +161,15 @@ function webhookTimeout(raw: string | undefined): number {
 
 /**
  * Outside production a missing mnemonic is generated once and kept under `.svc/` so that dev
- * addresses survive restarts (runtime contract › SVC_MNEMONIC).
+ * addresses survive restarts (runtime contract › SVC_MNEMONIC). Every process that uses that file
+ * says so at start, naming it: money sent to its addresses can only be moved with it.
  */
-export function resolveMnemonic(config: SvcConfig, generate: () => string, dir = path.resolve('.svc')): SvcConfig {
+export function resolveMnemonic(
+  config: SvcConfig,
+  generate: () => string,
+  dir = path.resolve('.svc'),
+  warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+): SvcConfig {
   if (config.mnemonic) return config;
   const file = path.join(dir, 'mnemonic');
   if (!fs.existsSync(file)) {
@@ -174,5 +180,10 @@ export function resolveMnemonic(config: SvcConfig, generate: () => string, dir =
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
   }
+  warn(
+    `WARNING: ${config.env} mode: every deposit address is derived from the generated seed in ${file}. ` +
+      'Funds sent to those addresses depend on that file: back it up, never share it, and run real money ' +
+      'only with SVC_ENV=production and your own SVC_MNEMONIC.',
+  );
   return { ...config, mnemonic: fs.readFileSync(file, 'utf8').trim() };
 }
