@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { GlobalErrorFilter } from './common/error.filter';
 import { InputHygieneInterceptor } from './common/input-hygiene';
 import { CoreModule, SvcConfig } from '@svc/core';
+import { ApiKeyRevocations } from './modules/auth/api-key-revocations.service';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { ChangelogModule } from './modules/changelog/changelog.module';
 import { CheckoutModule } from './modules/checkout/checkout.module';
@@ -35,6 +36,7 @@ export class AppModule {
         ...(config.devClock ? [DevModule] : []),
       ],
       providers: [
+        ApiKeyRevocations,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: GlobalErrorFilter },
