@@ -88,9 +88,9 @@ function idKind(route: string, param: string): string {
 
 function routerRoutes(): string[] {
   const express = t.app.getHttpAdapter().getInstance();
-  const stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> = (
-    express.router ?? express._router
-  ).stack;
+  type Layer = { route?: { path: string; methods: Record<string, boolean> } };
+  const router = (express.router ?? express._router) as unknown as { stack: Layer[] };
+  const stack = router.stack;
   return stack
     .filter((layer) => layer.route)
     .flatMap((layer) =>
