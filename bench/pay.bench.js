@@ -133,6 +133,9 @@ async function main() {
           SVC_ENV: 'production',
           SVC_MNEMONIC: MNEMONIC,
           PAY_URL: pay,
+          // the benchmark measures latency, not the buyer limits (README › Rate limits)
+          SVC_RATE_LIMIT_READS_PER_CLIENT: '1000000',
+          SVC_RATE_LIMIT_READS_PER_TARGET: '1000000',
         },
       }),
     );
