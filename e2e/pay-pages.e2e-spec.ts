@@ -416,6 +416,26 @@ describe('/pay/<slug>', () => {
     await screenshot(page, '18-link-archived');
     await page.close();
   });
+
+  test('?payment=<id> of another product, or a direct payment, under this slug: the 404 page', async () => {
+    const lamp = await product(fixedProduct({ name: 'Paired lamp' }));
+    const chair = await product(fixedProduct({ name: 'Other chair' }));
+    const minted = await h.t.http().post(`/v1/public/products/${lamp.slug}/checkout`).send({});
+    expect(minted.status).toBe(201);
+    const direct = await h.m.post('/v1/payments', { chain: 'bnb', token: 'USDC', amount: '1', currency: 'USDC' });
+    const page = await browser.page();
+    const own = await page.goto(`${pay}/pay/${lamp.slug}?payment=${minted.body.payment.id}`);
+    expect(own?.status()).toBe(200);
+    for (const path of [
+      `/pay/${chair.slug}?payment=${minted.body.payment.id}`,
+      `/pay/${lamp.slug}?payment=${direct.body.id}`,
+    ]) {
+      const res = await page.goto(`${pay}${path}`);
+      expect([path, res?.status()]).toEqual([path, 404]);
+      await expect(page.locator('h1').innerText()).resolves.toBe('Page not found');
+    }
+    await page.close();
+  });
 });
 
 // Last: it moves the service clock (every later expiry would be affected).

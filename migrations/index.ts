@@ -5,6 +5,7 @@ import { Webhooks1763800000000 } from './1763800000000-Webhooks';
 import { PaymentWatchAndJobs1763810000000 } from './1763810000000-PaymentWatchAndJobs';
 import { Outbound1763900000000 } from './1763900000000-Outbound';
 import { Documents1763910000000 } from './1763910000000-Documents';
+import { ApiKeyLastUsed1763920000000 } from './1763920000000-ApiKeyLastUsed';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   PaymentWatchAndJobs1763810000000,
   Outbound1763900000000,
   Documents1763910000000,
+  ApiKeyLastUsed1763920000000,
 ];

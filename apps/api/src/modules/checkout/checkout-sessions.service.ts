@@ -228,18 +228,20 @@ export class CheckoutSessionsService {
   }
 
   private async sessionProduct(workspaceId: string, dto: CreateSessionDto): Promise<ProductEntity> {
-    // Hot path: named prepared statements (planned once per connection).
+    // Hot path: named prepared statements (planned once per connection), columns named.
+    const columns = this.sql.columns(ProductEntity);
     const rows =
       dto.productId !== undefined
         ? isUuid(dto.productId)
-          ? await this.sql.rows('session_product_by_id', 'SELECT * FROM products WHERE id = $1 AND workspace_id = $2', [
-              dto.productId,
-              workspaceId,
-            ])
+          ? await this.sql.rows(
+              'session_product_by_id',
+              `SELECT ${columns} FROM products WHERE id = $1 AND workspace_id = $2`,
+              [dto.productId, workspaceId],
+            )
           : []
         : await this.sql.rows(
             'session_product_by_slug',
-            'SELECT * FROM products WHERE slug = $1 AND workspace_id = $2',
+            `SELECT ${columns} FROM products WHERE slug = $1 AND workspace_id = $2`,
             [dto.productSlug, workspaceId],
           );
     const product = rows.length ? this.sql.hydrate(ProductEntity, rows[0]) : null;

@@ -2,7 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import { Caller, CurrentCaller } from '../auth/auth.decorators';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
 import { UpdateInvoiceDto } from './dto/update-invoice.dto';
-import { InvoiceListQuery, InvoicesService } from './invoices.service';
+import { ListInvoicesQueryDto } from './dto/list-invoices.dto';
+import { InvoicesService } from './invoices.service';
 
 /** money contract › Invoices: the merchant endpoints (every role, like the rest of the merchant API). */
 @Controller('v1/invoices')
@@ -15,7 +16,7 @@ export class InvoicesController {
   }
 
   @Get()
-  list(@CurrentCaller() caller: Caller, @Query() query: InvoiceListQuery) {
+  list(@CurrentCaller() caller: Caller, @Query() query: ListInvoicesQueryDto) {
     return this.invoices.list(caller.workspaceId, query);
   }
 

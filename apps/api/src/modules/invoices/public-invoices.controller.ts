@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { Public } from '../auth/auth.decorators';
+import { RateLimit } from '../rate-limit/rate-limit.guard';
 import { CheckoutSessionsService } from '../checkout/checkout-sessions.service';
 import { InvoicesService } from './invoices.service';
 
@@ -13,6 +14,7 @@ export class PublicInvoicesController {
   ) {}
 
   @Get(':publicId')
+  @RateLimit('read', 'invoice')
   get(@Param('publicId') publicId: string) {
     return this.invoices.getPublic(publicId);
   }
@@ -22,6 +24,7 @@ export class PublicInvoicesController {
    * session): the invoice's live checkout session, or a new one. Answers `{sessionId, url}`.
    */
   @Post(':publicId/checkout')
+  @RateLimit('write', 'invoice')
   @HttpCode(200)
   async checkout(@Param('publicId') publicId: string) {
     const { session } = await this.sessions.startInvoiceSession({ publicId });

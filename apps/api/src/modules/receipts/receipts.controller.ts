@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Caller, CurrentCaller, Public } from '../auth/auth.decorators';
-import { ReceiptListQuery } from './receipts-walk';
+import { RateLimit } from '../rate-limit/rate-limit.guard';
+import { ListReceiptsQueryDto } from './dto/list-receipts.dto';
 import { ReceiptsService } from './receipts.service';
 
 /** money contract › Receipts, supplements, credit notes (spec: Endpoints › Receipts and other reads). */
@@ -14,7 +15,7 @@ export class ReceiptsController {
   }
 
   @Get('v1/receipts')
-  list(@CurrentCaller() caller: Caller, @Query() query: ReceiptListQuery) {
+  list(@CurrentCaller() caller: Caller, @Query() query: ListReceiptsQueryDto) {
     return this.receipts.walk(caller.workspaceId, query);
   }
 
@@ -26,6 +27,7 @@ export class ReceiptsController {
   /** The customer-facing document: the receipt page `{PAY_URL}/r/<id>` reads it. */
   @Public()
   @Get('v1/public/receipts/:id')
+  @RateLimit('read', 'receipt')
   getPublic(@Param('id') id: string) {
     return this.receipts.getPublic(id);
   }

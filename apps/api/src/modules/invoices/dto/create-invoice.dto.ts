@@ -1,19 +1,20 @@
-import { IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { Optional } from '../../../common/optional';
 import { InvoiceRailDto, LineItemDto, LineItemsField, RailsField } from './invoice-fields';
 
 /** `POST /v1/invoices`: a draft (money contract › Invoices). */
 export class CreateInvoiceDto {
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(200)
   customerName?: string;
 
-  @IsOptional()
+  @Optional()
   @MaxLength(320)
   @IsEmail({}, { message: 'customerEmail must be an email address' })
   customerEmail?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(2000)
   memo?: string;
@@ -26,7 +27,7 @@ export class CreateInvoiceDto {
   networks?: InvoiceRailDto[];
 
   /** ISO 8601 */
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(40)
   dueAt?: string;

@@ -1,19 +1,20 @@
-import { IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { NullClears } from '../../../common/optional';
 import { InvoiceRailDto, LineItemDto, LineItemsField, RailsField } from './invoice-fields';
 
 /** `PATCH /v1/invoices/:id` (drafts only): any field of create; `null` clears an optional text or the due date. */
 export class UpdateInvoiceDto {
-  @IsOptional()
+  @NullClears()
   @IsString()
   @MaxLength(200)
   customerName?: string | null;
 
-  @IsOptional()
+  @NullClears()
   @MaxLength(320)
   @IsEmail({}, { message: 'customerEmail must be an email address' })
   customerEmail?: string | null;
 
-  @IsOptional()
+  @NullClears()
   @IsString()
   @MaxLength(2000)
   memo?: string | null;
@@ -24,7 +25,7 @@ export class UpdateInvoiceDto {
   @RailsField()
   networks?: InvoiceRailDto[];
 
-  @IsOptional()
+  @NullClears()
   @IsString()
   @MaxLength(40)
   dueAt?: string | null;

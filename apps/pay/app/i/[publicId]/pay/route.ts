@@ -11,10 +11,15 @@ import { notFoundJson } from '../../../../lib/relay';
 const seeOther = (location: string) =>
   new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
 
-export async function POST(_req: Request, { params }: { params: Promise<{ publicId: string }> }) {
+export async function POST(req: Request, { params }: { params: Promise<{ publicId: string }> }) {
   const { publicId } = await params;
   if (!isInvoicePublicId(publicId)) return notFoundJson();
-  const started = await callApi<{ sessionId: string; url: string }>('POST', apiPaths.invoiceCheckout(publicId), {});
+  const started = await callApi<{ sessionId: string; url: string }>(
+    'POST',
+    apiPaths.invoiceCheckout(publicId),
+    {},
+    req.headers,
+  );
   if (started.ok) return seeOther(sessionPath(started.body.sessionId));
   if (started.status === 404) return notFoundJson();
   return seeOther(started.status === 409 ? invoicePath(publicId) : `${invoicePath(publicId)}?error=start`);
