@@ -65,7 +65,7 @@ const ROUTES: Record<string, { body?: () => Row; query?: string[] }> = {
   'GET /v1/webhooks/:id/deliveries': { query: ['limit', 'cursor', 'status', 'eventId'] },
   'GET /v1/webhooks/:id/deliveries/:deliveryId': {},
   'POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver': {},
-  'GET /v1/events': { query: ['type', 'createdAfter', 'limit', 'cursor'] },
+  'GET /v1/events': { query: ['type', 'createdAfter', 'limit', 'cursor', 'tail'] },
   'GET /v1/events/:id': {},
   'GET /v1/payments/:id/receipts': {},
   'GET /v1/receipts': { query: ['kind', 'updatedAfter', 'limit', 'cursor'] },

@@ -22,6 +22,9 @@ commands:
   apikey:revoke --key-id <uuid> [--json]             revoke a key: it answers 401 at once
   recover --payment <uuid> --tx <hash> [--json]      credit one transaction from chain data (the support recovery;
                                                      exit code 3 when refused, the spec's 409)
+  listen --forward-to <url> [--events <filter>] [--api-key <key>] [--api-url <url>]
+                                                     follow the workspace's events and re-post each, signed with
+                                                     a printed local secret, to a local URL (like stripe listen)
   dev:pay --payment <uuid> [--amount <token units>] [--token <symbol>]
                                                      pay a payment on the devnet (npm run dev; not in production)
 

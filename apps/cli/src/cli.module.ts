@@ -7,6 +7,7 @@ import { ApiKeyCreateCommand } from './commands/apikey-create.command';
 import { ApiKeyListCommand } from './commands/apikey-list.command';
 import { ApiKeyRevokeCommand } from './commands/apikey-revoke.command';
 import { DevPayCommand } from './commands/dev-pay.command';
+import { ListenCommand } from './commands/listen.command';
 import { MigrateCommand } from './commands/migrate.command';
 import { RecoverCommand } from './commands/recover.command';
 import { WorkspaceCreateCommand } from './commands/workspace-create.command';
@@ -37,6 +38,7 @@ export class CliModule implements OnModuleDestroy {
           inject: [DataSource],
         },
         { provide: DevPayCommand, useFactory: (db: DataSource) => new DevPayCommand(db, config), inject: [DataSource] },
+        { provide: ListenCommand, useFactory: () => new ListenCommand(config) },
         WorkspacesService,
         WorkspaceCreateCommand,
         ApiKeyCreateCommand,

@@ -10,6 +10,7 @@ import { ApiKeyListCommand, parseApiKeyListArgs } from './commands/apikey-list.c
 import { ApiKeyRevokeCommand, parseApiKeyRevokeArgs } from './commands/apikey-revoke.command';
 import { PG_INVALID_CATALOG_NAME, PG_UNDEFINED_TABLE } from './commands/database';
 import { DevPayCommand, DevPayError, parseDevPayArgs } from './commands/dev-pay.command';
+import { ListenCommand, parseListenArgs } from './commands/listen.command';
 import { MigrateCommand, parseMigrateArgs } from './commands/migrate.command';
 import { parseRecoverArgs, RecoverCommand, RecoveryFailed, RecoveryRefused } from './commands/recover.command';
 import { parseWorkspaceCreateArgs, WorkspaceCreateCommand } from './commands/workspace-create.command';
@@ -54,6 +55,10 @@ function plan(argv: string[]): Run | 'help' {
     case 'recover': {
       const parsed = parseRecoverArgs(args);
       return (app) => app.get(RecoverCommand).run(parsed);
+    }
+    case 'listen': {
+      const parsed = parseListenArgs(args);
+      return (app) => app.get(ListenCommand).run(parsed);
     }
     case 'dev:pay': {
       const parsed = parseDevPayArgs(args);

@@ -3,7 +3,13 @@ import { parseEventList } from './events-walk';
 
 describe('parseEventList', () => {
   test('defaults: every type, limit 25, from the start', () => {
-    expect(parseEventList({})).toEqual({ filters: null, createdAfter: undefined, limit: 25, cursor: undefined });
+    expect(parseEventList({})).toEqual({
+      filters: null,
+      createdAfter: undefined,
+      limit: 25,
+      cursor: undefined,
+      tail: false,
+    });
   });
 
   test('type takes the webhook filter syntax, comma-separated; * means every type', () => {
@@ -21,6 +27,7 @@ describe('parseEventList', () => {
     { createdAfter: '2026-13-01' },
     { cursor: 'x|y' },
     { limit: '1.5' },
+    { tail: 'yes' },
   ])('%p is a 400', (q) => {
     expect(() => parseEventList(q)).toThrow(DomainError);
   });
@@ -37,6 +44,12 @@ describe('parseEventList', () => {
       createdAfter: new Date('2026-09-20T00:00:00Z'),
       limit: 100,
       cursor: { createdAt: new Date('2026-09-21T10:00:00.123Z'), id },
+      tail: false,
     });
+  });
+
+  test('tail=true drops the 60-second withholding (for a follower that deduplicates by id)', () => {
+    expect(parseEventList({ tail: 'true' }).tail).toBe(true);
+    expect(parseEventList({ tail: 'false' }).tail).toBe(false);
   });
 });

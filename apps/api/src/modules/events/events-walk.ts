@@ -2,6 +2,8 @@
 // Reconciliation walk), over the outbox: oldest first by (createdAt, id), `createdAfter`
 // exclusive, `limit` 1..100 (default 25, clamped), `cursor` = `<createdAt>|<id>`, events younger
 // than 60 seconds withheld (a transaction that commits late cannot slip behind a cursor).
+// `tail=true` drops the withholding: the newest events at once, for a follower that re-reads the
+// last minute and deduplicates by id (what `svc listen` does), never for a cursor walk.
 import { parseEventFilters } from '@svc/webhooks';
 import { badRequest } from '@svc/core';
 import { decodeCursor, parseIsoTimestamp, parseLimit } from '../payments/payments-walk';
@@ -11,6 +13,7 @@ export interface EventListQuery {
   createdAfter?: string;
   limit?: string;
   cursor?: string;
+  tail?: string;
 }
 
 export interface ParsedEventList {
@@ -19,6 +22,8 @@ export interface ParsedEventList {
   createdAfter?: Date;
   limit: number;
   cursor?: { createdAt: Date; id: string };
+  /** no 60-second withholding */
+  tail: boolean;
 }
 
 export function parseEventList(q: EventListQuery): ParsedEventList {
@@ -45,5 +50,6 @@ export function parseEventList(q: EventListQuery): ParsedEventList {
     if (!parsed) throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
     cursor = { createdAt: parsed.updatedAt, id: parsed.id };
   }
-  return { filters, createdAfter, limit: parseLimit(q.limit), cursor };
+  if (q.tail !== undefined && q.tail !== 'true' && q.tail !== 'false') throw badRequest('tail must be true or false.');
+  return { filters, createdAfter, limit: parseLimit(q.limit), cursor, tail: q.tail === 'true' };
 }

@@ -23,7 +23,7 @@ export class EventsController {
   async list(@CurrentCaller() caller: Caller, @Query() query: ListEventsQueryDto) {
     const parsed = parseEventList(query);
     if (parsed.filters && !parsed.filters.length) return { data: [], hasMore: false, nextCursor: null };
-    const cutoff = new Date(this.clock.now().getTime() - WALK_LAG_MS);
+    const cutoff = parsed.tail ? null : new Date(this.clock.now().getTime() - WALK_LAG_MS);
     const rows = await this.events.walk(caller.workspaceId, parsed, cutoff);
     const page = rows.slice(0, parsed.limit);
     const hasMore = rows.length > parsed.limit;

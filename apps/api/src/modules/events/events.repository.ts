@@ -25,9 +25,13 @@ export class EventsRepository {
   }
 
   /** One page (plus one row, for hasMore) of the walk, oldest first. */
-  async walk(workspaceId: string, q: ParsedEventList, cutoff: Date): Promise<EventRow[]> {
-    const where = ['workspace_id = $1', 'created_at <= $2'];
-    const values: unknown[] = [workspaceId, cutoff];
+  async walk(workspaceId: string, q: ParsedEventList, cutoff: Date | null): Promise<EventRow[]> {
+    const where = ['workspace_id = $1'];
+    const values: unknown[] = [workspaceId];
+    if (cutoff) {
+      values.push(cutoff);
+      where.push(`created_at <= $${values.length}`);
+    }
     if (q.filters) {
       const exact = q.filters.filter((f) => !f.endsWith('.*'));
       const prefixes = q.filters

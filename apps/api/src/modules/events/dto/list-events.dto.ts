@@ -8,4 +8,5 @@ export class ListEventsQueryDto implements EventListQuery {
   @Optional() @IsString() @MaxLength(64) createdAfter?: string;
   @Optional() @IsString() @MaxLength(16) limit?: string;
   @Optional() @IsString() @MaxLength(128) cursor?: string;
+  @Optional() @IsString() @MaxLength(8) tail?: string;
 }
