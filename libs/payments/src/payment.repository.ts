@@ -40,6 +40,7 @@ export interface TransferKey {
 export class PaymentRepository {
   private readonly paymentColumns: string;
   private readonly transferColumns: string;
+  private readonly transferColumnsOfT: string;
 
   constructor(
     private readonly db: DataSource,
@@ -47,6 +48,7 @@ export class PaymentRepository {
   ) {
     this.paymentColumns = sql.columns(PaymentEntity);
     this.transferColumns = sql.columns(BlockchainTransactionEntity);
+    this.transferColumnsOfT = sql.columns(BlockchainTransactionEntity, 't');
   }
 
   // ------------------------------------------------------------------ reads
@@ -86,7 +88,7 @@ export class PaymentRepository {
     const rows = await this.sql.rows(
       'payment_transfers',
       `SELECT ${this.transferColumns} FROM (
-         SELECT t.*, row_number() OVER (PARTITION BY payment_id ORDER BY created_at DESC, id DESC) AS rank
+         SELECT ${this.transferColumnsOfT}, row_number() OVER (PARTITION BY payment_id ORDER BY created_at DESC, id DESC) AS rank
          FROM blockchain_transactions t WHERE payment_id = ANY($1)) ranked
        WHERE rank <= $2 ORDER BY created_at DESC, id DESC`,
       [paymentIds, perPayment],
