@@ -46,6 +46,20 @@ describe('configuration (runtime contract › Configuration)', () => {
     expect(() => loadConfig({ SVC_WEBHOOK_TIMEOUT_MS: '50' })).toThrow(ConfigError);
   });
 
+  test('SVC_WEBHOOK_ALLOW_PRIVATE: off by default; IP addresses and CIDR blocks, validated', () => {
+    expect(loadConfig({}).webhookAllowPrivate).toEqual([]);
+    expect(
+      loadConfig({
+        SVC_ENV: 'production',
+        SVC_MNEMONIC: 'x',
+        SVC_WEBHOOK_ALLOW_PRIVATE: ' 127.0.0.1, ::1,10.20.0.0/16 ',
+      }).webhookAllowPrivate,
+    ).toEqual(['127.0.0.1', '::1', '10.20.0.0/16']);
+    for (const bad of ['localhost', '10.0.0.0/33', '::/0', '0.0.0.0/0', '1.2.3.4/8/1', '127.0.0.1,', 'fd00::/x']) {
+      expect(() => loadConfig({ SVC_WEBHOOK_ALLOW_PRIVATE: bad })).toThrow(ConfigError);
+    }
+  });
+
   test('development generates a mnemonic once and keeps it under .svc/', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-'));
     let calls = 0;

@@ -1,6 +1,7 @@
 // Configuration is read and validated once, here; process.env appears nowhere else
 // (spec: ../shared/docs/runtime-contract.md › Configuration).
 import * as fs from 'node:fs';
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 
 export type SvcEnv = 'production' | 'development' | 'test';
@@ -21,6 +22,11 @@ export interface SvcConfig {
   webhookRetryScheduleSeconds: number[] | null;
   /** How long a webhook attempt may take (spec default 10 s); lowered only by tests. */
   webhookTimeoutMs: number;
+  /**
+   * SVC_WEBHOOK_ALLOW_PRIVATE: private addresses and CIDR blocks webhooks may reach in production
+   * (a receiver on the same host for a benchmark or a test, an internal relay). Empty: none.
+   */
+  webhookAllowPrivate: string[];
 }
 
 export class ConfigError extends Error {}
@@ -76,7 +82,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SvcConfig {
     jobIntervalMs: int('SVC_JOB_INTERVAL_MS', env.SVC_JOB_INTERVAL_MS, 5000, 10),
     webhookRetryScheduleSeconds,
     webhookTimeoutMs: webhookTimeout(env.SVC_WEBHOOK_TIMEOUT_MS),
+    webhookAllowPrivate: allowPrivate(env.SVC_WEBHOOK_ALLOW_PRIVATE),
   };
+}
+
+/**
+ * SVC_WEBHOOK_ALLOW_PRIVATE: comma-separated IP addresses and CIDR blocks (`127.0.0.1`, `::1`,
+ * `10.20.0.0/16`), off by default. Host names are not accepted (the address dialled is what is
+ * checked), nor a block of everything (`0.0.0.0/0`, `::/0`: that would switch the guard off).
+ */
+function allowPrivate(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const fail = (entry: string, why: string) =>
+    new ConfigError(`SVC_WEBHOOK_ALLOW_PRIVATE: "${entry}" ${why} (comma-separated IP addresses and CIDR blocks).`);
+  return raw.split(',').map((part) => {
+    const entry = part.trim();
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    if (!family || extra !== undefined) throw fail(entry, 'is not an IP address or CIDR block');
+    if (prefix === undefined) return address;
+    const max = family === 4 ? 32 : 128;
+    if (!/^\d+$/.test(prefix) || Number(prefix) > max) throw fail(entry, `has a prefix length outside 0..${max}`);
+    if (Number(prefix) === 0) throw fail(entry, 'would allow every address');
+    return `${address}/${Number(prefix)}`;
+  });
 }
 
 /** SVC_WEBHOOK_TIMEOUT_MS: 100 to 10000 ms, default 10000 (a 2xx within 10 seconds is success). */
