@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { GlobalErrorFilter } from './common/error.filter';
-import { CoreModule, SvcConfig } from '@svc/core';
+import { CoreModule, DerivationModule, SvcConfig } from '@svc/core';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { ChangelogModule } from './modules/changelog/changelog.module';
 import { CheckoutModule } from './modules/checkout/checkout.module';
@@ -20,6 +20,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
+        DerivationModule.forRoot(config), // the API mints deposit addresses
         WorkspacesModule,
         HealthModule,
         ChangelogModule,

@@ -28,6 +28,12 @@ describe('configuration (runtime contract › Configuration)', () => {
     expect(() => loadConfig({ SVC_ENV: 'production' })).toThrow('SVC_MNEMONIC is required in production.');
   });
 
+  test('a process that derives no key (seed: false) neither reads nor needs SVC_MNEMONIC, even in production', () => {
+    expect(loadConfig({ SVC_ENV: 'production' }, { seed: false }).mnemonic).toBeNull();
+    expect(loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC: 'some words' }, { seed: false }).mnemonic).toBeNull();
+    expect(loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC: 'some words' }).mnemonic).toBe('some words');
+  });
+
   test('invalid values are refused at boot', () => {
     expect(() => loadConfig({ SVC_ENV: 'staging' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);

@@ -14,7 +14,11 @@ export interface SvcConfig {
   baseUrl: string;
   payUrl: string;
   env: SvcEnv;
-  /** null only before `resolveMnemonic` has run (development generates one). */
+  /**
+   * SVC_MNEMONIC, the seed of every deposit address. Null in a process that derives no key
+   * (loaded with `seed: false`: the worker, the listener, the CLI) and, outside production,
+   * before `resolveMnemonic` has run (development generates one).
+   */
   mnemonic: string | null;
   chainsFile: string | undefined;
   devClock: boolean;
@@ -50,13 +54,23 @@ function url(name: string, raw: string | undefined, fallback: string): string {
   return value.replace(/\/+$/, '');
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): SvcConfig {
+export interface LoadConfigOptions {
+  /**
+   * Whether this process derives keys from SVC_MNEMONIC (default true): the API, which mints
+   * deposit addresses, and whatever signs money. A process that does not (the webhook worker,
+   * the listener, the CLI) passes false: the seed is then never read, nor required in production.
+   */
+  seed?: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): SvcConfig {
+  const seed = options.seed ?? true;
   const svcEnv = (env.SVC_ENV || 'development') as SvcEnv;
   if (!ENVS.includes(svcEnv)) throw new ConfigError(`SVC_ENV must be one of ${ENVS.join(', ')}, got "${svcEnv}".`);
   const devClock = env.SVC_DEV_CLOCK === '1';
   if (devClock && svcEnv === 'production') throw new ConfigError('SVC_DEV_CLOCK is refused in production.');
-  const mnemonic = env.SVC_MNEMONIC?.trim() || null;
-  if (!mnemonic && svcEnv === 'production') throw new ConfigError('SVC_MNEMONIC is required in production.');
+  const mnemonic = seed ? env.SVC_MNEMONIC?.trim() || null : null;
+  if (seed && !mnemonic && svcEnv === 'production') throw new ConfigError('SVC_MNEMONIC is required in production.');
   const schedule = env.SVC_WEBHOOK_RETRY_SCHEDULE;
   let webhookRetryScheduleSeconds: number[] | null = null;
   if (schedule) {
