@@ -1,7 +1,7 @@
 // Payments confirming from real transfers: a devnet (Anvil, auto-mining), the real API creating
 // payments (startTestApp with the devnet's SVC_CHAINS_FILE) and the listener running in-process
 // as in production (createListenerApp: watchers, credit service, jobs) on the same database.
-import { INestApplicationContext } from '@nestjs/common';
+import { INestApplicationContext, LogLevel } from '@nestjs/common';
 import { loadConfig, SvcConfig } from '@svc/config';
 import { ClockService } from '@svc/core';
 import { createListenerApp } from '../../apps/listener/src/listener.factory';
@@ -36,8 +36,10 @@ export interface Harness {
   t: TestApp;
   m: Merchant;
   listeners: INestApplicationContext[];
-  /** another listener copy on the same database (options: a different chains file, a wrapped sink …) */
-  listener(options?: ListenerModuleOptions & { chainsFile?: string }): Promise<INestApplicationContext>;
+  /** another listener copy on the same database (options: a different chains file, a wrapped sink, log levels …) */
+  listener(
+    options?: ListenerModuleOptions & { chainsFile?: string; logLevels?: LogLevel[] },
+  ): Promise<INestApplicationContext>;
   stopListener(app: INestApplicationContext): Promise<void>;
   /** the devnet entries rewritten (e.g. rpcUrls through a proxy) into another chains file */
   chainsFileWith(edit: (entries: TestDevnet['chains'][number]['entry'][]) => void): string;
@@ -70,14 +72,14 @@ export async function startHarness(chains: DevChainSpec[] = defaultDevChains(2))
       m,
       listeners,
       async listener(options = {}) {
-        const { chainsFile, ...rest } = options;
+        const { chainsFile, logLevels, ...rest } = options;
         const config: SvcConfig = chainsFile
           ? loadConfig({ ...configEnv(app.config), SVC_CHAINS_FILE: chainsFile })
           : app.config;
         const l = await createListenerApp(
           config,
           { healthLogIntervalMs: 0, jobs: { autoStart: false }, ...rest, evm: { ...FAST_EVM, ...rest.evm } },
-          process.env.E2E_LOG ? ['log', 'warn', 'error'] : [],
+          logLevels ?? (process.env.E2E_LOG ? ['log', 'warn', 'error'] : []),
         );
         await l.init();
         listeners.push(l);

@@ -4,3 +4,4 @@ export * from './addresses';
 export * from './observed-transfer';
 export * from './evm/evm-transfers';
 export * from './evm/evm-transfer-reader';
+export * from './rpc-url';

@@ -4,6 +4,7 @@
 // longer move the cursor; the write is also conditional on the cursor it read (compare-and-set).
 // Correctness does not rest on the lock alone: the credit is idempotent per transfer.
 import { DataSource, QueryRunner } from 'typeorm';
+import { redactRpcText } from '@svc/chains';
 import type { ProcessedBlock } from '@svc/db';
 import type { Network } from '@svc/domain';
 
@@ -90,14 +91,17 @@ export class ChainLease {
     if (!rows.length) throw new LeaseLostError(`${this.chain}/${this.network}: the cursor moved under this copy`);
   }
 
-  /** Health only: the head seen while idle (clearing the last error), or the last error. */
+  /**
+   * Health only: the head seen while idle (clearing the last error), or the last error. The
+   * error is stored with every URL cut to scheme://host[:port] (health shows it; RPC URLs carry keys).
+   */
   async report(head: bigint | null, error: { message: string; at: Date } | null): Promise<void> {
     await this.q(
       error
         ? `UPDATE chain_cursors SET head = COALESCE($3, head), last_error = $4, last_error_at = $5 WHERE chain = $1 AND network = $2`
         : `UPDATE chain_cursors SET head = COALESCE($3, head), last_error = NULL, last_error_at = NULL WHERE chain = $1 AND network = $2`,
       error
-        ? [this.chain, this.network, head?.toString() ?? null, error.message.slice(0, 1000), error.at]
+        ? [this.chain, this.network, head?.toString() ?? null, redactRpcText(error.message).slice(0, 1000), error.at]
         : [this.chain, this.network, head?.toString() ?? null],
     );
   }

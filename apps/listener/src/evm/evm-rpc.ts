@@ -1,8 +1,10 @@
 import { JsonRpcPayload, JsonRpcProvider, JsonRpcResult, Network } from 'ethers';
+import { redactRpcText, rpcEndpointLabel } from '@svc/chains';
 
 /** Why a call failed, as far as choosing what to do next goes. */
 export type RpcFailure = 'rate_limited' | 'range_too_large' | 'unavailable' | 'bad_response';
 
+/** A failed call. `message` names the endpoint by scheme, host and port only (its URL may carry a key). */
 export class RpcError extends Error {
   constructor(
     readonly failure: RpcFailure,
@@ -76,6 +78,8 @@ class HttpJsonRpcProvider extends JsonRpcProvider {
 
 interface Endpoint {
   url: string;
+  /** scheme://host[:port], what logs and stored errors say */
+  label: string;
   provider: HttpJsonRpcProvider;
   failures: number;
   /** not used again before this time (ms since epoch) */
@@ -110,6 +114,7 @@ export class EvmRpc {
     const network = Network.from(options.chainId ?? 1);
     this.endpoints = urls.map((url) => ({
       url,
+      label: rpcEndpointLabel(url),
       provider: new HttpJsonRpcProvider(url, network, options.timeoutMs ?? 15_000, options.batchMaxCount ?? 25),
       failures: 0,
       coolUntil: 0,
@@ -119,8 +124,18 @@ export class EvmRpc {
     this.backoffMaxMs = options.backoffMaxMs ?? 30_000;
   }
 
-  get url(): string {
-    return this.endpoints[this.index].url;
+  /** The current endpoint as logs and health may show it: scheme://host[:port]. */
+  get label(): string {
+    return this.endpoints[this.index].label;
+  }
+
+  /** `text` with URLs cut to their host and the configured URLs' keys removed (for logs and stored errors). */
+  redact(text: string): string {
+    return redactRpcText(text, this.urls);
+  }
+
+  private get urls(): string[] {
+    return this.endpoints.map((e) => e.url);
   }
 
   /** One JSON-RPC call on the current endpoint; concurrent calls are sent as one batch. */
@@ -158,7 +173,8 @@ export class EvmRpc {
       ep.coolUntil = Date.now() + delay * (0.75 + Math.random() * 0.5);
       this.rotate();
     }
-    return new RpcError(failure, ep.url, `${ep.url}: ${failure}: ${message.split('\n')[0].slice(0, 300)}`);
+    const text = this.redact(message.split('\n')[0]).slice(0, 300);
+    return new RpcError(failure, ep.url, `${ep.label}: ${failure}: ${text}`);
   }
 
   /** Moves to the next endpoint that is not benched (or the one benched for the shortest time). */

@@ -152,7 +152,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
       network: this.network,
       kind: 'evm',
       state: this.st.state,
-      endpoint: this.rpc?.url ?? null,
+      endpoint: this.rpc?.label ?? null,
       head: this.st.head?.toString() ?? null,
       finalHead: fin?.toString() ?? null,
       nextBlock: this.st.nextBlock?.toString() ?? null,
@@ -182,7 +182,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
       this.lease = lease;
       this.st.state = 'active';
       this.logger.log(
-        `claimed; watching ${[...this.tokenContracts.values(), ...(this.native ? ['native'] : [])].join(', ') || 'nothing'} via ${this.rpc?.url}`,
+        `claimed; watching ${[...this.tokenContracts.values(), ...(this.native ? ['native'] : [])].join(', ') || 'nothing'} via ${this.rpc?.label}`,
       );
       try {
         await this.work(lease);
@@ -252,7 +252,9 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     if (this.config.chainId !== null) {
       const id = BigInt(await this.call<string>('eth_chainId'));
       if (id !== BigInt(this.config.chainId)) {
-        throw new WrongChainError(`${this.rpc?.url} serves chain id ${id}, not ${this.config.chainId}: not reading it`);
+        throw new WrongChainError(
+          `${this.rpc?.label} serves chain id ${id}, not ${this.config.chainId}: not reading it`,
+        );
       }
     }
     const genesis = await this.call<RpcBlock | null>('eth_getBlockByNumber', ['0x0', false]);
@@ -260,7 +262,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     const stored = await lease.load();
     if (stored && stored.genesisHash !== null && stored.genesisHash !== genesis.hash) {
       this.logger.warn(
-        `the chain at ${this.rpc?.url} has another genesis block than the cursor (${stored.genesisHash}): it was reset; starting over`,
+        `the chain at ${this.rpc?.label} has another genesis block than the cursor (${stored.genesisHash}): it was reset; starting over`,
       );
     } else if (stored) {
       this.st.nextBlock = stored.nextBlock;
@@ -305,7 +307,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     const hashes = new Map<bigint, string>();
     for (let i = 0; i < blocks.length; i++) {
       const b = blocks[i];
-      if (!b) throw new TransientChainError(`block ${numbers[i]} not available yet on ${this.rpc?.url}`);
+      if (!b) throw new TransientChainError(`block ${numbers[i]} not available yet on ${this.rpc?.label}`);
       if (i > 0 && b.parentHash !== blocks[i - 1]!.hash)
         throw new TransientChainError(`blocks ${numbers[i - 1]}..${numbers[i]} do not link (reorg in flight)`);
       hashes.set(numbers[i], b.hash);

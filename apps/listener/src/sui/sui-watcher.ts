@@ -6,6 +6,7 @@
 // The cursor moves only after the sink has taken a batch, so an outage or a crash repeats a batch
 // (the sink is idempotent per transfer) and never skips one. Endpoints rotate on every error.
 import { Logger } from '@nestjs/common';
+import { rpcEndpointLabel } from '@svc/chains';
 import type { ChainConfig, TransferSink } from '@svc/chains';
 import type { Network } from '@svc/domain';
 import { DataSource } from 'typeorm';
@@ -128,7 +129,7 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
       network: this.network,
       kind: 'sui',
       state: this.st.state,
-      endpoint: this.readers[this.current]?.url ?? null,
+      endpoint: this.readers[this.current] ? rpcEndpointLabel(this.readers[this.current].url) : null,
       head: this.st.head?.toString() ?? null,
       finalHead: fin?.toString() ?? null,
       nextBlock: this.st.nextCheckpoint?.toString() ?? null,
@@ -156,7 +157,9 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
         continue;
       }
       this.st.state = 'active';
-      this.logger.log(`claimed; watching ${[...this.coinTypes.keys()].join(', ') || 'nothing'} via ${this.reader.url}`);
+      this.logger.log(
+        `claimed; watching ${[...this.coinTypes.keys()].join(', ') || 'nothing'} via ${rpcEndpointLabel(this.reader.url)}`,
+      );
       try {
         await this.work(lease);
       } catch (err) {
@@ -181,7 +184,7 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
         cursor ??= await this.openCursor(lease, latest);
         if (cursor.genesisHash !== null && latest.chainIdentifier !== cursor.genesisHash) {
           throw new WrongChainError(
-            `${reader.url} serves chain ${latest.chainIdentifier}, not ${cursor.genesisHash} (the cursor's): not reading it`,
+            `${rpcEndpointLabel(reader.url)} serves chain ${latest.chainIdentifier}, not ${cursor.genesisHash} (the cursor's): not reading it`,
           );
         }
         const fin = this.finalCheckpoint(latest.sequenceNumber);
@@ -198,9 +201,10 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
         this.failures += 1;
         // The next attempt goes to the next endpoint: a dead, lagging, rate-limiting or wrong one is skipped.
         this.current = (this.current + 1) % this.readers.length;
-        const message = (err as Error).message.includes(reader.url)
+        const label = rpcEndpointLabel(reader.url);
+        const message = (err as Error).message.includes(label)
           ? (err as Error).message
-          : `${(err as Error).message} (${reader.url})`;
+          : `${(err as Error).message} (${label})`;
         this.recordError(message);
         await lease.report(this.st.head, { message, at: this.deps.now() }).catch((e: Error) => {
           throw new LeaseLostError(e.message);
