@@ -1,9 +1,12 @@
 // The listener under hostile conditions (issue 9), with real payments on Anvil and an RPC proxy
-// in front of the node: an RPC URL that carries keys.
+// in front of the node: a node that answers eth_getLogs with `[]` or from behind the range, and an
+// RPC URL that carries keys.
 import { INestApplicationContext } from '@nestjs/common';
+import { bloomBits, bloomMayHoldTransfer, bloomOf, TRANSFER_TOPIC } from '@svc/chains';
 import { WatchersService } from '../apps/listener/src/watchers/watchers.service';
+import { jsonRpc } from './support/anvil';
 import { Harness, startHarness, waitFor } from './support/listener-harness';
-import { RpcProxy, startRpcProxy } from './support/rpc-proxy';
+import { RpcProxy, RpcRequest, startRpcProxy } from './support/rpc-proxy';
 
 jest.setTimeout(90_000);
 
@@ -27,6 +30,7 @@ afterAll(async () => {
 });
 
 const bnbNode = () => h.devnet.get('bnb').node;
+const usdcPayment = (amount: string) => h.m.payment({ chain: 'bnb', token: 'USDC', amount, currency: 'USDC' });
 const bnbStatus = (l: INestApplicationContext) =>
   l
     .get(WatchersService)
@@ -42,6 +46,84 @@ async function listenerBehindProxy(suffix = '', options: Parameters<Harness['lis
     chainsFile: h.chainsFileWith((entries) => (entries.find((e) => e.chain === 'bnb')!.rpcUrls = [url])),
   });
 }
+
+const paymentEvents = async (id: string): Promise<string[]> =>
+  (
+    await h.t.db.query(
+      `SELECT type FROM events WHERE type LIKE 'payment.%' AND (data->>'paymentId' = $1 OR data->'payment'->>'id' = $1)
+       ORDER BY created_at, id`,
+      [id],
+    )
+  ).map((r: { type: string }) => r.type);
+
+/** A range eth_getLogs (fromBlock/toBlock, not blockHash) that covers `block`. */
+const rangeCovers = (call: RpcRequest, block: number): boolean => {
+  if (call.method !== 'eth_getLogs') return false;
+  const f = (call.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string; blockHash?: string };
+  return !f.blockHash && !!f.fromBlock && Number(f.fromBlock) <= block && Number(f.toBlock) >= block;
+};
+const byHash = (calls: RpcRequest[]) =>
+  calls.filter((c) => c.method === 'eth_getLogs' && (c.params?.[0] as { blockHash?: string })?.blockHash);
+
+describe('a node that returns an incomplete eth_getLogs answer never causes a missed deposit', () => {
+  test('eth_getLogs answers [] for the range holding a deposit: the blocks’ logsBloom disagree, the blocks are read by hash, the deposit is credited', async () => {
+    await listenerBehindProxy();
+    const p = await usdcPayment('3');
+    const depositBlock = (await bnbNode().blockNumber()) + 1;
+    let emptied = 0;
+    proxy.intercept = (call) => {
+      if (emptied === 0 && rangeCovers(call, depositBlock)) {
+        emptied++;
+        return { result: [] };
+      }
+      return undefined;
+    };
+    const sent = await h.pay(p, '3');
+    expect(sent.blockNumber).toBe(depositBlock);
+    await h.until(p.id, (x) => x.status === 'confirmed');
+    expect(emptied).toBe(1);
+    expect(byHash(proxy.calls).length).toBeGreaterThanOrEqual(1);
+    expect(await paymentEvents(p.id)).toEqual(['payment.confirmed']);
+
+    // The bloom arithmetic against the node's own: the receipt's logsBloom is exactly the bloom of
+    // its one Transfer log, and the block's bloom says it may hold a Transfer of the watched USDC.
+    const usdc = h.devnet.get('bnb').tokens.USDC;
+    const receipt = await jsonRpc<{ logsBloom: string; logs: Array<{ address: string; topics: string[] }> }>(
+      bnbNode().url,
+      'eth_getTransactionReceipt',
+      [sent.hash],
+    );
+    expect(receipt.logsBloom).toBe(bloomOf(receipt.logs.flatMap((l) => [l.address, ...l.topics])));
+    const block = await jsonRpc<{ logsBloom: string }>(bnbNode().url, 'eth_getBlockByNumber', [
+      `0x${depositBlock.toString(16)}`,
+      false,
+    ]);
+    expect(bloomMayHoldTransfer(block.logsBloom, bloomBits(TRANSFER_TOPIC), [bloomBits(usdc)])).toBe(true);
+  });
+
+  test('the node answering eth_getLogs is behind the range (its head, asked in the same batch, is below it): the answer is not used, the deposit is credited', async () => {
+    await listenerBehindProxy();
+    const p = await usdcPayment('4');
+    const depositBlock = (await bnbNode().blockNumber()) + 1;
+    let lagging = 0;
+    proxy.intercept = (call, batch) => {
+      if (lagging > 0 || !batch.some((c) => rangeCovers(c, depositBlock))) return undefined;
+      // A lagging backend: it has not seen the deposit's block, and says `[]` for a range it does not have.
+      if (call.method === 'eth_blockNumber') return { result: `0x${(depositBlock - 1).toString(16)}` };
+      if (rangeCovers(call, depositBlock)) {
+        lagging++;
+        return { result: [] };
+      }
+      return undefined;
+    };
+    await h.pay(p, '4');
+    await h.until(p.id, (x) => x.status === 'confirmed');
+    expect(lagging).toBe(1);
+    // the range was asked again (of a node that has it); the bloom check never had to step in
+    expect(proxy.calls.filter((c) => rangeCovers(c, depositBlock)).length).toBeGreaterThanOrEqual(2);
+    expect(byHash(proxy.calls)).toEqual([]);
+  });
+});
 
 describe('RPC errors are stored and logged with the host only', () => {
   test('an RPC URL with a key in its path and query: chain_cursors.last_error, the log and health name scheme://host:port only', async () => {

@@ -5,3 +5,4 @@ export * from './observed-transfer';
 export * from './evm/evm-transfers';
 export * from './evm/evm-transfer-reader';
 export * from './rpc-url';
+export * from './evm/bloom';

@@ -15,6 +15,9 @@ export class RpcError extends Error {
   }
 }
 
+/** One call of a batch sent to one endpoint (callTogether). */
+export type RpcCall = readonly [method: string, params: unknown[]];
+
 const RATE_LIMIT_RE =
   /\b429\b|rate.?limit|too many requests|request limit|exceeded.*(rate|limit|quota|capacity|compute units)|capacity|throttl/i;
 const RANGE_RE =
@@ -149,6 +152,50 @@ export class EvmRpc {
     } catch (err) {
       throw this.fail(ep, err, generation);
     }
+  }
+
+  /**
+   * Several calls in one JSON-RPC batch, one HTTP request to the current endpoint, so they are
+   * answered by the same node (e.g. its head beside its eth_getLogs answer). Any item's error
+   * fails the whole call.
+   */
+  async callTogether(calls: readonly RpcCall[]): Promise<unknown[]> {
+    const ep = this.endpoints[this.index];
+    const generation = ep.generation;
+    try {
+      const payload: JsonRpcPayload[] = calls.map(([method, params], i) => ({
+        jsonrpc: '2.0',
+        id: i + 1,
+        method,
+        params,
+      }));
+      const answers = (await ep.provider._send(payload)) as Array<{
+        id: number | string;
+        result?: unknown;
+        error?: { code?: number; message?: string };
+      }>;
+      const byId = new Map(answers.map((a) => [Number(a.id), a]));
+      const results = calls.map(([method], i) => {
+        const answer = byId.get(i + 1);
+        if (!answer) throw Object.assign(new Error(`no answer to ${method} in the batch`), { code: 'BAD_DATA' });
+        if (answer.error) throw Object.assign(new Error(answer.error.message ?? 'error'), { error: answer.error });
+        return answer.result;
+      });
+      ep.failures = 0;
+      return results;
+    } catch (err) {
+      throw this.fail(ep, err, generation);
+    }
+  }
+
+  /**
+   * The current endpoint answered something that cannot be trusted (a head below the range it was
+   * asked about, logs its blocks' blooms contradict): bench it like a failure and move on; the
+   * returned error is for the caller to throw or record.
+   */
+  distrust(message: string): RpcError {
+    const ep = this.endpoints[this.index];
+    return this.fail(ep, Object.assign(new Error(message), { code: 'BAD_DATA' }), ep.generation);
   }
 
   /** How long to wait before the next attempt: 0 when some endpoint is not benched. */

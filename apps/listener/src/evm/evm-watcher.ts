@@ -3,7 +3,9 @@
 // eth_getLogs for the Transfer event of the watched token contracts and the chunk's blocks (with
 // their transactions when a native coin is watched), matched locally against the watch set. The
 // cursor moves only after the sink has taken the chunk, so an outage or a crash repeats a chunk
-// (the sink is idempotent per transfer) and never skips one.
+// (the sink is idempotent per transfer) and never skips one. An eth_getLogs answer is trusted only
+// from a node whose head (asked in the same batch) covers the range, and only when it agrees with
+// the blocks' logsBloom.
 import { Logger } from '@nestjs/common';
 import type { ChainConfig, ObservedTransfer, TransferSink } from '@svc/chains';
 import type { ProcessedBlock } from '@svc/db';
@@ -14,6 +16,8 @@ import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';
 import { ChainLease, EvmCursor, LeaseLostError } from './chain-lease';
 import { EvmRpc, RpcError } from './evm-rpc';
 import {
+  bloomBits,
+  bloomMayHoldTransfer,
   EvmMatchContext,
   RpcBlock,
   RpcLog,
@@ -82,6 +86,9 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
   private readonly tokenContracts: Map<string, string>;
   private readonly native: boolean;
   private chunkSize: number;
+  /** bloom bits of the Transfer topic and of each watched contract */
+  private readonly topicBits = bloomBits(TRANSFER_TOPIC);
+  private readonly contractBits: number[][];
   private loop: Promise<void> | null = null;
   private lease: ChainLease | null = null;
   protected readonly st: {
@@ -108,6 +115,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     this.logger = new Logger(`evm-watcher ${config.chain}/${config.network}`);
     this.tokenContracts = watchedTokenContracts(config);
     this.native = watchesNative(config);
+    this.contractBits = [...this.tokenContracts.keys()].map((address) => bloomBits(address));
     this.rpc = config.rpcUrls.length
       ? new EvmRpc(config.rpcUrls, {
           chainId: config.chainId,
@@ -289,18 +297,9 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     const from = cursor.nextBlock;
     const numbers: bigint[] = [];
     for (let n = from; n <= to; n++) numbers.push(n);
-    const [blocks, logs] = await Promise.all([
+    const [blocks, answer] = await Promise.all([
       Promise.all(numbers.map((n) => this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(n), this.native]))),
-      this.tokenContracts.size
-        ? this.call<RpcLog[]>('eth_getLogs', [
-            {
-              fromBlock: hex(from),
-              toBlock: hex(to),
-              address: [...this.tokenContracts.keys()],
-              topics: [TRANSFER_TOPIC],
-            },
-          ])
-        : Promise.resolve([] as RpcLog[]),
+      this.rangeLogs(from, to),
     ]);
 
     // Continuity: the chunk hangs off the last processed block and is one chain.
@@ -315,6 +314,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     const last = cursor.recent[cursor.recent.length - 1];
     if (last && BigInt(last.n) === from - 1n && blocks[0]!.parentHash !== last.h)
       return this.rewind(lease, cursor, head);
+    const logs = await this.confirmLogs(answer, blocks as RpcBlock[], from, to);
     for (const log of logs) {
       if (hashes.get(BigInt(log.blockNumber)) !== log.blockHash)
         throw new TransientChainError(`logs of block ${BigInt(log.blockNumber)} come from another fork`);
@@ -390,6 +390,64 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     await lease.advance(from, next, head);
     this.st.nextBlock = next.nextBlock;
     return next;
+  }
+
+  // ---- logs that can be trusted ------------------------------------------------------------
+
+  /**
+   * eth_getLogs for the Transfer event of the watched contracts over from..to, with the serving
+   * node's head in the same batch (one request, one node): a node whose head is below `to` has
+   * not seen the whole range, and its answer (often a silent `[]`) is not used.
+   */
+  private async rangeLogs(from: bigint, to: bigint): Promise<RpcLog[]> {
+    if (!this.tokenContracts.size) return [];
+    const rpc = this.rpc as EvmRpc;
+    const [nodeHead, logs] = (await rpc.callTogether([
+      ['eth_blockNumber', []],
+      ['eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(to), ...this.logFilter() }]],
+    ])) as [string, RpcLog[]];
+    if (BigInt(nodeHead) < to) {
+      throw rpc.distrust(
+        `its head is block ${BigInt(nodeHead)}, behind the range ${from}..${to} it was asked for: not trusting its eth_getLogs answer`,
+      );
+    }
+    return logs;
+  }
+
+  /**
+   * The logs of a range answer, checked against the blocks' logsBloom: a block whose bloom holds
+   * the Transfer topic and a watched contract but of which the answer has no log is read again
+   * by its hash (EIP-234: a node that lacks the block errs instead of answering `[]`). When that
+   * finds logs the range answer left out, the answer is not trusted at all: every block that may
+   * hold a transfer is read by hash, and the endpoint is benched.
+   */
+  private async confirmLogs(logs: RpcLog[], blocks: RpcBlock[], from: bigint, to: bigint): Promise<RpcLog[]> {
+    if (!this.tokenContracts.size) return logs;
+    const answered = new Set(logs.map((l) => l.blockHash));
+    const mayHold = blocks.filter((b) => bloomMayHoldTransfer(b.logsBloom, this.topicBits, this.contractBits));
+    const unanswered = mayHold.filter((b) => !answered.has(b.hash));
+    if (!unanswered.length) return logs;
+    const reread = await this.logsByHash(unanswered);
+    if (!reread.length) return logs; // the blooms were false alarms
+    const missed = new Set(reread.map((l) => BigInt(l.blockNumber)));
+    const err = (this.rpc as EvmRpc).distrust(
+      `its eth_getLogs answer for blocks ${from}..${to} left out the Transfer logs of block(s) ${[...missed].join(', ')} ` +
+        `(their logsBloom lists them): reading the range block by block`,
+    );
+    this.logger.warn(err.message);
+    const rest = await this.logsByHash(mayHold.filter((b) => answered.has(b.hash)));
+    return [...reread, ...rest];
+  }
+
+  private async logsByHash(blocks: RpcBlock[]): Promise<RpcLog[]> {
+    const answers = await Promise.all(
+      blocks.map((b) => this.call<RpcLog[]>('eth_getLogs', [{ blockHash: b.hash, ...this.logFilter() }])),
+    );
+    return answers.flat();
+  }
+
+  private logFilter(): { address: string[]; topics: string[] } {
+    return { address: [...this.tokenContracts.keys()], topics: [TRANSFER_TOPIC] };
   }
 
   // ---- helpers ------------------------------------------------------------------------------
