@@ -1,11 +1,14 @@
 // The listener under hostile conditions (issue 9), with real payments on Anvil and an RPC proxy
-// in front of the node: a node that answers eth_getLogs with `[]` or from behind the range, and an
-// RPC URL that carries keys.
+// in front of the node: a node that answers eth_getLogs with `[]` or from behind the range, an RPC
+// URL that carries keys, and a listener that is behind when a payment's expiresAt passes.
+// Expiry waits for the watcher (runtime contract › Dev clock): a transfer made in time never
+// produces payment.expired followed by a late completion.
 import { INestApplicationContext } from '@nestjs/common';
 import { bloomBits, bloomMayHoldTransfer, bloomOf, TRANSFER_TOPIC } from '@svc/chains';
 import { WatchersService } from '../apps/listener/src/watchers/watchers.service';
 import { jsonRpc } from './support/anvil';
-import { Harness, startHarness, waitFor } from './support/listener-harness';
+import { startCreditContext } from './support/credit-context';
+import { Harness, Row, startHarness, waitFor } from './support/listener-harness';
 import { RpcProxy, RpcRequest, startRpcProxy } from './support/rpc-proxy';
 
 jest.setTimeout(90_000);
@@ -164,6 +167,73 @@ describe('RPC errors are stored and logged with the host only', () => {
       }
     } finally {
       for (const s of spies) s.mockRestore();
+    }
+  });
+});
+
+// Last: they move the service clock.
+describe('expiry waits for the watcher (runtime contract › Dev clock)', () => {
+  test('a transfer made in time that a listener behind sees only after expiresAt: the payment confirms, never payment.expired first', async () => {
+    const l = await listenerBehindProxy();
+    const p = await usdcPayment('5');
+    proxy.mode = 'down'; // the listener falls behind
+    await waitFor('the outage in health', () => bnbStatus(l).lastError);
+    await h.pay(p, '5'); // in time, and final on chain
+    await h.advanceClock(31 * 60);
+    for (let i = 0; i < 3; i++) {
+      await h.runJobs();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await h.getPayment(p.id)).status).toBe('waiting_for_payment');
+
+    proxy.mode = 'up';
+    const done = await h.until(p.id, (x) => x.status === 'confirmed');
+    expect(done.receivedAmount).toBe('5');
+    await h.watchersPassed();
+    await h.runJobs();
+    expect(await paymentEvents(p.id)).toEqual(['payment.confirmed']);
+  });
+
+  test('a transfer made in time that still waits for confirmations holds the expiry; once final it confirms, and an unpaid payment expires after the next pass', async () => {
+    await h.listener();
+    const paid = await usdcPayment('6');
+    const unpaid = await usdcPayment('7');
+    await h.pay(paid, '6', { mine: false }); // one block: not final with 2 confirmations
+    await h.advanceClock(31 * 60);
+    // The watcher keeps passing the head, but the block after the final one pays a due payment.
+    await new Promise((r) => setTimeout(r, 500));
+    await h.runJobs();
+    expect((await h.getPayment(paid.id)).status).toBe('waiting_for_payment');
+    expect((await h.getPayment(unpaid.id)).status).toBe('waiting_for_payment');
+
+    await h.finalise('bnb');
+    await h.until(paid.id, (x) => x.status === 'confirmed');
+    await h.watchersPassed();
+    await h.runJobs();
+    await h.until(unpaid.id, (x) => x.status === 'expired', 'the unpaid payment to expire');
+    expect(await paymentEvents(paid.id)).toEqual(['payment.confirmed']);
+    expect(await paymentEvents(unpaid.id)).toEqual(['payment.expired']);
+  });
+
+  test('with its watcher not running, a watched rail’s payment waits; a rail without a watcher (sui: no RPC URL here) expires by time alone', async () => {
+    const onBnb: Row = await usdcPayment('8');
+    const onSui: Row = await h.m.payment({ chain: 'sui', token: 'USDC', amount: '8', currency: 'USDC' });
+    await h.advanceClock(31 * 60);
+    // The time-driven jobs alone, as in a listener copy whose watchers are not started.
+    const jobsOnly = await startCreditContext(h.t.config);
+    try {
+      await jobsOnly.clock.refresh();
+      await jobsOnly.jobs.runOnce();
+      expect((await h.getPayment(onSui.id)).status).toBe('expired');
+      expect((await h.getPayment(onBnb.id)).status).toBe('waiting_for_payment');
+
+      await h.listener(); // the watcher starts, passes the head, nothing paid the payment
+      await h.watchersPassed();
+      await jobsOnly.jobs.runOnce();
+      expect((await h.getPayment(onBnb.id)).status).toBe('expired');
+      expect(await paymentEvents(onBnb.id)).toEqual(['payment.expired']);
+    } finally {
+      await jobsOnly.close();
     }
   });
 });

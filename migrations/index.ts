@@ -3,10 +3,12 @@ import { Foundation1763780000000 } from './1763780000000-Foundation';
 import { ChainCursors1763790000000 } from './1763790000000-ChainCursors';
 import { Webhooks1763800000000 } from './1763800000000-Webhooks';
 import { PaymentWatchAndJobs1763810000000 } from './1763810000000-PaymentWatchAndJobs';
+import { ExpiryWaitsForWatcher1763925000000 } from './1763925000000-ExpiryWaitsForWatcher';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
   ChainCursors1763790000000,
   Webhooks1763800000000,
   PaymentWatchAndJobs1763810000000,
+  ExpiryWaitsForWatcher1763925000000,
 ];

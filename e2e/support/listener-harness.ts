@@ -52,6 +52,12 @@ export interface Harness {
   until(paymentId: string, predicate: (p: Row) => boolean, what?: string, ms?: number): Promise<Row>;
   getPayment(paymentId: string): Promise<Row>;
   advanceClock(seconds: number): Promise<void>;
+  /**
+   * Waits until the watchers of these rails (default: every rail a listener works) have finished
+   * a pass to the chain head that began at or after the service clock's now: what the expiry job
+   * waits for (runtime contract › Dev clock).
+   */
+  watchersPassed(rails?: Array<{ chain: string; network: string }>): Promise<void>;
   runJobs(): Promise<void>;
   close(): Promise<void>;
 }
@@ -161,6 +167,26 @@ export async function startHarness(chains: DevChainSpec[] = defaultDevChains(2))
         // every process re-reads the offset within a second; refresh ours now
         for (const l of listeners) await l.get(ClockService).refresh();
         await app.app.get(ClockService).refresh();
+      },
+      async watchersPassed(rails) {
+        const wanted =
+          rails ??
+          listeners.flatMap((l) =>
+            l
+              .get(WatchersService)
+              .status()
+              .filter((st) => st.state === 'active'),
+          );
+        const now = app.app.get(ClockService).now();
+        await waitFor('the watchers to finish a pass begun after the clock', async () => {
+          const rows: Array<{ chain: string; network: string; pass_started_at: Date | null }> = await app.db.query(
+            `SELECT chain, network, pass_started_at FROM chain_cursors`,
+          );
+          return wanted.every((r) => {
+            const row = rows.find((x) => x.chain === r.chain && x.network === r.network);
+            return row?.pass_started_at && row.pass_started_at >= now;
+          });
+        });
       },
       async runJobs() {
         const l = listeners[0];

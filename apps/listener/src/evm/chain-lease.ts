@@ -91,6 +91,23 @@ export class ChainLease {
     if (!rows.length) throw new LeaseLostError(`${this.chain}/${this.network}: the cursor moved under this copy`);
   }
 
+  /** When the last complete pass to the chain head began (the expiry job waits for it), or null. */
+  async passMark(): Promise<Date | null> {
+    const rows = await this.q<{ pass_started_at: Date | null }>(
+      `SELECT pass_started_at FROM chain_cursors WHERE chain = $1 AND network = $2`,
+      [this.chain, this.network],
+    );
+    return rows[0]?.pass_started_at ?? null;
+  }
+
+  /** Records that a pass to the chain head that began at `startedAt` is complete; the mark never moves back. */
+  async markPass(startedAt: Date): Promise<void> {
+    await this.q(
+      `UPDATE chain_cursors SET pass_started_at = GREATEST(pass_started_at, $3) WHERE chain = $1 AND network = $2`,
+      [this.chain, this.network, startedAt],
+    );
+  }
+
   /**
    * Health only: the head seen while idle (clearing the last error), or the last error. The
    * error is stored with every URL cut to scheme://host[:port] (health shows it; RPC URLs carry keys).

@@ -5,7 +5,7 @@
 // cursor moves only after the sink has taken the chunk, so an outage or a crash repeats a chunk
 // (the sink is idempotent per transfer) and never skips one. An eth_getLogs answer is trusted only
 // from a node whose head (asked in the same batch) covers the range, and only when it agrees with
-// the blocks' logsBloom.
+// the blocks' logsBloom; once caught up, the watcher records the pass the expiry job waits for.
 import { Logger } from '@nestjs/common';
 import type { ChainConfig, ObservedTransfer, TransferSink } from '@svc/chains';
 import type { ProcessedBlock } from '@svc/db';
@@ -14,6 +14,7 @@ import { DataSource } from 'typeorm';
 import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
 import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';
 import { ChainLease, EvmCursor, LeaseLostError } from './chain-lease';
+import { ExpiryHolds, ExpiryPasses, TailCheck } from '../watchers/expiry-passes';
 import { EvmRpc, RpcError } from './evm-rpc';
 import {
   bloomBits,
@@ -66,8 +67,16 @@ export interface EvmWatcherDeps {
   db: DataSource;
   sink: TransferSink;
   watchSet: WatchSet;
-  /** the service clock, for health timestamps */
+  /** the service clock, for health timestamps and the pass the expiry job waits for */
   now: () => Date;
+  /** the payments whose expiry waits for this watcher's next pass (left out: every watched address counts) */
+  expiry?: ExpiryHolds;
+  /**
+   * The dev clock is on: a pass counts from when it began on that clock (runtime contract › Dev
+   * clock; devnet block times do not follow it). Otherwise a pass never counts from later than
+   * its head block's timestamp, so a node that is behind cannot let a payment expire early.
+   */
+  devClock?: boolean;
 }
 
 const hex = (n: bigint): string => `0x${n.toString(16)}`;
@@ -86,6 +95,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
   private readonly tokenContracts: Map<string, string>;
   private readonly native: boolean;
   private chunkSize: number;
+  private readonly passes: ExpiryPasses;
   /** bloom bits of the Transfer topic and of each watched contract */
   private readonly topicBits = bloomBits(TRANSFER_TOPIC);
   private readonly contractBits: number[][];
@@ -116,6 +126,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     this.tokenContracts = watchedTokenContracts(config);
     this.native = watchesNative(config);
     this.contractBits = [...this.tokenContracts.keys()].map((address) => bloomBits(address));
+    this.passes = new ExpiryPasses(config.chain, config.network, deps.expiry);
     this.rpc = config.rpcUrls.length
       ? new EvmRpc(config.rpcUrls, {
           chainId: config.chainId,
@@ -188,6 +199,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
         continue;
       }
       this.lease = lease;
+      this.passes.reset();
       this.st.state = 'active';
       this.logger.log(
         `claimed; watching ${[...this.tokenContracts.values(), ...(this.native ? ['native'] : [])].join(', ') || 'nothing'} via ${this.rpc?.label}`,
@@ -212,9 +224,14 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     while (!this.stopping) {
       try {
         cursor ??= await this.openCursor(lease);
+        // A pass begins before the head is read: every block made before this moment is at or below it.
+        const startedAt = this.deps.now();
         const head = await this.head();
         const fin = finalHead(head, this.config.confirmations);
         if (cursor.nextBlock > fin) {
+          // Every final block up to the head is processed: the pass is complete unless the blocks
+          // after `fin` hold a transfer to a payment it would let expire.
+          await this.passes.completed(lease, startedAt, head, fin, (due) => this.checkTail(fin, head, due));
           await this.idle(lease);
           await this.sleep(this.options.pollIntervalMs);
           continue;
@@ -448,6 +465,41 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
 
   private logFilter(): { address: string[]; topics: string[] } {
     return { address: [...this.tokenContracts.keys()], topics: [TRANSFER_TOPIC] };
+  }
+
+  /**
+   * The blocks after the final head, up to the head (not final yet, so not processed): do they
+   * hold a transfer to one of `due` (null: to any watched address)? Also the head block's time.
+   */
+  private async checkTail(fin: bigint, head: bigint, due: Set<string> | null): Promise<TailCheck> {
+    const numbers: bigint[] = [];
+    for (let n = fin + 1n; n <= head; n++) numbers.push(n);
+    const needTime = !this.deps.devClock;
+    if (!numbers.length && !needTime) return { holds: false, headTime: null };
+    const from = numbers[0];
+    const [blocks, answer, headBlock] = await Promise.all([
+      Promise.all(numbers.map((n) => this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(n), this.native]))),
+      numbers.length ? this.rangeLogs(from, head) : Promise.resolve([] as RpcLog[]),
+      numbers.length ? Promise.resolve(null) : this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(head), false]),
+    ]);
+    const top = numbers.length ? blocks[blocks.length - 1] : headBlock;
+    // Not readable yet: the pass waits (and in production, with no head time known, counts from nothing).
+    if (blocks.some((b) => !b) || !top) return { holds: true, headTime: needTime ? new Date(0) : null };
+    const headTime = needTime && top.timestamp ? new Date(Number(BigInt(top.timestamp)) * 1000) : null;
+    if (!numbers.length) return { holds: false, headTime };
+    const watched = due ?? (await this.deps.watchSet.addresses(this.chain, this.network));
+    const logs = await this.confirmLogs(answer, blocks as RpcBlock[], from, head);
+    const ctx: EvmMatchContext = {
+      chain: this.chain,
+      network: this.network,
+      watched,
+      tokenContracts: this.tokenContracts,
+      head,
+    };
+    const holds =
+      transfersFromLogs(logs, ctx).length > 0 ||
+      (this.native && blocks.some((b) => nativeCandidates(b as RpcBlock, watched).length > 0));
+    return { holds, headTime };
   }
 
   // ---- helpers ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import type { Network } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { ChainLease, EvmCursor, LeaseLostError } from '../evm/chain-lease';
 import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
+import { ExpiryHolds, ExpiryPasses } from '../watchers/expiry-passes';
 import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';
 import { SuiCheckpointReader, SuiGraphQLReader, SuiLatest } from './sui-graphql-reader';
 import { transfersFromTransaction, watchedCoinTypes } from './sui-transfers';
@@ -49,8 +50,10 @@ export interface SuiWatcherDeps {
   db: DataSource;
   sink: TransferSink;
   watchSet: WatchSet;
-  /** the service clock, for health timestamps */
+  /** the service clock, for health timestamps and the pass the expiry job waits for */
   now: () => Date;
+  /** the payments whose expiry waits for this watcher's next pass */
+  expiry?: ExpiryHolds;
   /** one reader per endpoint, in rotation order; built from cfg.rpcUrls when left out (tests stage failures with it) */
   readers?: SuiCheckpointReader[];
 }
@@ -66,6 +69,7 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
   private readonly readers: SuiCheckpointReader[];
   private readonly coinTypes: Map<string, string | null>;
   private current = 0;
+  private readonly passes: ExpiryPasses;
   private loop: Promise<void> | null = null;
   protected readonly st: {
     state: WatcherState;
@@ -93,6 +97,7 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
         (url) => new SuiGraphQLReader(url, this.options.requestTimeoutMs, this.options.readConcurrency),
       );
     this.coinTypes = watchedCoinTypes(config);
+    this.passes = new ExpiryPasses(config.chain, config.network, deps.expiry);
     this.logger = new Logger(`sui-watcher ${config.chain}/${config.network}`);
   }
 
@@ -157,6 +162,7 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
         continue;
       }
       this.st.state = 'active';
+      this.passes.reset();
       this.logger.log(
         `claimed; watching ${[...this.coinTypes.keys()].join(', ') || 'nothing'} via ${rpcEndpointLabel(this.reader.url)}`,
       );
@@ -179,6 +185,8 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
     while (!this.stopping) {
       const reader = this.reader;
       try {
+        // A pass begins before the latest checkpoint is read.
+        const startedAt = this.deps.now();
         const latest = await reader.latest();
         this.st.head = latest.sequenceNumber;
         cursor ??= await this.openCursor(lease, latest);
@@ -189,6 +197,12 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
         }
         const fin = this.finalCheckpoint(latest.sequenceNumber);
         if (cursor.nextBlock > fin) {
+          // Every final checkpoint is processed. Checkpoints after `fin` (only with more than one
+          // required confirmation) are not read: the pass then counts once the latest one is final.
+          const unfinal = latest.sequenceNumber > fin;
+          await this.passes.completed(lease, startedAt, latest.sequenceNumber, fin, () =>
+            Promise.resolve({ holds: unfinal, headTime: null }),
+          );
           await this.idle(lease);
           await this.sleep(this.options.pollIntervalMs);
           continue;
