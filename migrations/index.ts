@@ -3,6 +3,9 @@ import { Foundation1763780000000 } from './1763780000000-Foundation';
 import { ChainCursors1763790000000 } from './1763790000000-ChainCursors';
 import { Webhooks1763800000000 } from './1763800000000-Webhooks';
 import { PaymentWatchAndJobs1763810000000 } from './1763810000000-PaymentWatchAndJobs';
+import { Outbound1763900000000 } from './1763900000000-Outbound';
+import { Documents1763910000000 } from './1763910000000-Documents';
+import { ApiKeyLastUsed1763920000000 } from './1763920000000-ApiKeyLastUsed';
 import { ExpiryWaitsForWatcher1763925000000 } from './1763925000000-ExpiryWaitsForWatcher';
 
 export const MIGRATIONS = [
@@ -10,5 +13,8 @@ export const MIGRATIONS = [
   ChainCursors1763790000000,
   Webhooks1763800000000,
   PaymentWatchAndJobs1763810000000,
+  Outbound1763900000000,
+  Documents1763910000000,
+  ApiKeyLastUsed1763920000000,
   ExpiryWaitsForWatcher1763925000000,
 ];

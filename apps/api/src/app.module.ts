@@ -1,15 +1,21 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { GlobalErrorFilter } from './common/error.filter';
+import { InputHygieneInterceptor } from './common/input-hygiene';
 import { CoreModule, DerivationModule, SvcConfig } from '@svc/core';
+import { ApiKeyRevocations } from './modules/auth/api-key-revocations.service';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { ChangelogModule } from './modules/changelog/changelog.module';
 import { CheckoutModule } from './modules/checkout/checkout.module';
 import { DevModule } from './modules/dev/dev.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
+import { InvoicesModule } from './modules/invoices/invoices.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProductsModule } from './modules/products/products.module';
+import { ReceiptsModule } from './modules/receipts/receipts.module';
+import { RateLimitGuard } from './modules/rate-limit/rate-limit.guard';
+import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 
@@ -21,6 +27,7 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config),
         DerivationModule.forRoot(config), // the API mints deposit addresses
+        RateLimitModule,
         WorkspacesModule,
         HealthModule,
         ChangelogModule,
@@ -29,11 +36,16 @@ export class AppModule {
         PaymentsModule,
         WebhooksModule,
         EventsModule,
+        ReceiptsModule,
+        InvoicesModule,
         ...(config.devClock ? [DevModule] : []),
       ],
       providers: [
+        ApiKeyRevocations,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: GlobalErrorFilter },
+        { provide: APP_INTERCEPTOR, useClass: InputHygieneInterceptor },
       ],
     };
   }

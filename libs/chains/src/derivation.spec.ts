@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { HDNodeWallet, Mnemonic } from 'ethers';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { toBase58 } from '@mysten/sui/utils';
-import { DepositAddressDeriver, generateMnemonic } from './derivation';
+import { DepositAddressDeriver, EVM_ACCOUNT_PATHS, EVM_ACCOUNTS, EvmAccounts, generateMnemonic } from './derivation';
 import type { ChainKind } from './registry';
 
 // Published vectors: Hardhat/Anvil default accounts; BIP-39 "abandon … about" (Ian Coleman's tool,
@@ -118,5 +118,35 @@ describe('DepositAddressDeriver', () => {
     expect(a.split(' ')).toHaveLength(24);
     expect(Mnemonic.isValidMnemonic(a)).toBe(true);
     expect(generateMnemonic()).not.toBe(a);
+  });
+});
+
+describe('EvmAccounts', () => {
+  const accounts = new EvmAccounts(ABANDON);
+  const reference = (path: string) => HDNodeWallet.fromPhrase(ABANDON, undefined, path);
+
+  it('deposit addresses are exactly what DepositAddressDeriver gives for the same index', () => {
+    const d = new DepositAddressDeriver(ABANDON);
+    for (const i of [0, 1, 2, 77, 2 ** 31 - 1]) expect(accounts.address('deposit', i)).toBe(d.derive('evm', i));
+  });
+
+  it("each account's keys and addresses follow its BIP-44 path (ethers' own derivation as reference)", () => {
+    for (const account of EVM_ACCOUNTS) {
+      for (const i of [0, 5]) {
+        const ref = reference(`${EVM_ACCOUNT_PATHS[account]}/${i}`);
+        expect(accounts.address(account, BigInt(i))).toBe(ref.address);
+        expect(accounts.privateKey(account, i)).toBe(ref.privateKey);
+      }
+    }
+    expect(EVM_ACCOUNT_PATHS).toEqual({
+      deposit: "m/44'/60'/0'/0",
+      gas_tank: "m/44'/60'/1'/0",
+      refund_wallet: "m/44'/60'/2'/0",
+    });
+  });
+
+  it('the three accounts never share an address', () => {
+    const seen = new Set(EVM_ACCOUNTS.flatMap((a) => [0, 1, 2].map((i) => accounts.address(a, i))));
+    expect(seen.size).toBe(9);
   });
 });

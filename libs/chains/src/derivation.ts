@@ -56,9 +56,9 @@ function secp256k1Node(root: HDNodeWallet, path: string): Secp256k1Node {
   };
 }
 
-// BIP-32 CKDpriv for a non-hardened index, computing only the child's address. Half the cost of
-// HDNodeWallet.deriveChild, which also builds a full wallet (two public keys and a fingerprint).
-function secp256k1ChildAddress(parent: Secp256k1Node, index: number): string {
+// BIP-32 CKDpriv for a non-hardened index, computing only the child's private key. Half the cost
+// of HDNodeWallet.deriveChild, which also builds a full wallet (two public keys and a fingerprint).
+function secp256k1ChildKey(parent: Secp256k1Node, index: number): string {
   const data = Buffer.alloc(37);
   parent.publicKey.copy(data);
   data.writeUInt32BE(index, 33);
@@ -67,7 +67,58 @@ function secp256k1ChildAddress(parent: Secp256k1Node, index: number): string {
   const key = (il + parent.key) % SECP256K1_N;
   // Probability below 2^-127; BIP-32 says such an index has no key.
   if (il >= SECP256K1_N || key === 0n) throw new Error(`index ${index} has no valid BIP-32 key`);
-  return computeAddress(SigningKey.computePublicKey(toBeHex(key, 32)));
+  return toBeHex(key, 32);
+}
+
+function secp256k1ChildAddress(parent: Secp256k1Node, index: number): string {
+  return computeAddress(SigningKey.computePublicKey(secp256k1ChildKey(parent, index)));
+}
+
+/** The BIP-32 root of a BIP-39 mnemonic; the phrase is never echoed (it is the key to every address). */
+function mnemonicRoot(mnemonic: string): { seed: Uint8Array; root: HDNodeWallet } {
+  const phrase = mnemonic.trim().split(/\s+/).join(' ');
+  if (!Mnemonic.isValidMnemonic(phrase)) throw new Error('Invalid BIP-39 mnemonic');
+  const seed = getBytes(Mnemonic.fromPhrase(phrase).computeSeed());
+  return { seed, root: HDNodeWallet.fromSeed(seed) };
+}
+
+/**
+ * The EVM accounts the service derives from its seed (README › Money out: the signer):
+ *   deposit        m/44'/60'/0'/0/i  one address per payment, i from deposit_address_index_seq
+ *   gas_tank       m/44'/60'/1'/0/0  the operator's gas tank, the same address on every EVM chain
+ *   refund_wallet  m/44'/60'/2'/0/i  one per workspace, i from refund_wallet_index_seq
+ */
+export const EVM_ACCOUNT_PATHS = {
+  deposit: "m/44'/60'/0'/0",
+  gas_tank: "m/44'/60'/1'/0",
+  refund_wallet: "m/44'/60'/2'/0",
+} as const;
+export type EvmAccount = keyof typeof EVM_ACCOUNT_PATHS;
+export const EVM_ACCOUNTS = Object.keys(EVM_ACCOUNT_PATHS) as EvmAccount[];
+
+/**
+ * The three EVM account nodes of a seed. `address` is for anyone; `privateKey` is for the signer
+ * (libs/signer), the only code that spends: keys are derived only in the process that signs.
+ */
+export class EvmAccounts {
+  private readonly nodes: Record<EvmAccount, Secp256k1Node>;
+
+  constructor(mnemonic: string) {
+    const { root } = mnemonicRoot(mnemonic);
+    this.nodes = {
+      deposit: secp256k1Node(root, EVM_ACCOUNT_PATHS.deposit),
+      gas_tank: secp256k1Node(root, EVM_ACCOUNT_PATHS.gas_tank),
+      refund_wallet: secp256k1Node(root, EVM_ACCOUNT_PATHS.refund_wallet),
+    };
+  }
+
+  address(account: EvmAccount, index: number | bigint): string {
+    return secp256k1ChildAddress(this.nodes[account], checkIndex(index));
+  }
+
+  privateKey(account: EvmAccount, index: number | bigint): string {
+    return secp256k1ChildKey(this.nodes[account], checkIndex(index));
+  }
 }
 
 function checkIndex(index: number | bigint): number {
@@ -101,12 +152,8 @@ export class DepositAddressDeriver {
   private readonly solana: Ed25519Node;
 
   constructor(mnemonic: string) {
-    const phrase = mnemonic.trim().split(/\s+/).join(' ');
-    // Never echo the phrase: it is the key to every deposit address.
-    if (!Mnemonic.isValidMnemonic(phrase)) throw new Error('Invalid BIP-39 mnemonic');
-    const seed = getBytes(Mnemonic.fromPhrase(phrase).computeSeed());
-    const root = HDNodeWallet.fromSeed(seed);
-    this.evm = secp256k1Node(root, "m/44'/60'/0'/0");
+    const { seed, root } = mnemonicRoot(mnemonic);
+    this.evm = secp256k1Node(root, EVM_ACCOUNT_PATHS.deposit);
     this.tron = secp256k1Node(root, "m/44'/195'/0'/0");
     this.sui = ed25519Path(seed, [44, 784, 0, 0]);
     this.solana = ed25519Path(seed, [44, 501]);

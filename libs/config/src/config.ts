@@ -31,7 +31,82 @@ export interface SvcConfig {
    * (a receiver on the same host for a benchmark or a test, an internal relay). Empty: none.
    */
   webhookAllowPrivate: string[];
+  /** Test only (SVC_SIGNER_CRASH_AT): the signer kills its own process at this step (crash-safety tests). */
+  signerCrashAt: SignerCrashPoint | null;
+  /** Limits of the anonymous routes (README › Rate limits); 0 turns one off. */
+  rateLimits: RateLimits;
+  /** Addresses whose X-Forwarded-For the API believes (Express `trust proxy` values: IPs, CIDRs, `loopback` …). */
+  trustedProxies: string[];
 }
+
+/** Requests per window (`windowSeconds`) that one key may make; 0 = no limit. */
+export interface RateLimits {
+  windowSeconds: number;
+  /** link checkout, redeem, cancel by one client address (they mint payments or write) */
+  writesPerClient: number;
+  /** the same writes on one checkout session */
+  writesPerSession: number;
+  /** link checkouts of one payment link (slug), from every client together */
+  writesPerSlug: number;
+  /** public reads (`/v1/public/*`) by one client address */
+  readsPerClient: number;
+  /** public reads of one session, slug or payment, from every client together */
+  readsPerTarget: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  windowSeconds: 60,
+  writesPerClient: 120,
+  writesPerSession: 30,
+  writesPerSlug: 1200,
+  readsPerClient: 1200,
+  readsPerTarget: 600,
+};
+
+/** SVC_RATE_LIMIT_<NAME> for each limit. */
+const RATE_LIMIT_ENV: Record<keyof RateLimits, string> = {
+  windowSeconds: 'SVC_RATE_LIMIT_WINDOW_SECONDS',
+  writesPerClient: 'SVC_RATE_LIMIT_WRITES_PER_CLIENT',
+  writesPerSession: 'SVC_RATE_LIMIT_WRITES_PER_SESSION',
+  writesPerSlug: 'SVC_RATE_LIMIT_WRITES_PER_SLUG',
+  readsPerClient: 'SVC_RATE_LIMIT_READS_PER_CLIENT',
+  readsPerTarget: 'SVC_RATE_LIMIT_READS_PER_TARGET',
+};
+
+function rateLimits(env: NodeJS.ProcessEnv): RateLimits {
+  const out = { ...DEFAULT_RATE_LIMITS };
+  for (const key of Object.keys(RATE_LIMIT_ENV) as Array<keyof RateLimits>) {
+    const name = RATE_LIMIT_ENV[key];
+    out[key] = int(name, env[name], DEFAULT_RATE_LIMITS[key], key === 'windowSeconds' ? 1 : 0);
+    if (out[key] > 1_000_000_000) throw new ConfigError(`${name} must be at most 1000000000, got "${env[name]}".`);
+  }
+  return out;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** SVC_TRUSTED_PROXIES: comma-separated IPs, CIDRs or loopback/linklocal/uniquelocal; default loopback. */
+function trustedProxies(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return ['loopback'];
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [ip, prefix, ...rest] = entry.split('/');
+    const family = isIP(ip);
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (!PROXY_NAMES.includes(entry) && (!family || !prefixOk || rest.length)) {
+      throw new ConfigError(
+        `SVC_TRUSTED_PROXIES must be comma-separated IP addresses, CIDRs or ${PROXY_NAMES.join('/')}, got "${entry}".`,
+      );
+    }
+  }
+  return entries;
+}
+
+export const SIGNER_CRASH_POINTS = ['after_sign', 'after_broadcast'] as const;
+export type SignerCrashPoint = (typeof SIGNER_CRASH_POINTS)[number];
 
 export class ConfigError extends Error {}
 
@@ -97,6 +172,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     webhookRetryScheduleSeconds,
     webhookTimeoutMs: webhookTimeout(env.SVC_WEBHOOK_TIMEOUT_MS),
     webhookAllowPrivate: allowPrivate(env.SVC_WEBHOOK_ALLOW_PRIVATE),
+    signerCrashAt: signerCrashAt(env.SVC_SIGNER_CRASH_AT, svcEnv),
+    rateLimits: rateLimits(env),
+    trustedProxies: trustedProxies(env.SVC_TRUSTED_PROXIES),
   };
 }
 
@@ -122,6 +200,16 @@ function allowPrivate(raw: string | undefined): string[] {
   });
 }
 
+/** SVC_SIGNER_CRASH_AT: honoured only when SVC_ENV=test, refused anywhere else. */
+function signerCrashAt(raw: string | undefined, svcEnv: SvcEnv): SignerCrashPoint | null {
+  if (raw === undefined || raw === '') return null;
+  if (svcEnv !== 'test') throw new ConfigError('SVC_SIGNER_CRASH_AT is accepted only when SVC_ENV=test.');
+  if (!SIGNER_CRASH_POINTS.includes(raw as SignerCrashPoint)) {
+    throw new ConfigError(`SVC_SIGNER_CRASH_AT must be one of ${SIGNER_CRASH_POINTS.join(', ')}, got "${raw}".`);
+  }
+  return raw as SignerCrashPoint;
+}
+
 /** SVC_WEBHOOK_TIMEOUT_MS: 100 to 10000 ms, default 10000 (a 2xx within 10 seconds is success). */
 function webhookTimeout(raw: string | undefined): number {
   const ms = int('SVC_WEBHOOK_TIMEOUT_MS', raw, 10_000, 100);
@@ -131,9 +219,15 @@ function webhookTimeout(raw: string | undefined): number {
 
 /**
  * Outside production a missing mnemonic is generated once and kept under `.svc/` so that dev
- * addresses survive restarts (runtime contract › SVC_MNEMONIC).
+ * addresses survive restarts (runtime contract › SVC_MNEMONIC). Every process that uses that file
+ * says so at start, naming it: money sent to its addresses can only be moved with it.
  */
-export function resolveMnemonic(config: SvcConfig, generate: () => string, dir = path.resolve('.svc')): SvcConfig {
+export function resolveMnemonic(
+  config: SvcConfig,
+  generate: () => string,
+  dir = path.resolve('.svc'),
+  warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+): SvcConfig {
   if (config.mnemonic) return config;
   const file = path.join(dir, 'mnemonic');
   if (!fs.existsSync(file)) {
@@ -144,5 +238,10 @@ export function resolveMnemonic(config: SvcConfig, generate: () => string, dir =
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
   }
+  warn(
+    `WARNING: ${config.env} mode: every deposit address is derived from the generated seed in ${file}. ` +
+      'Funds sent to those addresses depend on that file: back it up, never share it, and run real money ' +
+      'only with SVC_ENV=production and your own SVC_MNEMONIC.',
+  );
   return { ...config, mnemonic: fs.readFileSync(file, 'utf8').trim() };
 }

@@ -77,6 +77,8 @@ export interface AnvilOptions {
   /** starting balance of each account, in ether */
   balanceEther?: number;
   readyTimeoutMs?: number;
+  /** EVM hardfork (`--hardfork`), e.g. `berlin` for a chain without EIP-1559 (legacy gas price only) */
+  hardfork?: string;
 }
 
 export interface AnvilNode {
@@ -118,6 +120,7 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
       '--silent',
     ];
     if (options.blockTimeSeconds) args.push('--block-time', String(options.blockTimeSeconds));
+    if (options.hardfork) args.push('--hardfork', options.hardfork);
     const out = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
     const proc = spawn(bin, args, { stdio: ['ignore', out, out] });
     if (typeof out === 'number') fs.closeSync(out);

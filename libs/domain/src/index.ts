@@ -5,3 +5,5 @@ export * from './session-projection';
 export * from './session-decisions';
 export * from './payment-engine';
 export * from './permissions';
+export * from './outbound';
+export * from './documents';

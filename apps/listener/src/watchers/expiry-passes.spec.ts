@@ -1,4 +1,4 @@
-import type { ChainLease } from '../evm/chain-lease';
+import type { ChainLease } from './chain-lease';
 import { ExpiryHolds, ExpiryPasses, TailCheck } from './expiry-passes';
 
 /** The cursor row's pass mark, as ChainLease keeps it (GREATEST: it never moves back). */

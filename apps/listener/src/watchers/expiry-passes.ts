@@ -9,7 +9,7 @@
 // would let expire. When they do, the pass counts once the head it read is final and processed:
 // the transfer is credited first, so the payment never expires.
 import type { Network } from '@svc/domain';
-import type { ChainLease } from '../evm/chain-lease';
+import type { ChainLease } from './chain-lease';
 
 /** The payments of a rail whose expiry a watcher's pass would release. */
 export interface ExpiryHolds {

@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import { redactRpcText } from '@svc/chains';
-import type { ChainLease } from '../evm/chain-lease';
+import type { ChainLease } from './chain-lease';
 import type { WatcherState } from './chain-watcher';
 
 /** How often a caught-up watcher writes its health to the database. */

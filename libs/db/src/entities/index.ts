@@ -3,9 +3,16 @@ import { BlockchainTransactionEntity } from './blockchain-transaction.entity';
 import { ChainCursorEntity } from './chain-cursor.entity';
 import { CheckoutSessionEntity } from './checkout-session.entity';
 import { CheckoutSettingsEntity } from './checkout-settings.entity';
+import { DocumentCounterEntity } from './document-counter.entity';
 import { EventEntity } from './event.entity';
+import { EvmNonceEntity } from './evm-nonce.entity';
+import { OutboundAttemptEntity } from './outbound-attempt.entity';
+import { OutboundTransferEntity } from './outbound-transfer.entity';
 import { PaymentEntity } from './payment.entity';
 import { ProductEntity } from './product.entity';
+import { RefundWalletEntity } from './refund-wallet.entity';
+import { InvoiceEntity } from './invoice.entity';
+import { ReceiptEntity } from './receipt.entity';
 import { ServiceClockEntity } from './service-clock.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -18,9 +25,16 @@ export {
   ChainCursorEntity,
   CheckoutSessionEntity,
   CheckoutSettingsEntity,
+  DocumentCounterEntity,
   EventEntity,
+  EvmNonceEntity,
+  OutboundAttemptEntity,
+  OutboundTransferEntity,
   PaymentEntity,
   ProductEntity,
+  RefundWalletEntity,
+  InvoiceEntity,
+  ReceiptEntity,
   ServiceClockEntity,
   WebhookDeliveryAttemptEntity,
   WebhookDeliveryEntity,
@@ -29,6 +43,8 @@ export {
 };
 export * from './chain-cursor.entity';
 export * from './checkout-session.entity';
+export * from './invoice.entity';
+export * from './receipt.entity';
 export * from './product.entity';
 export * from './webhook-delivery.entity';
 
@@ -46,4 +62,11 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookDeliveryEntity,
   WebhookDeliveryAttemptEntity,
+  OutboundTransferEntity,
+  OutboundAttemptEntity,
+  EvmNonceEntity,
+  RefundWalletEntity,
+  InvoiceEntity,
+  ReceiptEntity,
+  DocumentCounterEntity,
 ];

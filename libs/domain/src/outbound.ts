@@ -1,0 +1,69 @@
+// The vocabulary of money out (README › Money out: the signer): closed unions shared by the
+// outbound tables (libs/db), the signer (libs/signer) and the payouts and refunds built on it.
+import { assertUnreachable } from './types';
+
+/**
+ * planned    the row is written; nothing is signed yet (it may be waiting: `waitReason`)
+ * signed     the newest attempt is signed and stored, not yet known to have reached a node
+ * submitted  the newest attempt was handed to a node (accepted, or refused only for its price)
+ * replacing  stuck: a higher fee is decided, the replacement waits for funds (a gas top-up)
+ * mined      one attempt has a receipt; waiting for the rail's confirmations
+ * completed  that receipt succeeded and is final
+ * failed     that receipt reverted and is final (the only way to fail)
+ * cancelled  given up before anything was signed
+ */
+export const OUTBOUND_STATES = [
+  'planned',
+  'signed',
+  'submitted',
+  'replacing',
+  'mined',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export type OutboundState = (typeof OUTBOUND_STATES)[number];
+
+export const OUTBOUND_PURPOSES = ['sweep', 'refund', 'gas_topup'] as const;
+export type OutboundPurpose = (typeof OUTBOUND_PURPOSES)[number];
+
+/** Which key of the seed signs (libs/chains EVM_ACCOUNT_PATHS). */
+export const SIGNER_KEY_KINDS = ['deposit', 'gas_tank', 'refund_wallet'] as const;
+export type SignerKeyKind = (typeof SIGNER_KEY_KINDS)[number];
+
+/** `exact`: the amount asked. `all`: the whole balance (native: balance minus exactly the fee). */
+export const AMOUNT_MODES = ['exact', 'all'] as const;
+export type AmountMode = (typeof AMOUNT_MODES)[number];
+
+/** `eip1559`: type-2 with maxPriorityFeePerGas = maxFeePerGas. `legacy`: gasPrice. */
+export const FEE_TYPES = ['eip1559', 'legacy'] as const;
+export type FeeType = (typeof FEE_TYPES)[number];
+
+/** Why a transfer is not moving on by itself yet; it retries on every run. */
+export const OUTBOUND_WAIT_REASONS = [
+  'gas_tank_low',
+  'balance_low',
+  'nothing_to_send',
+  'address_busy',
+  'waiting_for_top_up',
+  'fee_above_cap',
+  'rpc_error',
+] as const;
+export type OutboundWaitReason = (typeof OUTBOUND_WAIT_REASONS)[number];
+
+export function isFinalOutboundState(state: OutboundState): boolean {
+  switch (state) {
+    case 'completed':
+    case 'failed':
+    case 'cancelled':
+      return true;
+    case 'planned':
+    case 'signed':
+    case 'submitted':
+    case 'replacing':
+    case 'mined':
+      return false;
+    default:
+      return assertUnreachable(state);
+  }
+}

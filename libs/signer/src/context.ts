@@ -1,0 +1,78 @@
+// What every part of the signer shares: the database, the chains, the keys, the clock, the nodes.
+import type { DataSource } from 'typeorm';
+import type { ChainConfig, ChainRegistry } from '@svc/chains';
+import type { Network } from '@svc/domain';
+import type { SignerCrashPoint } from '@svc/config';
+import { FeePolicy, feePolicy } from './fees/fees';
+import type { EvmKeyring } from './keys/keyring';
+import { EvmRail } from './rpc/evm-rail';
+import { EvmRpcClient, JsonRpcClient } from './rpc/evm-rpc-client';
+import { OutboundRequestError } from './outbound/outbound.errors';
+import { OutboundRepository } from './outbound/outbound.repository';
+
+/** Time comes from one injected clock (the dev clock in tests), never `new Date()` in logic. */
+export interface Clock {
+  now(): Date;
+}
+
+export interface SignerLogger {
+  log(message: string): void;
+  warn(message: string): void;
+}
+
+export interface SignerOptions {
+  /** Fee policy overrides, for every chain or per chain. */
+  feePolicy?: Partial<FeePolicy> | ((chain: ChainConfig) => Partial<FeePolicy>);
+  /** The JSON-RPC client of a chain (default: JsonRpcClient over the registry's rpcUrls). */
+  rpc?: (chain: ChainConfig) => EvmRpcClient;
+  /** Test only (SvcConfig.signerCrashAt): SIGKILL this process at that step. */
+  crashAt?: SignerCrashPoint | null;
+  logger?: SignerLogger;
+}
+
+const SILENT: SignerLogger = { log: () => undefined, warn: () => undefined };
+
+export class SignerContext {
+  readonly repo = new OutboundRepository();
+  readonly logger: SignerLogger;
+  private readonly rails = new Map<string, EvmRail>();
+
+  constructor(
+    readonly db: DataSource,
+    readonly registry: ChainRegistry,
+    readonly keyring: EvmKeyring,
+    readonly clock: Clock,
+    readonly options: SignerOptions = {},
+  ) {
+    this.logger = options.logger ?? SILENT;
+  }
+
+  now(): Date {
+    return this.clock.now();
+  }
+
+  /** The EVM rail of a registered (chain, network) with at least one RPC URL. */
+  rail(chain: string, network: Network): EvmRail {
+    const key = `${chain}/${network}`;
+    let rail = this.rails.get(key);
+    if (rail) return rail;
+    const config = this.registry.get(chain, network);
+    if (!config) throw new OutboundRequestError(`${key} is not in the chain registry.`);
+    if (config.kind !== 'evm')
+      throw new OutboundRequestError(`${key} is a ${config.kind} chain; the signer sends on EVM chains.`);
+    if (config.rpcUrls.length === 0 && !this.options.rpc) {
+      throw new OutboundRequestError(`${key} has no rpcUrls in the chain registry.`);
+    }
+    const overrides =
+      typeof this.options.feePolicy === 'function' ? this.options.feePolicy(config) : (this.options.feePolicy ?? {});
+    const rpc = this.options.rpc ? this.options.rpc(config) : new JsonRpcClient(config.rpcUrls);
+    rail = new EvmRail(config, rpc, feePolicy(overrides));
+    this.rails.set(key, rail);
+    return rail;
+  }
+
+  /** The test hook of the crash-safety tests: the process dies here as if killed from outside. */
+  crashPoint(point: SignerCrashPoint): void {
+    if (this.options.crashAt === point) process.kill(process.pid, 'SIGKILL');
+  }
+}

@@ -1,0 +1,13 @@
+// @svc/signer: the crash-safe EVM "money out" machinery (README › Money out: the signer).
+export * from './context';
+export * from './fees/fees';
+export * from './keys/keyring';
+export * from './rpc/evm-rpc-client';
+export * from './rpc/evm-rail';
+export * from './outbound/funds';
+export * from './outbound/outbound.errors';
+export * from './outbound/outbound.service';
+export * from './outbound/pay-check';
+export * from './outbound/rail-runner';
+export * from './refund-wallets';
+export * from './signer.module';

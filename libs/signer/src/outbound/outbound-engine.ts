@@ -1,0 +1,553 @@
+// The state machine of one outbound transfer (README › Money out: the signer › States). Every
+// step reads the chain first, then claims the row (FOR UPDATE), checks it is still where it was
+// read, writes, and commits before the next irreversible thing happens:
+//   plan (row) → sign (nonce + fee + signed bytes, one transaction) → broadcast → receipt → final.
+// A process killed between any two steps finds, on restart, either nothing signed (sign again:
+// the nonce was not spent) or the signed bytes (broadcast them again: harmless), and always
+// looks for the receipts of every attempt it stored before anything else.
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { OutboundAttemptEntity, OutboundTransferEntity } from '@svc/db';
+import { assertUnreachable, isFinalOutboundState, type OutboundState, type OutboundWaitReason } from '@svc/domain';
+import type { SignerContext } from '../context';
+import { FeeQuote, aboveCap, feeColumns, feeFields, isStuck, quoteOf, replacementPrice } from '../fees/fees';
+import { GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
+import { ERC20, EvmRail, TxReceipt } from '../rpc/evm-rail';
+import { RpcResponseError } from '../rpc/evm-rpc-client';
+import { SenderFunds, SignDecision, decideSign } from './funds';
+import { OutboundNotFoundError } from './outbound.errors';
+
+type Transfer = OutboundTransferEntity;
+type Attempt = OutboundAttemptEntity;
+
+interface Mined {
+  attempt: Attempt;
+  receipt: TxReceipt;
+}
+
+/** What a sign step needs from the chain, read before the row is claimed. */
+interface SignFacts {
+  block: bigint;
+  quote: FeeQuote;
+  gasLimit: bigint;
+  funds: SenderFunds;
+  chainId: bigint;
+  pendingNonce: bigint | null;
+}
+
+export const keyOf = (t: Transfer): SignerKeyRef => ({ kind: t.fromKeyKind, index: t.fromKeyIndex });
+const gasFromTank = (t: Transfer) => t.tokenAddress !== null && t.fromKeyKind !== 'gas_tank';
+
+export class OutboundEngine {
+  constructor(private readonly ctx: SignerContext) {}
+
+  /**
+   * Moves a transfer on as far as it can go now and returns the row as left. A transfer waiting
+   * for its gas top-up moves the top-up on too, and tries once more when the top-up got mined.
+   */
+  async advance(id: string, depth = 0): Promise<Transfer> {
+    const t = await this.ctx.repo.get(this.ctx.db.manager, id);
+    if (!t) throw new OutboundNotFoundError(id);
+    if (isFinalOutboundState(t.state)) return t;
+    const rail = this.ctx.rail(t.chain, t.network);
+    try {
+      return await this.step(t, rail, depth);
+    } catch (err) {
+      await this.note(t.id, 'rpc_error', `${(err as Error).message}`.slice(0, 1000)).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async step(t: Transfer, rail: EvmRail, depth: number): Promise<Transfer> {
+    const head = await rail.head();
+    const attempts = await this.ctx.repo.attempts(this.ctx.db.manager, t.id);
+    if (attempts.length > 0) {
+      // Receipts first: any stored attempt may have been mined (a crash after broadcast, a replacement, a reorg).
+      const mined = await this.findMined(rail, attempts);
+      if (mined) return this.recordReceipt(t.id, mined, head, rail);
+      if (t.state === 'mined') t = await this.recordReorg(t.id);
+    }
+    const state: OutboundState = t.state;
+    switch (state) {
+      case 'planned':
+      case 'replacing':
+        return this.sign(t, attempts, rail, head, depth);
+      case 'signed':
+        return this.broadcast(t, attempts[attempts.length - 1], rail, head);
+      case 'submitted':
+        return this.watch(t, attempts, rail, head);
+      case 'mined':
+      case 'completed':
+      case 'failed':
+      case 'cancelled':
+        return t;
+      default:
+        return assertUnreachable(state);
+    }
+  }
+
+  // ---- receipts ---------------------------------------------------------------------------
+
+  private async findMined(rail: EvmRail, attempts: Attempt[]): Promise<Mined | null> {
+    for (const attempt of [...attempts].reverse()) {
+      const receipt = await rail.receipt(attempt.txHash);
+      if (receipt) return { attempt, receipt };
+    }
+    return null;
+  }
+
+  private async recordReceipt(id: string, { attempt, receipt }: Mined, head: bigint, rail: EvmRail) {
+    const confirmations = Number(head >= receipt.blockNumber ? head - receipt.blockNumber + 1n : 1n);
+    const final = confirmations >= rail.requiredConfirmations;
+    const state: OutboundState = !final ? 'mined' : receipt.status === 1 ? 'completed' : 'failed';
+    return this.ctx.db.transaction(async (m) => {
+      const t = await this.ctx.repo.lock(m, id);
+      if (!t || isFinalOutboundState(t.state)) return t as Transfer;
+      const now = this.ctx.now();
+      Object.assign(t, {
+        state,
+        nonce: attempt.nonce,
+        txHash: receipt.hash,
+        blockNumber: receipt.blockNumber,
+        confirmations,
+        gasUsed: receipt.gasUsed,
+        effectiveGasPrice: receipt.effectiveGasPrice,
+        feeAtomic: receipt.gasUsed * receipt.effectiveGasPrice,
+        amountAtomic: attempt.amountAtomic,
+        waitReason: null,
+        error: receipt.status === 1 ? null : `reverted in block ${receipt.blockNumber} (${receipt.hash})`,
+        minedAt: t.minedAt ?? now,
+        finishedAt: final ? now : null,
+        updatedAt: now,
+      });
+      await m.save(t);
+      // gas top-ups never signed are no longer needed
+      if (final) await this.cancelPlannedTopUps(m, t.id, now);
+      return t;
+    });
+  }
+
+  /** The mined attempt's block is no longer in the chain: back to waiting for a receipt. */
+  private recordReorg(id: string): Promise<Transfer> {
+    return this.ctx.db.transaction(async (m) => {
+      const t = (await this.ctx.repo.lock(m, id)) as Transfer;
+      if (t.state !== 'mined') return t;
+      this.ctx.logger.warn(`outbound ${id}: the receipt of ${t.txHash} is gone (reorg); waiting for it again`);
+      Object.assign(t, {
+        state: 'submitted',
+        txHash: null,
+        blockNumber: null,
+        confirmations: null,
+        gasUsed: null,
+        effectiveGasPrice: null,
+        feeAtomic: null,
+        minedAt: null,
+        updatedAt: this.ctx.now(),
+      });
+      return m.save(t);
+    });
+  }
+
+  // ---- signing ----------------------------------------------------------------------------
+
+  /** planned: the first attempt; replacing: the next attempt at the decided higher fee. */
+  private async sign(t: Transfer, attempts: Attempt[], rail: EvmRail, head: bigint, depth = 0): Promise<Transfer> {
+    const facts = await this.signFacts(t, attempts, rail, head);
+    if ('wait' in facts) return this.note(t.id, facts.wait, facts.message);
+    const outcome = await this.ctx.db.transaction((m) => this.decideAndSign(m, t, attempts.length, facts));
+    switch (outcome.kind) {
+      case 'moved':
+        return outcome.row;
+      case 'wait':
+      case 'top_up': {
+        const topUps: Transfer[] = [];
+        for (const u of outcome.topUps) topUps.push(await this.advance(u, depth + 1));
+        const funded = topUps.length > 0 && topUps.every((u) => u.state === 'mined' || u.state === 'completed');
+        if (funded && depth === 0) return this.advance(t.id, depth + 1);
+        return this.ctx.repo.get(this.ctx.db.manager, t.id) as Promise<Transfer>;
+      }
+      case 'signed':
+        this.ctx.crashPoint('after_sign');
+        return this.broadcast(outcome.row, outcome.attempt, rail, head);
+      default:
+        return assertUnreachable(outcome);
+    }
+  }
+
+  private async signFacts(
+    t: Transfer,
+    attempts: Attempt[],
+    rail: EvmRail,
+    head: bigint,
+  ): Promise<SignFacts | { wait: OutboundWaitReason; message: string }> {
+    const previous = t.state === 'replacing' ? attempts[attempts.length - 1] : undefined;
+    let quote = quoteOf(t);
+    if (!quote) {
+      quote = await rail.feeQuote();
+      if (aboveCap(quote.price, rail.policy)) {
+        return { wait: 'fee_above_cap', message: `the price ${quote.price} wei/gas is above the cap` };
+      }
+    }
+    const funds: SenderFunds = {
+      native: await rail.nativeBalance(t.fromAddress, head),
+      token: t.tokenAddress === null ? null : await rail.tokenBalance(t.tokenAddress, t.fromAddress, head),
+    };
+    let gasLimit = previous?.gasLimit;
+    if (gasLimit === undefined) {
+      const estimate = await this.estimate(t, funds, rail);
+      if ('wait' in estimate) return estimate;
+      gasLimit = estimate.gas;
+    }
+    const pendingNonce = t.nonce === null ? await rail.nonceAt(t.fromAddress, 'pending') : null;
+    return { block: head, quote, gasLimit, funds, chainId: await rail.chainId(), pendingNonce };
+  }
+
+  /** The exact gas of the transfer (the node's estimate); an ERC-20 transfer that would revert waits. */
+  private async estimate(
+    t: Transfer,
+    funds: SenderFunds,
+    rail: EvmRail,
+  ): Promise<{ gas: bigint } | { wait: OutboundWaitReason; message: string }> {
+    if (t.tokenAddress === null) {
+      // a plain transfer's gas does not depend on its value (and 0 needs no balance to estimate)
+      return { gas: await rail.estimateGas({ from: t.fromAddress, to: t.toAddress, value: 0n }) };
+    }
+    const amount = t.amountMode === 'all' ? (funds.token ?? 0n) : (t.amountAtomic ?? 0n);
+    if (amount <= 0n) return { wait: 'nothing_to_send', message: 'token balance is 0' };
+    if ((funds.token ?? 0n) < amount) {
+      return { wait: 'balance_low', message: `holds ${funds.token} of the token, needs ${amount}` };
+    }
+    try {
+      const data = ERC20.encodeFunctionData('transfer', [t.toAddress, amount]);
+      return { gas: await rail.estimateGas({ from: t.fromAddress, to: t.tokenAddress, data }) };
+    } catch (err) {
+      if (!(err instanceof RpcResponseError)) throw err;
+      return { wait: 'balance_low', message: `the token transfer would revert: ${err.message}`.slice(0, 1000) };
+    }
+  }
+
+  /** One transaction: claim the row and the sender, decide, and sign or top up or wait. */
+  private async decideAndSign(
+    m: EntityManager,
+    read: Transfer,
+    attemptCount: number,
+    facts: SignFacts,
+  ): Promise<
+    | { kind: 'moved'; row: Transfer }
+    | { kind: 'wait' | 'top_up'; topUps: string[] }
+    | { kind: 'signed'; row: Transfer; attempt: Attempt }
+  > {
+    const t = await this.ctx.repo.lock(m, read.id);
+    if (!t || !(await this.unchanged(m, t, read, attemptCount))) {
+      return { kind: 'moved', row: (t ?? read) as Transfer }; // another process moved it meanwhile
+    }
+    const now = this.ctx.now();
+    await this.ctx.repo.lockSender(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
+    const committed = await this.ctx.repo.commitments(m, t, t.tokenAddress, facts.block);
+    const topUps = await this.ctx.repo.topUps(m, t.id);
+    const open = topUps.filter(
+      (u) => !['failed', 'cancelled'].includes(u.state) && !(u.blockNumber !== null && u.blockNumber <= facts.block),
+    );
+    const decision: SignDecision = decideSign({
+      mode: t.amountMode,
+      isToken: t.tokenAddress !== null,
+      requested: t.amountMode === 'exact' ? t.amountAtomic : null,
+      gasFromTank: gasFromTank(t),
+      fromGasTank: t.fromKeyKind === 'gas_tank',
+      gasLimit: facts.gasLimit,
+      price: facts.quote.price,
+      funds: facts.funds,
+      committed,
+      openTopUps: open.length,
+    });
+    switch (decision.action) {
+      case 'wait': {
+        // a transfer waiting for its top-up shows why the top-up waits (the gas tank, mostly)
+        const reason =
+          decision.reason === 'waiting_for_top_up' ? (open[0]?.waitReason ?? decision.reason) : decision.reason;
+        await m.update(OutboundTransferEntity, t.id, { waitReason: reason, error: decision.message, updatedAt: now });
+        return { kind: 'wait', topUps: open.map((u) => u.id) };
+      }
+      case 'top_up': {
+        const topUp = this.topUpRow(t, decision.amountAtomic, now);
+        await m.insert(OutboundTransferEntity, topUp);
+        // the fee is fixed now: the top-up pays exactly it
+        await m.update(OutboundTransferEntity, t.id, {
+          ...feeColumns(facts.quote),
+          gasLimit: facts.gasLimit,
+          waitReason: 'waiting_for_top_up',
+          error: null,
+          updatedAt: now,
+        });
+        return { kind: 'top_up', topUps: [topUp.id] };
+      }
+      case 'sign':
+        return { kind: 'signed', ...(await this.signAttempt(m, t, attemptCount, facts, decision, now)) };
+      default:
+        return assertUnreachable(decision);
+    }
+  }
+
+  /** The claimed row is still the one the chain facts were read for. */
+  private async unchanged(m: EntityManager, t: Transfer, read: Transfer, attemptCount: number): Promise<boolean> {
+    if (t.state !== read.state || t.nonce !== read.nonce || quoteOf(t)?.price !== quoteOf(read)?.price) return false;
+    return (await m.count(OutboundAttemptEntity, { where: { transferId: t.id } })) === attemptCount;
+  }
+
+  private async signAttempt(
+    m: EntityManager,
+    t: Transfer,
+    attemptCount: number,
+    facts: SignFacts,
+    decision: { valueAtomic: bigint; amountAtomic: bigint },
+    now: Date,
+  ): Promise<{ row: Transfer; attempt: Attempt }> {
+    const nonce =
+      t.nonce ??
+      (await this.ctx.repo.allocateNonce(
+        m,
+        { chain: t.chain, network: t.network, address: t.fromAddress },
+        facts.pendingNonce ?? 0n,
+        now,
+      ));
+    const isToken = t.tokenAddress !== null;
+    const signed = await this.ctx.keyring.sign(keyOf(t), t.fromAddress, {
+      chainId: facts.chainId,
+      nonce: Number(nonce),
+      to: isToken ? t.tokenAddress : t.toAddress,
+      value: decision.valueAtomic,
+      data: isToken ? ERC20.encodeFunctionData('transfer', [t.toAddress, decision.amountAtomic]) : '0x',
+      gasLimit: facts.gasLimit,
+      ...feeFields(facts.quote),
+    });
+    const attempt = m.create(OutboundAttemptEntity, {
+      transferId: t.id,
+      attempt: attemptCount + 1,
+      txHash: signed.hash,
+      rawTx: signed.raw,
+      nonce,
+      gasLimit: facts.gasLimit,
+      ...feeColumns(facts.quote),
+      valueAtomic: decision.valueAtomic,
+      amountAtomic: decision.amountAtomic,
+      signedAt: now,
+      broadcastAt: null,
+      broadcastBlock: null,
+      lastBroadcastAt: null,
+      lastError: null,
+    });
+    await m.insert(OutboundAttemptEntity, attempt);
+    Object.assign(t, {
+      state: 'signed',
+      nonce,
+      gasLimit: facts.gasLimit,
+      ...feeColumns(facts.quote),
+      amountAtomic: decision.amountAtomic,
+      waitReason: null,
+      error: null,
+      updatedAt: now,
+    });
+    await m.save(t);
+    return { row: t, attempt };
+  }
+
+  private topUpRow(t: Transfer, amountAtomic: bigint, now: Date): Transfer {
+    const row = new OutboundTransferEntity();
+    Object.assign(row, {
+      id: randomUUID(),
+      chain: t.chain,
+      network: t.network,
+      purpose: 'gas_topup',
+      purposeId: t.purposeId,
+      parentId: t.id,
+      fromKeyKind: GAS_TANK_KEY.kind,
+      fromKeyIndex: GAS_TANK_KEY.index,
+      fromAddress: this.ctx.keyring.gasTankAddress,
+      toAddress: t.fromAddress,
+      tokenAddress: null,
+      amountMode: 'exact',
+      amountAtomic,
+      state: 'planned',
+      waitReason: null,
+      error: null,
+      nonce: null,
+      gasLimit: null,
+      feeType: null,
+      gasPrice: null,
+      maxFeePerGas: null,
+      maxPriorityFeePerGas: null,
+      txHash: null,
+      blockNumber: null,
+      confirmations: null,
+      gasUsed: null,
+      effectiveGasPrice: null,
+      feeAtomic: null,
+      createdAt: now,
+      updatedAt: now,
+      submittedAt: null,
+      minedAt: null,
+      finishedAt: null,
+    } satisfies Omit<Transfer, 'parent'>);
+    return row;
+  }
+
+  // ---- broadcasting -----------------------------------------------------------------------
+
+  /** Hands the stored bytes to the node (again: harmless) and records what it said. */
+  private async broadcast(t: Transfer, attempt: Attempt, rail: EvmRail, head: bigint): Promise<Transfer> {
+    const outcome = await rail.broadcast(attempt.rawTx);
+    this.ctx.crashPoint('after_broadcast');
+    switch (outcome.kind) {
+      case 'accepted':
+        return this.recordBroadcast(t.id, attempt, head, null);
+      case 'underpriced':
+        // in no pool at this price: the stuck timer runs, a replacement raises it
+        return this.recordBroadcast(t.id, attempt, head, outcome.message);
+      case 'nonce_too_low':
+        return this.nonceUsed(t, rail, head, outcome.message);
+      case 'insufficient_funds':
+        await this.noteAttempt(attempt, outcome.message);
+        return this.note(t.id, t.fromKeyKind === 'gas_tank' ? 'gas_tank_low' : 'balance_low', outcome.message);
+      case 'rejected':
+        await this.noteAttempt(attempt, outcome.message);
+        return this.note(t.id, null, `the node refused ${attempt.txHash}: ${outcome.message}`);
+      default:
+        return assertUnreachable(outcome);
+    }
+  }
+
+  private recordBroadcast(id: string, attempt: Attempt, head: bigint, refusal: string | null): Promise<Transfer> {
+    return this.ctx.db.transaction(async (m) => {
+      const t = (await this.ctx.repo.lock(m, id)) as Transfer;
+      const now = this.ctx.now();
+      await m.update(
+        OutboundAttemptEntity,
+        { transferId: attempt.transferId, attempt: attempt.attempt },
+        {
+          broadcastAt: attempt.broadcastAt ?? now,
+          broadcastBlock: attempt.broadcastBlock ?? head,
+          lastBroadcastAt: now,
+          lastError: refusal?.slice(0, 1000) ?? null,
+        },
+      );
+      if (t.state !== 'signed') return t;
+      Object.assign(t, {
+        state: 'submitted',
+        submittedAt: t.submittedAt ?? now,
+        waitReason: null,
+        error: refusal?.slice(0, 1000) ?? null,
+        updatedAt: now,
+      });
+      return m.save(t);
+    });
+  }
+
+  /**
+   * "nonce too low": a transaction with this nonce is in the chain. Ours (all attempts are looked
+   * up), or — when the nonce is spent at a final block and none of ours is there — one this
+   * service did not sign: then none of ours can ever be mined, and the transfer is signed again
+   * with a new nonce.
+   */
+  private async nonceUsed(t: Transfer, rail: EvmRail, head: bigint, message: string): Promise<Transfer> {
+    const attempts = await this.ctx.repo.attempts(this.ctx.db.manager, t.id);
+    const mined = await this.findMined(rail, attempts);
+    if (mined) return this.recordReceipt(t.id, mined, head, rail);
+    const finalBlock = head - BigInt(rail.requiredConfirmations) + 1n;
+    const spent = finalBlock >= 0n ? await rail.nonceAt(t.fromAddress, finalBlock) : 0n;
+    if (t.nonce === null || spent <= t.nonce) return this.note(t.id, null, message);
+    this.ctx.logger.warn(
+      `outbound ${t.id}: nonce ${t.nonce} of ${t.fromAddress} was spent by a transaction this service did not sign; signing again`,
+    );
+    return this.ctx.db.transaction(async (m) => {
+      const row = (await this.ctx.repo.lock(m, t.id)) as Transfer;
+      if (row.state !== t.state || row.nonce !== t.nonce) return row;
+      Object.assign(row, {
+        state: 'planned',
+        nonce: null,
+        gasLimit: null,
+        ...{ feeType: null, gasPrice: null, maxFeePerGas: null, maxPriorityFeePerGas: null },
+        amountAtomic: row.amountMode === 'all' ? null : row.amountAtomic,
+        waitReason: null,
+        error: `nonce ${t.nonce} was spent by a transaction this service did not sign; signing again with a new nonce`,
+        updatedAt: this.ctx.now(),
+      });
+      return m.save(row);
+    });
+  }
+
+  // ---- waiting for the receipt: rebroadcast, replace when stuck ----------------------------
+
+  private async watch(t: Transfer, attempts: Attempt[], rail: EvmRail, head: bigint): Promise<Transfer> {
+    const latest = attempts[attempts.length - 1];
+    const now = this.ctx.now();
+    if (isStuck(latest, now, head, rail.policy)) {
+      const replaced = await this.replace(t, attempts, rail, head);
+      if (replaced) return replaced;
+    }
+    const last = latest.lastBroadcastAt?.getTime() ?? 0;
+    if (now.getTime() - last >= rail.policy.rebroadcastAfterSeconds * 1000) {
+      return this.broadcast(t, latest, rail, head);
+    }
+    return this.ctx.repo.get(this.ctx.db.manager, t.id) as Promise<Transfer>;
+  }
+
+  /** Decides the next, higher fee (stored before anything is signed), then signs it; null when the cap forbids it. */
+  private async replace(t: Transfer, attempts: Attempt[], rail: EvmRail, head: bigint): Promise<Transfer | null> {
+    const latest = attempts[attempts.length - 1];
+    const previous = quoteOf(latest) as FeeQuote;
+    if (attempts.length - 1 >= rail.policy.maxReplacements) {
+      await this.note(t.id, 'fee_above_cap', `stuck after ${attempts.length - 1} replacements, the most allowed`);
+      return null;
+    }
+    const market = await rail.feeQuote();
+    const next = replacementPrice(previous.price, market.price, rail.policy);
+    if ('refused' in next) {
+      await this.note(t.id, 'fee_above_cap', `stuck at ${previous.price} wei/gas: ${next.refused}`);
+      return null;
+    }
+    const decided = await this.ctx.db.transaction(async (m) => {
+      const row = (await this.ctx.repo.lock(m, t.id)) as Transfer;
+      const count = await m.count(OutboundAttemptEntity, { where: { transferId: t.id } });
+      if (row.state !== 'submitted' || count !== attempts.length) return null;
+      Object.assign(row, {
+        state: 'replacing',
+        ...feeColumns({ type: previous.type, price: next.price }),
+        waitReason: null,
+        updatedAt: this.ctx.now(),
+      });
+      return m.save(row);
+    });
+    if (!decided) return this.ctx.repo.get(this.ctx.db.manager, t.id);
+    this.ctx.logger.log(`outbound ${t.id}: stuck at ${previous.price} wei/gas, replacing at ${next.price}`);
+    return this.sign(decided, attempts, rail, head);
+  }
+
+  // ---- notes ------------------------------------------------------------------------------
+
+  /** Records why a transfer is not moving (the state does not change). */
+  private async note(id: string, reason: OutboundWaitReason | null, message: string): Promise<Transfer> {
+    return this.ctx.db.transaction(async (m) => {
+      const t = (await this.ctx.repo.lock(m, id)) as Transfer;
+      if (isFinalOutboundState(t.state)) return t;
+      Object.assign(t, { waitReason: reason, error: message.slice(0, 1000), updatedAt: this.ctx.now() });
+      return m.save(t);
+    });
+  }
+
+  private async noteAttempt(attempt: Attempt, message: string): Promise<void> {
+    await this.ctx.db.manager.update(
+      OutboundAttemptEntity,
+      { transferId: attempt.transferId, attempt: attempt.attempt },
+      { lastError: message.slice(0, 1000), lastBroadcastAt: this.ctx.now() },
+    );
+  }
+
+  async cancelPlannedTopUps(m: EntityManager, parentId: string, now: Date): Promise<void> {
+    for (const u of await this.ctx.repo.topUps(m, parentId)) {
+      if (u.state !== 'planned') continue;
+      const locked = (await this.ctx.repo.lock(m, u.id)) as Transfer;
+      if (locked.state !== 'planned' || locked.nonce !== null) continue;
+      await m.update(OutboundTransferEntity, u.id, { state: 'cancelled', finishedAt: now, updatedAt: now });
+    }
+  }
+}

@@ -1,0 +1,277 @@
+// The signer's public face for payouts and refunds: plan a transfer (one row, nothing signed),
+// move it on (`advance`, `runPending`), ask whether it can pay, read balances. Callers keep their
+// own objects (sweep, refund) and map the transfer's state onto theirs.
+import { randomUUID } from 'node:crypto';
+import { getAddress } from 'ethers';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { ChainRegistry } from '@svc/chains';
+import { OutboundAttemptEntity, OutboundTransferEntity } from '@svc/db';
+import type { Network, OutboundState } from '@svc/domain';
+import { Clock, SignerContext, SignerOptions } from '../context';
+import { depositKey, EvmKeyring, GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
+import { OutboundEngine } from './outbound-engine';
+import {
+  OutboundConflictError,
+  OutboundNotCancellableError,
+  OutboundNotFoundError,
+  OutboundRequestError,
+} from './outbound.errors';
+import { checkPay, PayCheck } from './pay-check';
+import { RailRunReport, runRail } from './rail-runner';
+
+export interface TransferRequest {
+  chain: string;
+  network: Network;
+  from: SignerKeyRef;
+  /** Destination (checksummed on the way in). */
+  to: string;
+  /** ERC-20 contract; null for the native coin. */
+  token: string | null;
+  /** Atomic units, or `all`: the whole balance (native: the balance minus exactly the fee). */
+  amount: bigint | 'all';
+}
+
+export interface PlanRequest extends TransferRequest {
+  purpose: 'sweep' | 'refund';
+  /** The sweep's or refund's id: planning twice returns the same transfer. */
+  purposeId: string;
+}
+
+export interface SweepRequest {
+  chain: string;
+  network: Network;
+  sweepId: string;
+  depositIndex: bigint;
+  to: string;
+}
+
+export interface Balance {
+  symbol: string;
+  /** null for the native coin */
+  tokenAddress: string | null;
+  decimals: number;
+  /** null when the balance could not be read (`error` says why, e.g. no contract at that address). */
+  amountAtomic: bigint | null;
+  error?: string;
+}
+
+export class OutboundService {
+  readonly ctx: SignerContext;
+  private readonly engine: OutboundEngine;
+
+  constructor(db: DataSource, registry: ChainRegistry, keyring: EvmKeyring, clock: Clock, options: SignerOptions = {}) {
+    this.ctx = new SignerContext(db, registry, keyring, clock, options);
+    this.engine = new OutboundEngine(this.ctx);
+  }
+
+  // ---- planning ---------------------------------------------------------------------------
+
+  /**
+   * Writes the transfer (state `planned`); nothing is signed. Idempotent per (purpose, purposeId):
+   * the same request again returns the existing row, a different one is a conflict. Pass the
+   * caller's EntityManager to write it in the same transaction as the sweep or refund row.
+   */
+  async plan(req: PlanRequest, m: EntityManager = this.ctx.db.manager): Promise<OutboundTransferEntity> {
+    const row = this.newRow(req);
+    if (await this.ctx.repo.insertOnce(m, row)) return row;
+    const existing = await this.ctx.repo.byPurpose(m, req.purpose, req.purposeId);
+    if (!existing) throw new Error(`outbound transfer for ${req.purpose} ${req.purposeId} vanished`);
+    if (!sameRequest(existing, row)) {
+      throw new OutboundConflictError(`${req.purpose} ${req.purposeId} already has a different outbound transfer.`);
+    }
+    return existing;
+  }
+
+  /** Sweep a deposit address's native coin: its balance minus exactly the fee, nothing left behind. */
+  planNativeSweep(req: SweepRequest, m?: EntityManager): Promise<OutboundTransferEntity> {
+    return this.plan({ ...sweep(req), token: null }, m);
+  }
+
+  /** Sweep a deposit address's whole token balance; the gas tank tops up exactly the fee first. */
+  planTokenSweep(req: SweepRequest & { token: string }, m?: EntityManager): Promise<OutboundTransferEntity> {
+    return this.plan({ ...sweep(req), token: req.token }, m);
+  }
+
+  /** A refund (or any exact transfer) of `amountAtomic` from a deposit address or a refund wallet. */
+  planRefund(
+    req: Omit<TransferRequest, 'amount'> & { refundId: string; amountAtomic: bigint },
+    m?: EntityManager,
+  ): Promise<OutboundTransferEntity> {
+    const { refundId, amountAtomic, ...rest } = req;
+    return this.plan({ ...rest, purpose: 'refund', purposeId: refundId, amount: amountAtomic }, m);
+  }
+
+  /** Gives up a transfer nothing was signed for (its planned gas top-ups too). */
+  async cancel(id: string): Promise<OutboundTransferEntity> {
+    return this.ctx.db.transaction(async (m) => {
+      const t = await this.ctx.repo.lock(m, id);
+      if (!t) throw new OutboundNotFoundError(id);
+      if (t.state === 'cancelled') return t;
+      // planned without a nonce: nothing signed, or only attempts whose nonce another transaction took
+      if (t.state !== 'planned' || t.nonce !== null) {
+        throw new OutboundNotCancellableError(
+          `Outbound transfer ${id} is ${t.state}; only a planned one can be cancelled.`,
+        );
+      }
+      const now = this.ctx.now();
+      Object.assign(t, { state: 'cancelled' satisfies OutboundState, finishedAt: now, updatedAt: now });
+      await m.save(t);
+      await this.engine.cancelPlannedTopUps(m, id, now);
+      return t;
+    });
+  }
+
+  // ---- moving on --------------------------------------------------------------------------
+
+  /** One step or more of the state machine (sign, broadcast, receipt, replace); safe to call from anywhere, any time. */
+  advance(id: string): Promise<OutboundTransferEntity> {
+    return this.engine.advance(id);
+  }
+
+  /**
+   * Advances every open transfer of a rail, oldest first. One runner per rail across processes
+   * (a PostgreSQL advisory lock): null when another process holds it.
+   */
+  runPending(chain: string, network: Network): Promise<RailRunReport | null> {
+    return runRail(this.ctx, chain, network, (id) => this.engine.advance(id));
+  }
+
+  // ---- reading ----------------------------------------------------------------------------
+
+  async get(id: string): Promise<OutboundTransferEntity> {
+    const t = await this.ctx.repo.get(this.ctx.db.manager, id);
+    if (!t) throw new OutboundNotFoundError(id);
+    return t;
+  }
+
+  attempts(id: string): Promise<OutboundAttemptEntity[]> {
+    return this.ctx.repo.attempts(this.ctx.db.manager, id);
+  }
+
+  /** The gas top-ups of a token transfer. */
+  topUps(id: string): Promise<OutboundTransferEntity[]> {
+    return this.ctx.repo.topUps(this.ctx.db.manager, id);
+  }
+
+  /** Whether the transfer could be signed now, and what it would send and cost; else why not. */
+  check(req: TransferRequest): Promise<PayCheck> {
+    return checkPay(this.ctx, { ...req, to: getAddress(req.to) }, this.ctx.keyring.address(req.from));
+  }
+
+  /** The operator's gas tank on a rail: its address (the same on every EVM chain) and native balance. */
+  async gasTank(chain: string, network: Network): Promise<{ address: string; balanceAtomic: bigint }> {
+    const address = this.ctx.keyring.gasTankAddress;
+    return { address, balanceAtomic: await this.ctx.rail(chain, network).nativeBalance(address, 'latest') };
+  }
+
+  /** What an address holds on a rail: the native coin and every registered token with a contract, in registry order. */
+  async balances(chain: string, network: Network, address: string): Promise<Balance[]> {
+    const rail = this.ctx.rail(chain, network);
+    const out: Balance[] = [];
+    for (const t of rail.config.tokens) {
+      if (!t.native && t.address === null) continue;
+      const balance: Balance = {
+        symbol: t.symbol,
+        tokenAddress: t.native ? null : t.address,
+        decimals: t.decimals,
+        amountAtomic: null,
+      };
+      try {
+        balance.amountAtomic = t.native
+          ? await rail.nativeBalance(address, 'latest')
+          : await rail.tokenBalance(t.address as string, address, 'latest');
+      } catch (err) {
+        balance.error = (err as Error).message;
+      }
+      out.push(balance);
+    }
+    return out;
+  }
+
+  address(key: SignerKeyRef): string {
+    return this.ctx.keyring.address(key);
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------
+
+  private newRow(req: PlanRequest): OutboundTransferEntity {
+    const config = this.ctx.registry.get(req.chain, req.network);
+    if (!config) throw new OutboundRequestError(`${req.chain}/${req.network} is not in the chain registry.`);
+    if (config.kind !== 'evm') throw new OutboundRequestError(`${req.chain} is not an EVM chain.`);
+    if (req.from.kind === 'gas_tank' && req.from.index !== GAS_TANK_KEY.index) {
+      throw new OutboundRequestError('The gas tank is index 0.');
+    }
+    const from = this.ctx.keyring.address(req.from);
+    const to = checksum(req.to, 'to');
+    if (to === from) throw new OutboundRequestError('A transfer to its own sender moves nothing.');
+    if (req.amount !== 'all' && req.amount <= 0n) throw new OutboundRequestError('amount must be positive.');
+    const now = this.ctx.now();
+    const row = new OutboundTransferEntity();
+    Object.assign(row, {
+      id: randomUUID(),
+      chain: req.chain,
+      network: req.network,
+      purpose: req.purpose,
+      purposeId: req.purposeId,
+      parentId: null,
+      fromKeyKind: req.from.kind,
+      fromKeyIndex: req.from.index,
+      fromAddress: from,
+      toAddress: to,
+      tokenAddress: req.token === null ? null : checksum(req.token, 'token'),
+      amountMode: req.amount === 'all' ? 'all' : 'exact',
+      amountAtomic: req.amount === 'all' ? null : req.amount,
+      state: 'planned',
+      waitReason: null,
+      error: null,
+      nonce: null,
+      gasLimit: null,
+      feeType: null,
+      gasPrice: null,
+      maxFeePerGas: null,
+      maxPriorityFeePerGas: null,
+      txHash: null,
+      blockNumber: null,
+      confirmations: null,
+      gasUsed: null,
+      effectiveGasPrice: null,
+      feeAtomic: null,
+      createdAt: now,
+      updatedAt: now,
+      submittedAt: null,
+      minedAt: null,
+      finishedAt: null,
+    } satisfies Omit<OutboundTransferEntity, 'parent'>);
+    return row;
+  }
+}
+
+const sweep = (req: SweepRequest) => ({
+  chain: req.chain,
+  network: req.network,
+  purpose: 'sweep' as const,
+  purposeId: req.sweepId,
+  from: depositKey(req.depositIndex),
+  to: req.to,
+  amount: 'all' as const,
+});
+
+function checksum(value: string, field: string): string {
+  try {
+    return getAddress(value);
+  } catch {
+    throw new OutboundRequestError(`${field} must be an EVM address (0x + 40 hex), got "${value}".`);
+  }
+}
+
+function sameRequest(a: OutboundTransferEntity, b: OutboundTransferEntity): boolean {
+  return (
+    a.chain === b.chain &&
+    a.network === b.network &&
+    a.fromAddress === b.fromAddress &&
+    a.toAddress === b.toAddress &&
+    a.tokenAddress === b.tokenAddress &&
+    a.amountMode === b.amountMode &&
+    (a.amountMode === 'all' || a.amountAtomic === b.amountAtomic)
+  );
+}

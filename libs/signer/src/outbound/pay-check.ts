@@ -1,0 +1,117 @@
+// "Can it pay?" before a caller plans (or while a sweep is held / a refund awaits funds): the same
+// decision the signer will make when it signs, read-only, including the gas tank behind a top-up.
+import { getAddress } from 'ethers';
+import type { OutboundWaitReason } from '@svc/domain';
+import type { SignerContext } from '../context';
+import { FeeQuote, aboveCap } from '../fees/fees';
+import { GAS_TANK_KEY } from '../keys/keyring';
+import { ERC20, EvmRail } from '../rpc/evm-rail';
+import { RpcResponseError } from '../rpc/evm-rpc-client';
+import { decideSign } from './funds';
+import type { TransferRequest } from './outbound.service';
+
+export type PayCheck =
+  | {
+      ok: true;
+      /** What would be sent: the amount asked, or the whole balance (native: minus the fee). */
+      amountAtomic: bigint;
+      gasLimit: bigint;
+      quote: FeeQuote;
+      /** gasLimit × price: the most the transfer itself can cost (exactly its cost for a plain transfer). */
+      feeAtomic: bigint;
+      /** Native coin the gas tank sends first (0 when the sender already holds the fee). */
+      topUpAtomic: bigint;
+      /** What that top-up costs the gas tank (21,000 gas × price). */
+      topUpFeeAtomic: bigint;
+    }
+  | { ok: false; waitReason: OutboundWaitReason; reason: string };
+
+const no = (waitReason: OutboundWaitReason, reason: string): PayCheck => ({ ok: false, waitReason, reason });
+
+export async function checkPay(ctx: SignerContext, req: TransferRequest, from: string): Promise<PayCheck> {
+  const rail = ctx.rail(req.chain, req.network);
+  const where = `${from} on ${rail.key}`;
+  const head = await rail.head();
+  const quote = await rail.feeQuote();
+  if (aboveCap(quote.price, rail.policy))
+    return no('fee_above_cap', `the price ${quote.price} wei/gas is above the cap`);
+  const token = req.token === null ? null : getAddress(req.token);
+  const funds = {
+    native: await rail.nativeBalance(from, head),
+    token: token === null ? null : await rail.tokenBalance(token, from, head),
+  };
+  const pseudo = {
+    id: '00000000-0000-0000-0000-000000000000',
+    chain: req.chain,
+    network: req.network,
+    fromAddress: from,
+  };
+  const committed = await ctx.repo.commitments(ctx.db.manager, pseudo, token, head);
+  const amount = req.amount === 'all' ? (token === null ? funds.native : (funds.token ?? 0n)) : req.amount;
+  const gasLimit = await estimate(rail, from, req.to, token, amount);
+  if (typeof gasLimit === 'string')
+    return no(amount <= 0n ? 'nothing_to_send' : 'balance_low', `${where}: ${gasLimit}`);
+  const decision = decideSign({
+    mode: req.amount === 'all' ? 'all' : 'exact',
+    isToken: token !== null,
+    requested: req.amount === 'all' ? null : req.amount,
+    gasFromTank: token !== null && req.from.kind !== 'gas_tank',
+    fromGasTank: req.from.kind === 'gas_tank',
+    gasLimit,
+    price: quote.price,
+    funds,
+    committed,
+    openTopUps: 0,
+  });
+  const fee = gasLimit * quote.price;
+  switch (decision.action) {
+    case 'wait':
+      return no(decision.reason, `${where}: ${decision.message}`);
+    case 'sign':
+      return {
+        ok: true,
+        amountAtomic: decision.amountAtomic,
+        gasLimit,
+        quote,
+        feeAtomic: fee,
+        topUpAtomic: 0n,
+        topUpFeeAtomic: 0n,
+      };
+    case 'top_up': {
+      const tank = await checkPay(
+        ctx,
+        { ...req, from: GAS_TANK_KEY, to: from, token: null, amount: decision.amountAtomic },
+        ctx.keyring.gasTankAddress,
+      );
+      if (!tank.ok)
+        return no('gas_tank_low', `the gas tank cannot pay the top-up of ${decision.amountAtomic} wei: ${tank.reason}`);
+      return {
+        ok: true,
+        amountAtomic: amount,
+        gasLimit,
+        quote,
+        feeAtomic: fee,
+        topUpAtomic: decision.amountAtomic,
+        topUpFeeAtomic: tank.feeAtomic,
+      };
+    }
+  }
+}
+
+/** The gas of the transfer, or why the node says it would fail. */
+async function estimate(
+  rail: EvmRail,
+  from: string,
+  to: string,
+  token: string | null,
+  amount: bigint,
+): Promise<bigint | string> {
+  if (token === null) return rail.estimateGas({ from, to, value: 0n }); // a plain transfer's gas does not depend on its value
+  if (amount <= 0n) return 'token balance is 0';
+  try {
+    return await rail.estimateGas({ from, to: token, data: ERC20.encodeFunctionData('transfer', [to, amount]) });
+  } catch (err) {
+    if (err instanceof RpcResponseError) return `the token transfer would revert: ${err.message}`;
+    throw err;
+  }
+}
