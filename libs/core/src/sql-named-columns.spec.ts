@@ -2,13 +2,12 @@
 // `RETURNING *` (or `alias.*`) in a named statement fixes the row shape when it is first prepared,
 // so a migration that adds a column breaks every process still running the old code ("cached plan
 // must not change result type"). This scan fails on one in non-test source.
-// Covers apps/listener, apps/worker and libs/ for now; apps/api and apps/cli are being fixed on
-// another branch and join the list once merged.
+// Covers every app and library (apps/pay has no SQL, and the scan skips its build folders).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const SCANNED = ['apps/listener', 'apps/worker', 'libs'];
+const SCANNED = ['apps/api', 'apps/cli', 'apps/listener', 'apps/worker', 'apps/pay', 'libs'];
 const STAR = /\b(?:SELECT|RETURNING)\s+(?:DISTINCT\s+)?(?:[a-z_][a-z0-9_]*\.)?\*|,\s*[a-z_][a-z0-9_]*\.\*/i;
 
 function sources(dir: string): string[] {
