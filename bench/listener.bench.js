@@ -8,7 +8,13 @@
 //      transferMany transaction per block; 100 of the 200,000 transfers pay a watched payment),
 //      with 1,000 and with 100,000 watched payments; goal: the 100,000 run costs at most 1.2x the
 //      1,000 run.
-// BENCH_LATENCY_SAMPLES, BENCH_CATCHUP_BLOCKS, BENCH_TRANSFERS_PER_BLOCK scale it down for a quick look.
+// Both again on realistic blocks: ~200 transactions each, most of them plain native transfers
+// (BNB is watched, so every block is read with its transactions), some transfers of an unwatched
+// token and a small share of the watched USDC; the latency run sends that load every second
+// beside the measured payments, the catch-up chain pays a watched USDC and a watched BNB payment
+// every tenth block.
+// BENCH_LATENCY_SAMPLES, BENCH_CATCHUP_BLOCKS, BENCH_TRANSFERS_PER_BLOCK, BENCH_REALISTIC_BLOCKS,
+// BENCH_TXS_PER_BLOCK scale it down for a quick look; BENCH_MIX=transfers|realistic runs one mix.
 'use strict';
 require('reflect-metadata');
 const fs = require('node:fs');
@@ -28,9 +34,16 @@ const BLOCKS = Number(process.env.BENCH_CATCHUP_BLOCKS ?? 1000);
 const PER_BLOCK = Number(process.env.BENCH_TRANSFERS_PER_BLOCK ?? 200);
 const MATCH_EVERY = 10; // one block in ten pays one watched payment
 const CONFIRMATIONS = 2;
+const REALISTIC_BLOCKS = Number(process.env.BENCH_REALISTIC_BLOCKS ?? 500);
+const TXS_PER_BLOCK = Number(process.env.BENCH_TXS_PER_BLOCK ?? 200);
+// Of each realistic block: this many watched-USDC transfers and unwatched-USDT transfers; the rest native.
+const USDC_PER_BLOCK = Math.max(1, Math.round(TXS_PER_BLOCK * 0.025));
+const USDT_PER_BLOCK = Math.round(TXS_PER_BLOCK * 0.075);
+const MIXES = (process.env.BENCH_MIX ?? 'transfers,realistic').split(',');
 
 const dist = (...p) => require(path.join(DIST, ...p));
-const { startDevnet, DevPayer } = dist('libs', 'devnet', 'src');
+const { startDevnet, DevPayer, ANVIL_KEYS } = dist('libs', 'devnet', 'src');
+const { Wallet } = require('ethers');
 const { loadConfig } = dist('libs', 'config', 'src');
 const { createDataSource } = dist('libs', 'db', 'src');
 const { createListenerApp } = dist('apps', 'listener', 'src', 'listener.factory.js');
@@ -78,9 +91,10 @@ async function database() {
 
 /**
  * `count` open payments of 1 USDC on bnb: the first ones at `addresses` (the ones the bench pays),
- * the rest at addresses nobody pays. Inserted in bulk; the watch set reads them like any payment.
+ * the rest at addresses nobody pays; plus one payment of 1 BNB at each of `nativeAddresses`.
+ * Inserted in bulk; the watch set reads them like any payment.
  */
-async function insertPayments(db, usdc, count, addresses) {
+async function insertPayments(db, usdc, count, addresses, nativeAddresses = []) {
   const given = addresses.map(getAddress);
   await db.client.query(
     `INSERT INTO payments (id, workspace_id, chain, network, token, token_address, decimals, amount, currency,
@@ -91,6 +105,16 @@ async function insertPayments(db, usdc, count, addresses) {
      FROM generate_series(1, $4::int) AS i`,
     [db.workspaceId, usdc, given, count],
   );
+  if (nativeAddresses.length) {
+    await db.client.query(
+      `INSERT INTO payments (id, workspace_id, chain, network, token, token_address, decimals, amount, currency,
+         expected_amount_atomic, payment_address, address_kind, address_index, status, expires_at)
+       SELECT gen_random_uuid(), $1, 'bnb', 'mainnet', 'BNB', NULL, 18, '0.000001', 'BNB', 1000000000000,
+         a, 'evm', $3::int + n, 'waiting_for_payment', now() + interval '30 minutes'
+       FROM unnest($2::text[]) WITH ORDINALITY AS u(a, n)`,
+      [db.workspaceId, nativeAddresses.map(getAddress), count],
+    );
+  }
   await db.client.query('ANALYZE payments');
 }
 
@@ -106,6 +130,7 @@ const bnbOnly = (usdcDecimals = 18) => [
     confirmations: CONFIRMATIONS,
     tokens: [
       { symbol: 'USDC', decimals: usdcDecimals, watched: true },
+      { symbol: 'USDT', decimals: 18, watched: false },
       { symbol: 'BNB', decimals: 18, watched: true, native: true },
     ],
   },
@@ -115,11 +140,90 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+// ---- realistic blocks --------------------------------------------------------------------------
+
+/** Anvil's unlocked accounts 2 and 3 send the background traffic (the payer, account 1, signs its own). */
+const LOAD_SENDERS = ANVIL_KEYS.slice(2).map((k) => new Wallet(k).address);
+const pad32 = (hex) => hex.replace(/^0x/, '').padStart(64, '0');
+const erc20Transfer = (to, amount) => `0xa9059cbb${pad32(to)}${pad32(amount.toString(16))}`;
+
+async function rpcBatch(url, calls) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(calls.map(([method, params], i) => ({ jsonrpc: '2.0', id: i + 1, method, params }))),
+  });
+  const out = await res.json();
+  const failed = out.find((o) => o.error);
+  if (failed) throw new Error(`${calls[failed.id - 1][0]}: ${failed.error.message}`);
+  return out.sort((a, b) => a.id - b.id).map((o) => o.result);
+}
+
+/**
+ * Gives the load senders USDC and USDT to move around (they have native coin from Anvil); returns
+ * their next nonces (the load sets nonces itself: the node's pending count races its mining).
+ */
+async function fundLoadSenders(devnet) {
+  const bnb = devnet.get('bnb');
+  const payer = new DevPayer(bnb.node.url, devnet.payerKey, 56);
+  for (const to of LOAD_SENDERS)
+    for (const token of [bnb.tokens.USDC, bnb.tokens.USDT]) await payer.sendToken(token, to, 10n ** 27n);
+  payer.close();
+  const nonces = {};
+  for (const a of LOAD_SENDERS)
+    nonces[a] = Number(BigInt(await bnb.node.rpc('eth_getTransactionCount', [a, 'pending'])));
+  return nonces;
+}
+
+/**
+ * One realistic block's transactions (eth_sendTransaction from the unlocked load senders):
+ * USDC_PER_BLOCK watched-token transfers, USDT_PER_BLOCK unwatched-token transfers, the rest plain
+ * native transfers, to recipients nobody watches; `pay` replaces one recipient of each kind.
+ */
+function realisticTxs(bnb, pool, nonces, b, pay = {}) {
+  const calls = [];
+  for (let i = 0; i < TXS_PER_BLOCK; i++) {
+    const from = LOAD_SENDERS[i % LOAD_SENDERS.length];
+    const nonce = `0x${(nonces[from]++).toString(16)}`;
+    const to = pool[(b * 31 + i) % pool.length];
+    if (i < USDC_PER_BLOCK) {
+      const recipient = i === 0 && pay.usdc ? pay.usdc : to;
+      const amount = i === 0 && pay.usdc ? 10n ** 18n : 10n ** 15n;
+      calls.push([
+        'eth_sendTransaction',
+        [{ from, nonce, to: bnb.tokens.USDC, gas: '0x186a0', data: erc20Transfer(recipient, amount) }],
+      ]);
+    } else if (i < USDC_PER_BLOCK + USDT_PER_BLOCK) {
+      calls.push([
+        'eth_sendTransaction',
+        [{ from, nonce, to: bnb.tokens.USDT, gas: '0x186a0', data: erc20Transfer(to, 10n ** 15n) }],
+      ]);
+    } else {
+      const native = i === USDC_PER_BLOCK + USDT_PER_BLOCK && pay.native;
+      calls.push([
+        'eth_sendTransaction',
+        [
+          {
+            from,
+            nonce,
+            to: native ? pay.native : to,
+            gas: '0x5208',
+            value: `0x${(native ? 10n ** 12n : 10n ** 9n).toString(16)}`,
+          },
+        ],
+      ]);
+    }
+  }
+  return calls;
+}
+
 // ---- (1) detection latency ------------------------------------------------------------------
 
-async function latency() {
+/** `realistic`: every block also carries TXS_PER_BLOCK transactions of background traffic. */
+async function latency(realistic = false) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-latency-'));
   const devnet = await startDevnet({ dir, chains: bnbOnly(), blockTimeSeconds: 1 });
+  const nonces = realistic ? await fundLoadSenders(devnet) : null;
   const db = await database();
   const node = devnet.get('bnb').node;
   const usdc = devnet.get('bnb').tokens.USDC;
@@ -133,9 +237,25 @@ async function latency() {
     ]);
     await app.init();
 
+    let watching = true;
+    // Background traffic: a block's worth of transactions right after each block, so every block is full.
+    const pool = Array.from({ length: TXS_PER_BLOCK * 5 }, () => randomAddress());
+    let loadBlocks = 0;
+    const load = (async () => {
+      if (!realistic) return;
+      let last = await node.blockNumber();
+      while (watching) {
+        const n = await node.blockNumber();
+        if (n !== last) {
+          last = n;
+          await rpcBatch(node.url, realisticTxs(devnet.get('bnb'), pool, nonces, n));
+          loadBlocks++;
+        }
+        await sleep(10);
+      }
+    })();
     // When each block first appears on the node.
     const seenAt = new Map();
-    let watching = true;
     const blockWatcher = (async () => {
       while (watching) {
         const n = await node.blockNumber();
@@ -169,7 +289,10 @@ async function latency() {
     const deadline = Date.now() + 30_000;
     while (sent.some((s) => !confirmedAt.has(s.id)) && Date.now() < deadline) await sleep(20);
     watching = false;
-    await Promise.all([blockWatcher, dbWatcher]);
+    await Promise.all([blockWatcher, dbWatcher, load]);
+    const txsPerBlock = realistic
+      ? (await node.rpc('eth_getBlockByNumber', ['latest', false])).transactions.length
+      : PER_BLOCK_LATENCY;
 
     const samples = [];
     for (const s of sent) {
@@ -180,6 +303,8 @@ async function latency() {
     }
     samples.sort((a, b) => a - b);
     return {
+      loadBlocks,
+      txsPerBlock,
       n: samples.length,
       p50: percentile(samples, 50),
       p99: percentile(samples, 99),
@@ -219,7 +344,44 @@ async function buildChain() {
   const end = start + BLOCKS - 1;
   say(`chain of ${BLOCKS} blocks x ${PER_BLOCK} transfers built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   payer.close();
-  return { devnet, dir, usdc, paid, start, end };
+  return { devnet, dir, usdc, paid, paidNative: [], start, end, txsPerBlock: PER_BLOCK };
+}
+
+/**
+ * REALISTIC_BLOCKS blocks of TXS_PER_BLOCK transactions each (realisticTxs), mined one by one with
+ * auto-mining off; every MATCH_EVERY-th block pays a watched USDC payment, and the one five blocks
+ * later a watched BNB payment.
+ */
+async function buildRealisticChain() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-realistic-'));
+  const devnet = await startDevnet({ dir, chains: bnbOnly() });
+  const bnb = devnet.get('bnb');
+  const node = bnb.node;
+  const nonces = await fundLoadSenders(devnet);
+  await node.rpc('evm_setAutomine', [false]);
+  const paid = [];
+  const paidNative = [];
+  const pool = Array.from({ length: TXS_PER_BLOCK * 7 }, () => randomAddress());
+  const start = (await node.blockNumber()) + 1;
+  const t0 = performance.now();
+  for (let b = 0; b < REALISTIC_BLOCKS; b++) {
+    const pay = {};
+    if (b % MATCH_EVERY === 0) paid.push((pay.usdc = randomAddress()));
+    if (b % MATCH_EVERY === MATCH_EVERY >> 1) paidNative.push((pay.native = randomAddress()));
+    await rpcBatch(node.url, realisticTxs(bnb, pool, nonces, b, pay));
+    await node.rpc('evm_mine', []);
+    if (b % 100 === 99) say(`built ${b + 1}/${REALISTIC_BLOCKS} realistic blocks`);
+  }
+  const end = start + REALISTIC_BLOCKS - 1;
+  const last = await node.rpc('eth_getBlockByNumber', [`0x${end.toString(16)}`, false]);
+  if (last.transactions.length !== TXS_PER_BLOCK)
+    throw new Error(`block ${end} carries ${last.transactions.length} transactions, not ${TXS_PER_BLOCK}`);
+  await node.rpc('evm_setAutomine', [true]);
+  await node.mine(CONFIRMATIONS);
+  say(
+    `chain of ${REALISTIC_BLOCKS} blocks x ${TXS_PER_BLOCK} transactions built in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  return { devnet, dir, usdc: bnb.tokens.USDC, paid, paidNative, start, end, txsPerBlock: TXS_PER_BLOCK };
 }
 
 /** Databases of the catch-up runs, dropped at the end: dropping one is heavy I/O that would slow the next run. */
@@ -230,7 +392,7 @@ async function catchUp(chain, watched) {
   leftovers.push(db);
   let app;
   try {
-    await insertPayments(db, chain.usdc, watched, chain.paid);
+    await insertPayments(db, chain.usdc, watched - chain.paidNative.length, chain.paid, chain.paidNative);
     // The cursor where the chain starts (as after an outage); the genesis is filled in by the watcher.
     await db.client.query(`INSERT INTO chain_cursors (chain, network, next_block) VALUES ('bnb', 'mainnet', $1)`, [
       chain.start,
@@ -273,8 +435,8 @@ async function catchUp(chain, watched) {
     const confirmed = Number(
       (await db.client.query(`SELECT count(*) FROM payments WHERE status = 'confirmed'`)).rows[0].count,
     );
-    if (confirmed !== chain.paid.length)
-      throw new Error(`expected ${chain.paid.length} confirmed payments, found ${confirmed}`);
+    const expected = chain.paid.length + chain.paidNative.length;
+    if (confirmed !== expected) throw new Error(`expected ${expected} confirmed payments, found ${confirmed}`);
     return {
       watched,
       seconds,
@@ -282,7 +444,7 @@ async function catchUp(chain, watched) {
       creditSeconds: sink.ms / 1000,
       total: (end - t0) / 1000,
       blocksPerSecond: walked / seconds,
-      transfersPerSecond: (walked * PER_BLOCK) / seconds,
+      transfersPerSecond: (walked * chain.txsPerBlock) / seconds,
       confirmed,
     };
   } finally {
@@ -290,26 +452,25 @@ async function catchUp(chain, watched) {
   }
 }
 
-async function main() {
-  say(`(1) detection latency: ${LATENCY_SAMPLES} payments, a block a second, ${CONFIRMATIONS} confirmations`);
-  const lat = await latency();
-  say(`(2) catch-up: building ${BLOCKS} blocks x ${PER_BLOCK} token transfers`);
-  const chain = await buildChain();
-  // Three runs of each, interleaved, so warm-up and a busy machine weigh on both; the best of each counts.
+/** Three catch-up runs at 1,000 and at 100,000 watched payments, interleaved; the best of each counts. */
+async function catchUpRuns(chain, label) {
   const runs = { 1000: [], 100000: [] };
   try {
     for (const watched of [1_000, 100_000, 1_000, 100_000, 1_000, 100_000]) {
       const r = await catchUp(chain, watched);
       runs[watched].push(r);
       say(
-        `${watched.toLocaleString('en')} watched: walk ${r.seconds.toFixed(2)} s, startup ${r.startup.toFixed(2)} s, in the credit service ${r.creditSeconds.toFixed(2)} s (whole run)`,
+        `${label}, ${watched.toLocaleString('en')} watched: walk ${r.seconds.toFixed(2)} s, startup ${r.startup.toFixed(2)} s, in the credit service ${r.creditSeconds.toFixed(2)} s (whole run)`,
       );
     }
   } finally {
     await chain.devnet.stop();
     fs.rmSync(chain.dir, { recursive: true, force: true });
-    for (const db of leftovers) await db.close();
   }
+  return runs;
+}
+
+function report(title, lat, chain, runs, perBlockWord) {
   const best = (rs) => rs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
   const small = best(runs[1000]);
   const large = best(runs[100000]);
@@ -317,31 +478,64 @@ async function main() {
   const totalRatio =
     best(runs[100000].map((r) => ({ ...r, seconds: r.total }))).seconds /
     best(runs[1000].map((r) => ({ ...r, seconds: r.total }))).seconds;
-  const lines = [
+  const blocks = chain.end - chain.start + 1;
+  const paid = chain.paid.length + chain.paidNative.length;
+  return [
     '',
-    'listener bench (built code, PostgreSQL, Anvil; EVM watcher + credit service)',
-    '',
-    `(1) detection latency, final block -> committed status (n=${lat.n}, 1 block/s, ${CONFIRMATIONS} confirmations)`,
+    `== ${title}`,
+    `(1) detection latency, final block -> committed status (n=${lat.n}, 1 block/s, ${CONFIRMATIONS} confirmations${lat.loadBlocks ? `, ${lat.loadBlocks} blocks of background traffic, last block ${lat.txsPerBlock} transactions` : ''})`,
     `    p50 ${lat.p50.toFixed(0)} ms   p99 ${lat.p99.toFixed(0)} ms   max ${lat.max.toFixed(0)} ms   goal p99 < 1000 ms: ${lat.p99 < 1000 ? 'met' : 'NOT met'}`,
-    '',
-    `(2) catch-up over ${BLOCKS} blocks x ${PER_BLOCK} token transfers (${chain.paid.length} pay watched payments)`,
+    `(2) catch-up over ${blocks} blocks x ${chain.txsPerBlock} ${perBlockWord} (${paid} pay watched payments)`,
     `    walk: from the first committed chunk to the last block; startup: process start to the first chunk (loads the watch set)`,
-    `    watched payments   walk s (best of 3)   blocks/s   transfers/s   walk runs (s)        startup runs (s)`,
+    `    watched payments   walk s (best of 3)   blocks/s   ${perBlockWord.padStart(13).slice(-13)}/s   walk runs (s)        startup runs (s)`,
     ...[
       [small, runs[1000]],
       [large, runs[100000]],
     ].map(
       ([r, all]) =>
         `    ${r.watched.toLocaleString('en').padStart(16)}   ${r.seconds.toFixed(2).padStart(18)}   ${r.blocksPerSecond.toFixed(1).padStart(8)}   ` +
-        `${r.transfersPerSecond.toFixed(0).padStart(11)}   ${all
+        `${r.transfersPerSecond.toFixed(0).padStart(15)}   ${all
           .map((x) => x.seconds.toFixed(2))
           .join(', ')
           .padEnd(19)}  ${all.map((x) => x.startup.toFixed(2)).join(', ')}`,
     ),
     `    100,000 / 1,000 walk cost ratio ${ratio.toFixed(2)}   goal <= 1.2: ${ratio <= 1.2 ? 'met' : 'NOT met'}`,
     `    (startup included: best totals ratio ${totalRatio.toFixed(2)})`,
-    '',
   ];
+}
+
+async function main() {
+  const lines = ['', 'listener bench (built code, PostgreSQL, Anvil; EVM watcher + credit service)'];
+  try {
+    if (MIXES.includes('transfers')) {
+      say(`(1) detection latency: ${LATENCY_SAMPLES} payments, a block a second, ${CONFIRMATIONS} confirmations`);
+      const lat = await latency(false);
+      say(`(2) catch-up: building ${BLOCKS} blocks x ${PER_BLOCK} token transfers`);
+      const chain = await buildChain();
+      const runs = await catchUpRuns(chain, 'token transfers');
+      lines.push(
+        ...report(
+          `token-transfer blocks (one transferMany of ${PER_BLOCK} USDC transfers a block)`,
+          lat,
+          chain,
+          runs,
+          'transfers',
+        ),
+      );
+    }
+    if (MIXES.includes('realistic')) {
+      const mix = `${TXS_PER_BLOCK} transactions a block: ${TXS_PER_BLOCK - USDC_PER_BLOCK - USDT_PER_BLOCK} native, ${USDT_PER_BLOCK} USDT (unwatched), ${USDC_PER_BLOCK} USDC (watched)`;
+      say(`(1) detection latency on realistic blocks (${mix})`);
+      const lat = await latency(true);
+      say(`(2) catch-up: building ${REALISTIC_BLOCKS} realistic blocks`);
+      const chain = await buildRealisticChain();
+      const runs = await catchUpRuns(chain, 'realistic');
+      lines.push(...report(`realistic blocks (${mix}; BNB watched)`, lat, chain, runs, 'transactions'));
+    }
+  } finally {
+    for (const db of leftovers) await db.close();
+  }
+  lines.push('');
   process.stdout.write(lines.join('\n'));
 }
 

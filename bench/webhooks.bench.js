@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // npm run bench:webhooks — webhook delivery of the built worker (`dist/apps/worker/src/main.js`,
 // a child process, as `npm run start:worker` runs it) on real PostgreSQL and Redis, to a local
-// receiver (node:http in this process) that checks every signature.
+// receiver (node:http in this process) that checks every signature. The worker runs in production
+// mode, without SVC_MNEMONIC, with the SSRF guard on: the endpoint is `http://localhost:<port>`, so
+// every new connection goes through the guard's DNS lookup and address check, and 127.0.0.1 (and
+// ::1) reach it only because SVC_WEBHOOK_ALLOW_PRIVATE lists them, as an operator would for this.
 //   burst:  10,000 events committed as fast as possible (500 per transaction): deliveries per
 //           second, from the first commit to the last first-attempt received;
 //   paced:  10,000 events at BENCH_RATE events/s (default 1,000, 10 per transaction): the delay
@@ -25,7 +28,8 @@ const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/12';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 1_000);
-const MNEMONIC = 'test test test test test test test test test test test junk';
+// What the worker is told: production, the receiver's loopback addresses allowed, no seed.
+const ALLOW_PRIVATE = '127.0.0.1,::1';
 
 const { createDataSource } = require(path.join(DIST, 'libs', 'db', 'src'));
 const { webhookQueuePrefix } = require(path.join(DIST, 'libs', 'webhooks', 'src'));
@@ -194,9 +198,10 @@ function startWorker(databaseUrl) {
           ...process.env,
           DATABASE_URL: databaseUrl,
           REDIS_URL,
-          SVC_ENV: 'development',
-          SVC_MNEMONIC: MNEMONIC,
+          SVC_ENV: 'production',
+          SVC_MNEMONIC: '',
           SVC_DEV_CLOCK: '',
+          SVC_WEBHOOK_ALLOW_PRIVATE: ALLOW_PRIVATE,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -204,7 +209,7 @@ function startWorker(databaseUrl) {
     let out = '';
     const onData = (d) => {
       out += d;
-      if (out.includes('delivering webhooks')) resolve(child);
+      if (out.includes('delivering webhooks (production')) resolve(child);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (d) => process.stderr.write(`[worker] ${d}`));
@@ -241,7 +246,8 @@ async function main() {
     const secret = `whsec_${randomBytes(32).toString('hex')}`;
     rx = receiver(secret);
     await new Promise((r) => rx.server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${rx.server.address().port}/hooks`;
+    // A name, not an IP literal: the production guard resolves it and checks the address it dials.
+    const url = `http://localhost:${rx.server.address().port}/hooks`;
     await pool.query(
       `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, secret, enabled, created_at, updated_at)
        VALUES ($1, $2, $3, 'bench', '{*}', $4, true, now() - interval '1 minute', now())`,
@@ -301,6 +307,10 @@ async function main() {
     console.log('');
     console.log(
       `webhook delivery, ${EVENTS.toLocaleString('en')} events per phase, one endpoint, built worker (1 process, concurrency 64)`,
+    );
+    console.log(
+      `worker in production mode (SVC_ENV=production, no SVC_MNEMONIC): SSRF guard on, endpoint ${url} resolved and ` +
+        `checked on every new connection; the receiver's loopback address allowed by SVC_WEBHOOK_ALLOW_PRIVATE=${ALLOW_PRIVATE}`,
     );
     console.table([
       {

@@ -99,6 +99,7 @@ test('not yet final: nothing changes until the transfer has the required confirm
 test('late: a transfer after expiry (dev clock) confirms the expired payment', async () => {
   const p = await usdcPayment('25');
   await h.advanceClock(31 * 60);
+  await h.watchersPassed(); // expiry waits for the watcher (runtime contract › Dev clock)
   await h.runJobs();
   await h.until(p.id, (x) => x.status === 'expired', 'expiry');
   await h.pay(p, '25');

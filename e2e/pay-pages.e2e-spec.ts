@@ -447,6 +447,7 @@ describe('expiry', () => {
     await page.getByRole('button', { name: /USDC on BNB Smart Chain/ }).click();
     await phase(page, 'waiting');
     await h.advanceClock(31 * 60);
+    await h.watchersPassed(); // expiry waits for the watcher's pass after expiresAt (runtime contract › Dev clock)
     await h.runJobs(); // the listener's expiry job (spec: waiting_for_payment → expired)
     await phase(page, 'expired');
     await expect(text(page, 'status')).resolves.toContain('This checkout has expired');

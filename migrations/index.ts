@@ -6,6 +6,7 @@ import { PaymentWatchAndJobs1763810000000 } from './1763810000000-PaymentWatchAn
 import { Outbound1763900000000 } from './1763900000000-Outbound';
 import { Documents1763910000000 } from './1763910000000-Documents';
 import { ApiKeyLastUsed1763920000000 } from './1763920000000-ApiKeyLastUsed';
+import { ExpiryWaitsForWatcher1763925000000 } from './1763925000000-ExpiryWaitsForWatcher';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Outbound1763900000000,
   Documents1763910000000,
   ApiKeyLastUsed1763920000000,
+  ExpiryWaitsForWatcher1763925000000,
 ];

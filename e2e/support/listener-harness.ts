@@ -1,7 +1,7 @@
 // Payments confirming from real transfers: a devnet (Anvil, auto-mining), the real API creating
 // payments (startTestApp with the devnet's SVC_CHAINS_FILE) and the listener running in-process
 // as in production (createListenerApp: watchers, credit service, jobs) on the same database.
-import { INestApplicationContext } from '@nestjs/common';
+import { INestApplicationContext, LogLevel } from '@nestjs/common';
 import { loadConfig, SvcConfig } from '@svc/config';
 import { ClockService } from '@svc/core';
 import { createListenerApp } from '../../apps/listener/src/listener.factory';
@@ -36,8 +36,10 @@ export interface Harness {
   t: TestApp;
   m: Merchant;
   listeners: INestApplicationContext[];
-  /** another listener copy on the same database (options: a different chains file, a wrapped sink …) */
-  listener(options?: ListenerModuleOptions & { chainsFile?: string }): Promise<INestApplicationContext>;
+  /** another listener copy on the same database (options: a different chains file, a wrapped sink, log levels …) */
+  listener(
+    options?: ListenerModuleOptions & { chainsFile?: string; logLevels?: LogLevel[] },
+  ): Promise<INestApplicationContext>;
   stopListener(app: INestApplicationContext): Promise<void>;
   /** the devnet entries rewritten (e.g. rpcUrls through a proxy) into another chains file */
   chainsFileWith(edit: (entries: TestDevnet['chains'][number]['entry'][]) => void): string;
@@ -50,6 +52,12 @@ export interface Harness {
   until(paymentId: string, predicate: (p: Row) => boolean, what?: string, ms?: number): Promise<Row>;
   getPayment(paymentId: string): Promise<Row>;
   advanceClock(seconds: number): Promise<void>;
+  /**
+   * Waits until the watchers of these rails (default: every rail a listener works) have finished
+   * a pass to the chain head that began at or after the service clock's now: what the expiry job
+   * waits for (runtime contract › Dev clock).
+   */
+  watchersPassed(rails?: Array<{ chain: string; network: string }>): Promise<void>;
   runJobs(): Promise<void>;
   close(): Promise<void>;
 }
@@ -70,14 +78,14 @@ export async function startHarness(chains: DevChainSpec[] = defaultDevChains(2))
       m,
       listeners,
       async listener(options = {}) {
-        const { chainsFile, ...rest } = options;
+        const { chainsFile, logLevels, ...rest } = options;
         const config: SvcConfig = chainsFile
           ? loadConfig({ ...configEnv(app.config), SVC_CHAINS_FILE: chainsFile })
           : app.config;
         const l = await createListenerApp(
           config,
           { healthLogIntervalMs: 0, jobs: { autoStart: false }, ...rest, evm: { ...FAST_EVM, ...rest.evm } },
-          process.env.E2E_LOG ? ['log', 'warn', 'error'] : [],
+          logLevels ?? (process.env.E2E_LOG ? ['log', 'warn', 'error'] : []),
         );
         await l.init();
         listeners.push(l);
@@ -159,6 +167,26 @@ export async function startHarness(chains: DevChainSpec[] = defaultDevChains(2))
         // every process re-reads the offset within a second; refresh ours now
         for (const l of listeners) await l.get(ClockService).refresh();
         await app.app.get(ClockService).refresh();
+      },
+      async watchersPassed(rails) {
+        const wanted =
+          rails ??
+          listeners.flatMap((l) =>
+            l
+              .get(WatchersService)
+              .status()
+              .filter((st) => st.state === 'active'),
+          );
+        const now = app.app.get(ClockService).now();
+        await waitFor('the watchers to finish a pass begun after the clock', async () => {
+          const rows: Array<{ chain: string; network: string; pass_started_at: Date | null }> = await app.db.query(
+            `SELECT chain, network, pass_started_at FROM chain_cursors`,
+          );
+          return wanted.every((r) => {
+            const row = rows.find((x) => x.chain === r.chain && x.network === r.network);
+            return row?.pass_started_at && row.pass_started_at >= now;
+          });
+        });
       },
       async runJobs() {
         const l = listeners[0];

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { GlobalErrorFilter } from './common/error.filter';
 import { InputHygieneInterceptor } from './common/input-hygiene';
-import { CoreModule, SvcConfig } from '@svc/core';
+import { CoreModule, DerivationModule, SvcConfig } from '@svc/core';
 import { ApiKeyRevocations } from './modules/auth/api-key-revocations.service';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { ChangelogModule } from './modules/changelog/changelog.module';
@@ -26,6 +26,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
+        DerivationModule.forRoot(config), // the API mints deposit addresses
         RateLimitModule,
         WorkspacesModule,
         HealthModule,

@@ -75,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  const config = loadConfig(); // the CLI needs no mnemonic: it derives no addresses
+  const config = loadConfig(process.env, { seed: false }); // the CLI derives no key: the seed is never read
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), {
     logger: ['error'],
     abortOnError: false,

@@ -29,7 +29,12 @@ export class ListenerModule {
     const { wrapSink, sink, watchSet, jobs, ...tuning } = options;
     return {
       module: ListenerModule,
-      imports: [CoreModule.forRoot(config), CreditModule, ...(jobs === false ? [] : [JobsModule.forRoot(jobs ?? {})])],
+      // The listener derives no key: the seed stays out of its container.
+      imports: [
+        CoreModule.forRoot({ ...config, mnemonic: null }),
+        CreditModule,
+        ...(jobs === false ? [] : [JobsModule.forRoot(jobs ?? {})]),
+      ],
       providers: [
         { provide: LISTENER_OPTIONS, useValue: tuning },
         {

@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { generateMnemonic } from '@svc/chains';
-import { ConfigError, loadConfig, resolveMnemonic } from '@svc/config';
+import { ConfigError, loadConfig } from '@svc/config';
 import { createListenerApp } from './listener.factory';
 import { WatchersService } from './watchers/watchers.service';
 
 // `npm run start:listener`: the chain watchers (one per watched chain and network) and the
 // time-driven jobs. Any number of copies may run: each chain is worked by one copy at a time.
 async function main(): Promise<void> {
-  const config = resolveMnemonic(loadConfig(), generateMnemonic);
+  // The listener matches transfers to stored addresses: it derives no key and never loads the seed.
+  const config = loadConfig(process.env, { seed: false });
   const app = await createListenerApp(config);
   await app.init();
   const chains = app

@@ -1,18 +1,21 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { generateMnemonic } from '@svc/chains';
-import { ConfigError, loadConfig, resolveMnemonic } from '@svc/config';
+import { ConfigError, loadConfig } from '@svc/config';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '@svc/webhooks';
 import { createWorkerApp } from './worker.factory';
 
 async function main(): Promise<void> {
-  const config = resolveMnemonic(loadConfig(), generateMnemonic);
+  // The worker calls merchant URLs: it never loads the seed (SVC_MNEMONIC is not read, not needed).
+  const config = loadConfig(process.env, { seed: false });
   const app = await createWorkerApp(config);
   app.enableShutdownHooks();
   const schedule = config.webhookRetryScheduleSeconds ?? DEFAULT_RETRY_SCHEDULE_SECONDS;
-  new Logger('worker').log(
+  const logger = new Logger('worker');
+  logger.log(
     `delivering webhooks (${config.env}; retries after ${schedule.join(', ')} s; timeout ${config.webhookTimeoutMs} ms)`,
   );
+  if (config.env === 'production' && config.webhookAllowPrivate.length)
+    logger.warn(`SVC_WEBHOOK_ALLOW_PRIVATE: webhooks may reach ${config.webhookAllowPrivate.join(', ')}`);
 }
 
 main().catch((err: unknown) => {

@@ -3,10 +3,16 @@ import { CoreModule, SvcConfig } from '@svc/core';
 import { WebhookDeliveryModule } from './webhooks/webhook-delivery.module';
 import { WorkerOptions } from './webhooks/worker-options';
 
-/** The worker process: background work that answers no HTTP (today: webhook delivery). */
+/**
+ * The worker process: background work that answers no HTTP (today: webhook delivery). It calls
+ * merchant URLs, so it holds no key material: no DerivationModule, and no seed in its config.
+ */
 @Module({})
 export class WorkerModule {
   static forRoot(config: SvcConfig, options: WorkerOptions = {}): DynamicModule {
-    return { module: WorkerModule, imports: [CoreModule.forRoot(config), WebhookDeliveryModule.forRoot(options)] };
+    return {
+      module: WorkerModule,
+      imports: [CoreModule.forRoot({ ...config, mnemonic: null }), WebhookDeliveryModule.forRoot(options)],
+    };
   }
 }

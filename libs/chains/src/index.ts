@@ -4,3 +4,5 @@ export * from './addresses';
 export * from './observed-transfer';
 export * from './evm/evm-transfers';
 export * from './evm/evm-transfer-reader';
+export * from './rpc-url';
+export * from './evm/bloom';

@@ -25,6 +25,18 @@ export interface ChainConfig {
   tokens: TokenConfig[];
 }
 
+/** Chain kinds the listener has a watcher for (apps/listener/src/watchers/watchers.service.ts). */
+export const WATCHER_KINDS: readonly ChainKind[] = ['evm', 'sui'];
+
+/**
+ * Whether the listener runs a watcher for this (chain, network): a watched chain of a kind that
+ * has one, with at least one RPC URL. The expiry of its payments waits for that watcher (runtime
+ * contract › Dev clock); on every other rail time alone expires a payment.
+ */
+export function hasWatcher(cfg: ChainConfig): boolean {
+  return cfg.watched && WATCHER_KINDS.includes(cfg.kind) && cfg.rpcUrls.length > 0;
+}
+
 const token = (symbol: string, address: string | null, decimals: number, watched: boolean): TokenConfig => ({
   symbol,
   address,

@@ -28,6 +28,12 @@ describe('configuration (runtime contract › Configuration)', () => {
     expect(() => loadConfig({ SVC_ENV: 'production' })).toThrow('SVC_MNEMONIC is required in production.');
   });
 
+  test('a process that derives no key (seed: false) neither reads nor needs SVC_MNEMONIC, even in production', () => {
+    expect(loadConfig({ SVC_ENV: 'production' }, { seed: false }).mnemonic).toBeNull();
+    expect(loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC: 'some words' }, { seed: false }).mnemonic).toBeNull();
+    expect(loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC: 'some words' }).mnemonic).toBe('some words');
+  });
+
   test('invalid values are refused at boot', () => {
     expect(() => loadConfig({ SVC_ENV: 'staging' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);
@@ -70,6 +76,20 @@ describe('configuration (runtime contract › Configuration)', () => {
     expect(loadConfig({ SVC_WEBHOOK_TIMEOUT_MS: '1000' }).webhookTimeoutMs).toBe(1000);
     expect(() => loadConfig({ SVC_WEBHOOK_TIMEOUT_MS: '20000' })).toThrow(ConfigError);
     expect(() => loadConfig({ SVC_WEBHOOK_TIMEOUT_MS: '50' })).toThrow(ConfigError);
+  });
+
+  test('SVC_WEBHOOK_ALLOW_PRIVATE: off by default; IP addresses and CIDR blocks, validated', () => {
+    expect(loadConfig({}).webhookAllowPrivate).toEqual([]);
+    expect(
+      loadConfig({
+        SVC_ENV: 'production',
+        SVC_MNEMONIC: 'x',
+        SVC_WEBHOOK_ALLOW_PRIVATE: ' 127.0.0.1, ::1,10.20.0.0/16 ',
+      }).webhookAllowPrivate,
+    ).toEqual(['127.0.0.1', '::1', '10.20.0.0/16']);
+    for (const bad of ['localhost', '10.0.0.0/33', '::/0', '0.0.0.0/0', '1.2.3.4/8/1', '127.0.0.1,', 'fd00::/x']) {
+      expect(() => loadConfig({ SVC_WEBHOOK_ALLOW_PRIVATE: bad })).toThrow(ConfigError);
+    }
   });
 
   test('SVC_SIGNER_CRASH_AT: a test-only hook, refused outside SVC_ENV=test', () => {

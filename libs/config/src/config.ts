@@ -14,7 +14,11 @@ export interface SvcConfig {
   baseUrl: string;
   payUrl: string;
   env: SvcEnv;
-  /** null only before `resolveMnemonic` has run (development generates one). */
+  /**
+   * SVC_MNEMONIC, the seed of every deposit address. Null in a process that derives no key
+   * (loaded with `seed: false`: the worker, the listener, the CLI) and, outside production,
+   * before `resolveMnemonic` has run (development generates one).
+   */
   mnemonic: string | null;
   chainsFile: string | undefined;
   devClock: boolean;
@@ -22,6 +26,11 @@ export interface SvcConfig {
   webhookRetryScheduleSeconds: number[] | null;
   /** How long a webhook attempt may take (spec default 10 s); lowered only by tests. */
   webhookTimeoutMs: number;
+  /**
+   * SVC_WEBHOOK_ALLOW_PRIVATE: private addresses and CIDR blocks webhooks may reach in production
+   * (a receiver on the same host for a benchmark or a test, an internal relay). Empty: none.
+   */
+  webhookAllowPrivate: string[];
   /** Test only (SVC_SIGNER_CRASH_AT): the signer kills its own process at this step (crash-safety tests). */
   signerCrashAt: SignerCrashPoint | null;
   /** Limits of the anonymous routes (README › Rate limits); 0 turns one off. */
@@ -120,13 +129,23 @@ function url(name: string, raw: string | undefined, fallback: string): string {
   return value.replace(/\/+$/, '');
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): SvcConfig {
+export interface LoadConfigOptions {
+  /**
+   * Whether this process derives keys from SVC_MNEMONIC (default true): the API, which mints
+   * deposit addresses, and whatever signs money. A process that does not (the webhook worker,
+   * the listener, the CLI) passes false: the seed is then never read, nor required in production.
+   */
+  seed?: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): SvcConfig {
+  const seed = options.seed ?? true;
   const svcEnv = (env.SVC_ENV || 'development') as SvcEnv;
   if (!ENVS.includes(svcEnv)) throw new ConfigError(`SVC_ENV must be one of ${ENVS.join(', ')}, got "${svcEnv}".`);
   const devClock = env.SVC_DEV_CLOCK === '1';
   if (devClock && svcEnv === 'production') throw new ConfigError('SVC_DEV_CLOCK is refused in production.');
-  const mnemonic = env.SVC_MNEMONIC?.trim() || null;
-  if (!mnemonic && svcEnv === 'production') throw new ConfigError('SVC_MNEMONIC is required in production.');
+  const mnemonic = seed ? env.SVC_MNEMONIC?.trim() || null : null;
+  if (seed && !mnemonic && svcEnv === 'production') throw new ConfigError('SVC_MNEMONIC is required in production.');
   const schedule = env.SVC_WEBHOOK_RETRY_SCHEDULE;
   let webhookRetryScheduleSeconds: number[] | null = null;
   if (schedule) {
@@ -152,10 +171,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SvcConfig {
     jobIntervalMs: int('SVC_JOB_INTERVAL_MS', env.SVC_JOB_INTERVAL_MS, 5000, 10),
     webhookRetryScheduleSeconds,
     webhookTimeoutMs: webhookTimeout(env.SVC_WEBHOOK_TIMEOUT_MS),
+    webhookAllowPrivate: allowPrivate(env.SVC_WEBHOOK_ALLOW_PRIVATE),
     signerCrashAt: signerCrashAt(env.SVC_SIGNER_CRASH_AT, svcEnv),
     rateLimits: rateLimits(env),
     trustedProxies: trustedProxies(env.SVC_TRUSTED_PROXIES),
   };
+}
+
+/**
+ * SVC_WEBHOOK_ALLOW_PRIVATE: comma-separated IP addresses and CIDR blocks (`127.0.0.1`, `::1`,
+ * `10.20.0.0/16`), off by default. Host names are not accepted (the address dialled is what is
+ * checked), nor a block of everything (`0.0.0.0/0`, `::/0`: that would switch the guard off).
+ */
+function allowPrivate(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const fail = (entry: string, why: string) =>
+    new ConfigError(`SVC_WEBHOOK_ALLOW_PRIVATE: "${entry}" ${why} (comma-separated IP addresses and CIDR blocks).`);
+  return raw.split(',').map((part) => {
+    const entry = part.trim();
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    if (!family || extra !== undefined) throw fail(entry, 'is not an IP address or CIDR block');
+    if (prefix === undefined) return address;
+    const max = family === 4 ? 32 : 128;
+    if (!/^\d+$/.test(prefix) || Number(prefix) > max) throw fail(entry, `has a prefix length outside 0..${max}`);
+    if (Number(prefix) === 0) throw fail(entry, 'would allow every address');
+    return `${address}/${Number(prefix)}`;
+  });
 }
 
 /** SVC_SIGNER_CRASH_AT: honoured only when SVC_ENV=test, refused anywhere else. */

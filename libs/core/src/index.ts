@@ -1,6 +1,7 @@
 export * from './clock.service';
 export * from './config.provider';
 export * from './core.module';
+export * from './derivation.module';
 export * from './sql.service';
 export * from './errors';
 export * from './transaction-retry';

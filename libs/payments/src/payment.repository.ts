@@ -24,6 +24,12 @@ export interface PaymentWalkPage {
   limit: number;
 }
 
+/** One (chain, network). */
+export interface RailKey {
+  chain: string;
+  network: Network;
+}
+
 /** A matched transfer as a receipt document lists it. */
 export interface DocumentTransfer {
   txHash: string;
@@ -49,6 +55,7 @@ export interface TransferKey {
 export class PaymentRepository {
   private readonly paymentColumns: string;
   private readonly transferColumns: string;
+  private readonly transferColumnsOfT: string;
 
   constructor(
     private readonly db: DataSource,
@@ -56,6 +63,7 @@ export class PaymentRepository {
   ) {
     this.paymentColumns = sql.columns(PaymentEntity);
     this.transferColumns = sql.columns(BlockchainTransactionEntity);
+    this.transferColumnsOfT = sql.columns(BlockchainTransactionEntity, 't');
   }
 
   // ------------------------------------------------------------------ reads
@@ -95,7 +103,7 @@ export class PaymentRepository {
     const rows = await this.sql.rows(
       'payment_transfers',
       `SELECT ${this.transferColumns} FROM (
-         SELECT t.*, row_number() OVER (PARTITION BY payment_id ORDER BY created_at DESC, id DESC) AS rank
+         SELECT ${this.transferColumnsOfT}, row_number() OVER (PARTITION BY payment_id ORDER BY created_at DESC, id DESC) AS rank
          FROM blockchain_transactions t WHERE payment_id = ANY($1)) ranked
        WHERE rank <= $2 ORDER BY created_at DESC, id DESC`,
       [paymentIds, perPayment],
@@ -156,14 +164,45 @@ export class PaymentRepository {
     return qb;
   }
 
-  /** Waiting payments past expiresAt, oldest first (the expiry job). */
-  async waitingPastExpiry(now: Date, limit: number): Promise<PaymentTarget[]> {
+  /**
+   * Waiting payments past expiresAt, oldest first (the expiry job). On a rail in `railsWithWatcher`
+   * a payment is a candidate only once that rail's watcher has begun a complete pass to the chain
+   * head after its expiresAt (runtime contract › Dev clock: expiry waits for the watcher); on any
+   * other rail time alone decides.
+   */
+  async waitingPastExpiry(now: Date, limit: number, railsWithWatcher: RailKey[] = []): Promise<PaymentTarget[]> {
     const rows: Array<{ id: string; checkout_session_id: string | null }> = await this.db.query(
-      `SELECT id, checkout_session_id FROM payments
-       WHERE status = 'waiting_for_payment' AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2`,
-      [now, limit],
+      `SELECT p.id, p.checkout_session_id FROM payments p
+       LEFT JOIN chain_cursors c ON c.chain = p.chain AND c.network = p.network
+       WHERE p.status = 'waiting_for_payment' AND p.expires_at <= $1
+         AND (c.pass_started_at > p.expires_at
+              OR (p.chain, p.network) NOT IN (SELECT r.chain, r.network FROM unnest($3::varchar[], $4::varchar[]) AS r(chain, network)))
+       ORDER BY p.expires_at, p.id LIMIT $2`,
+      [now, limit, railsWithWatcher.map((r) => r.chain), railsWithWatcher.map((r) => r.network)],
     );
     return rows.map((r) => ({ paymentId: r.id, checkoutSessionId: r.checkout_session_id }));
+  }
+
+  /**
+   * Deposit addresses of the payments on one rail that are still waiting and whose expiresAt is
+   * in [from, before): the payments a watcher's pass that began at `before` would let expire. At
+   * most `limit`; `truncated` says there were more.
+   */
+  async waitingAddressesExpiringBetween(
+    chain: string,
+    network: Network,
+    from: Date | null,
+    before: Date,
+    limit: number,
+  ): Promise<{ addresses: string[]; truncated: boolean }> {
+    const rows: Array<{ payment_address: string }> = await this.db.query(
+      `SELECT payment_address FROM payments
+       WHERE status = 'waiting_for_payment' AND chain = $1 AND network = $2 AND expires_at < $4
+         AND ($3::timestamptz IS NULL OR expires_at >= $3)
+       ORDER BY expires_at LIMIT $5`,
+      [chain, network, from, before, limit + 1],
+    );
+    return { addresses: rows.slice(0, limit).map((r) => r.payment_address), truncated: rows.length > limit };
   }
 
   // ------------------------------------------------------------------ writes (caller's transaction)

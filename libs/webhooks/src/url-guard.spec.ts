@@ -1,5 +1,8 @@
 import {
   checkPublicDestination,
+  destinationLookup,
+  isAllowedDestination,
+  privateAllowList,
   isPublicAddress,
   literalHostBlocked,
   parseWebhookUrl,
@@ -88,5 +91,44 @@ describe('production checks', () => {
     );
     expect(err?.code).toBe('ESVCBLOCKED');
     expect(err?.message).toContain('localhost');
+  });
+
+  describe('SVC_WEBHOOK_ALLOW_PRIVATE: only the listed private addresses and blocks', () => {
+    const allow = privateAllowList(['127.0.0.1', '10.20.0.0/16', 'fd00::/8']);
+
+    test('none listed: nothing private is allowed', () => {
+      expect(privateAllowList([])).toBeNull();
+      expect(isAllowedDestination('127.0.0.1', null)).toBe(false);
+      expect(isAllowedDestination('93.184.216.34', null)).toBe(true);
+    });
+
+    test('a listed address or block is allowed, its neighbours are not', () => {
+      expect(isAllowedDestination('127.0.0.1', allow)).toBe(true);
+      expect(isAllowedDestination('::ffff:127.0.0.1', allow)).toBe(true);
+      expect(isAllowedDestination('127.0.0.2', allow)).toBe(false);
+      expect(isAllowedDestination('10.20.3.4', allow)).toBe(true);
+      expect(isAllowedDestination('10.21.0.1', allow)).toBe(false);
+      expect(isAllowedDestination('fd12::1', allow)).toBe(true);
+      expect(isAllowedDestination('::1', allow)).toBe(false);
+      expect(isAllowedDestination('169.254.169.254', allow)).toBe(false);
+    });
+
+    test('create/update check and delivery: literals, and localhost by what it resolves to', async () => {
+      await expect(checkPublicDestination(new URL('http://127.0.0.1:4000/'), allow)).resolves.toBeNull();
+      await expect(checkPublicDestination(new URL('http://10.21.0.1/'), allow)).resolves.toContain('private');
+      expect(literalHostBlocked(new URL('http://127.0.0.1:4000/'), allow)).toBeNull();
+      expect(literalHostBlocked(new URL('http://[::1]:4000/'), allow)).toContain('::1');
+      const loopback = privateAllowList(['127.0.0.1', '::1']);
+      await expect(checkPublicDestination(new URL('http://localhost:4000/'), loopback)).resolves.toBeNull();
+      expect(literalHostBlocked(new URL('http://localhost:4000/'), loopback)).toBeNull();
+      const address = await new Promise<string>((resolve, reject) =>
+        destinationLookup(loopback)('localhost', {}, (e, a) => (e ? reject(e) : resolve(a as string))),
+      );
+      expect(['127.0.0.1', '::1']).toContain(address);
+      const refused = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+        destinationLookup(privateAllowList(['10.0.0.1']))('localhost', {}, (e) => resolve(e)),
+      );
+      expect(refused?.code).toBe('ESVCBLOCKED');
+    });
   });
 });

@@ -2,6 +2,8 @@
 // (localhost receivers in development and tests); in production a URL whose host is, or resolves
 // to, a private, loopback, link-local or otherwise non-public address is refused, at create and
 // again at every delivery (the connection uses the address that was checked: no DNS rebinding).
+// An operator may allow specific private addresses and blocks (SVC_WEBHOOK_ALLOW_PRIVATE: a
+// receiver on the same host for a benchmark, an internal relay); nothing else is ever reached.
 import * as dns from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
@@ -50,6 +52,32 @@ export function isPublicAddress(address: string): boolean {
   return !blocked.check(address, 'ipv6');
 }
 
+/**
+ * The private addresses and CIDR blocks allowed in production (SVC_WEBHOOK_ALLOW_PRIVATE, already
+ * validated by the configuration); null when none are.
+ */
+export function privateAllowList(entries: readonly string[]): BlockList | null {
+  if (!entries.length) return null;
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address, prefix] = entry.split('/');
+    const type = isIP(address) === 4 ? 'ipv4' : 'ipv6';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return list;
+}
+
+/** True for a public address, or one the operator allowed. */
+export function isAllowedDestination(address: string, allow: BlockList | null): boolean {
+  if (isPublicAddress(address)) return true;
+  if (!allow) return false;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return allow.check(mapped[1], 'ipv4') || allow.check(address, 'ipv6');
+  const family = isIP(address);
+  return family !== 0 && allow.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
 export type UrlCheck = { ok: true; url: URL } | { ok: false; message: string };
 
 /** Syntax only: an absolute http(s) URL with a host and no credentials. */
@@ -78,22 +106,25 @@ export class BlockedAddressError extends Error {
 const blockedMessage = (host: string, address: string) =>
   `url resolves to a private, loopback or link-local address (${host} → ${address}); webhooks go to public addresses only.`;
 
+const isLocalhostName = (host: string) =>
+  host.toLowerCase() === 'localhost' || host.toLowerCase().endsWith('.localhost');
+
 /**
- * Production check at create and update: every address the host resolves to must be public.
- * Resolution failures are refused too (the merchant can fix DNS and retry).
+ * Production check at create and update: every address the host resolves to must be public (or
+ * allowed by the operator). Resolution failures are refused too (the merchant can fix DNS and retry).
  */
-export async function checkPublicDestination(url: URL): Promise<string | null> {
+export async function checkPublicDestination(url: URL, allow: BlockList | null = null): Promise<string | null> {
   const host = hostOf(url);
-  if (host.toLowerCase() === 'localhost' || host.toLowerCase().endsWith('.localhost'))
-    return blockedMessage(host, 'loopback');
-  if (isIP(host)) return isPublicAddress(host) ? null : blockedMessage(host, host);
+  // `localhost` is loopback by name; with an allow list it is judged by what it resolves to.
+  if (isLocalhostName(host) && !allow) return blockedMessage(host, 'loopback');
+  if (isIP(host)) return isAllowedDestination(host, allow) ? null : blockedMessage(host, host);
   let addresses: dns.LookupAddress[];
   try {
     addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
   } catch (err) {
     return `url host ${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'}).`;
   }
-  const bad = addresses.find((a) => !isPublicAddress(a.address));
+  const bad = addresses.find((a) => !isAllowedDestination(a.address, allow));
   return bad ? blockedMessage(host, bad.address) : null;
 }
 
@@ -103,26 +134,33 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
+export type DestinationLookup = (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => void;
+
 /**
- * A `lookup` for http.request/https.request that refuses non-public addresses: the socket
- * connects to exactly the address checked here. IP-literal hosts never reach a lookup, so
- * `assertLiteralHostAllowed` covers them.
+ * A `lookup` for http.request/https.request that refuses every address that is neither public nor
+ * allowed: the socket connects to exactly the address checked here. IP-literal hosts never reach
+ * a lookup, so `literalHostBlocked` covers them.
  */
-export function publicOnlyLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '');
-    const list = addresses as dns.LookupAddress[];
-    const bad = list.find((a) => !isPublicAddress(a.address));
-    if (bad || !list.length)
-      return callback(new BlockedAddressError(blockedMessage(hostname, bad?.address ?? 'nothing')), '');
-    if (options.all) return callback(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
+export function destinationLookup(allow: BlockList | null): DestinationLookup {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const list = addresses as dns.LookupAddress[];
+      const bad = list.find((a) => !isAllowedDestination(a.address, allow));
+      if (bad || !list.length)
+        return callback(new BlockedAddressError(blockedMessage(hostname, bad?.address ?? 'nothing')), '');
+      if (options.all) return callback(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
 }
 
-/** At delivery, for an IP-literal host (no DNS lookup happens for it). */
-export function literalHostBlocked(url: URL): string | null {
+/** `destinationLookup` with nothing private allowed. */
+export const publicOnlyLookup: DestinationLookup = destinationLookup(null);
+
+/** At delivery, for an IP-literal host (no DNS lookup happens for it) and the `localhost` name. */
+export function literalHostBlocked(url: URL, allow: BlockList | null = null): string | null {
   const host = hostOf(url);
-  if (host.toLowerCase() === 'localhost') return blockedMessage(host, 'loopback');
-  return isIP(host) && !isPublicAddress(host) ? blockedMessage(host, host) : null;
+  if (host.toLowerCase() === 'localhost' && !allow) return blockedMessage(host, 'loopback');
+  return isIP(host) && !isAllowedDestination(host, allow) ? blockedMessage(host, host) : null;
 }

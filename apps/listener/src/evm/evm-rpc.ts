@@ -1,8 +1,10 @@
 import { JsonRpcPayload, JsonRpcProvider, JsonRpcResult, Network } from 'ethers';
+import { redactRpcText, rpcEndpointLabel } from '@svc/chains';
 
 /** Why a call failed, as far as choosing what to do next goes. */
 export type RpcFailure = 'rate_limited' | 'range_too_large' | 'unavailable' | 'bad_response';
 
+/** A failed call. `message` names the endpoint by scheme, host and port only (its URL may carry a key). */
 export class RpcError extends Error {
   constructor(
     readonly failure: RpcFailure,
@@ -12,6 +14,9 @@ export class RpcError extends Error {
     super(message);
   }
 }
+
+/** One call of a batch sent to one endpoint (callTogether). */
+export type RpcCall = readonly [method: string, params: unknown[]];
 
 const RATE_LIMIT_RE =
   /\b429\b|rate.?limit|too many requests|request limit|exceeded.*(rate|limit|quota|capacity|compute units)|capacity|throttl/i;
@@ -76,6 +81,8 @@ class HttpJsonRpcProvider extends JsonRpcProvider {
 
 interface Endpoint {
   url: string;
+  /** scheme://host[:port], what logs and stored errors say */
+  label: string;
   provider: HttpJsonRpcProvider;
   failures: number;
   /** not used again before this time (ms since epoch) */
@@ -110,6 +117,7 @@ export class EvmRpc {
     const network = Network.from(options.chainId ?? 1);
     this.endpoints = urls.map((url) => ({
       url,
+      label: rpcEndpointLabel(url),
       provider: new HttpJsonRpcProvider(url, network, options.timeoutMs ?? 15_000, options.batchMaxCount ?? 25),
       failures: 0,
       coolUntil: 0,
@@ -119,8 +127,18 @@ export class EvmRpc {
     this.backoffMaxMs = options.backoffMaxMs ?? 30_000;
   }
 
-  get url(): string {
-    return this.endpoints[this.index].url;
+  /** The current endpoint as logs and health may show it: scheme://host[:port]. */
+  get label(): string {
+    return this.endpoints[this.index].label;
+  }
+
+  /** `text` with URLs cut to their host and the configured URLs' keys removed (for logs and stored errors). */
+  redact(text: string): string {
+    return redactRpcText(text, this.urls);
+  }
+
+  private get urls(): string[] {
+    return this.endpoints.map((e) => e.url);
   }
 
   /** One JSON-RPC call on the current endpoint; concurrent calls are sent as one batch. */
@@ -134,6 +152,50 @@ export class EvmRpc {
     } catch (err) {
       throw this.fail(ep, err, generation);
     }
+  }
+
+  /**
+   * Several calls in one JSON-RPC batch, one HTTP request to the current endpoint, so they are
+   * answered by the same node (e.g. its head beside its eth_getLogs answer). Any item's error
+   * fails the whole call.
+   */
+  async callTogether(calls: readonly RpcCall[]): Promise<unknown[]> {
+    const ep = this.endpoints[this.index];
+    const generation = ep.generation;
+    try {
+      const payload: JsonRpcPayload[] = calls.map(([method, params], i) => ({
+        jsonrpc: '2.0',
+        id: i + 1,
+        method,
+        params,
+      }));
+      const answers = (await ep.provider._send(payload)) as Array<{
+        id: number | string;
+        result?: unknown;
+        error?: { code?: number; message?: string };
+      }>;
+      const byId = new Map(answers.map((a) => [Number(a.id), a]));
+      const results = calls.map(([method], i) => {
+        const answer = byId.get(i + 1);
+        if (!answer) throw Object.assign(new Error(`no answer to ${method} in the batch`), { code: 'BAD_DATA' });
+        if (answer.error) throw Object.assign(new Error(answer.error.message ?? 'error'), { error: answer.error });
+        return answer.result;
+      });
+      ep.failures = 0;
+      return results;
+    } catch (err) {
+      throw this.fail(ep, err, generation);
+    }
+  }
+
+  /**
+   * The current endpoint answered something that cannot be trusted (a head below the range it was
+   * asked about, logs its blocks' blooms contradict): bench it like a failure and move on; the
+   * returned error is for the caller to throw or record.
+   */
+  distrust(message: string): RpcError {
+    const ep = this.endpoints[this.index];
+    return this.fail(ep, Object.assign(new Error(message), { code: 'BAD_DATA' }), ep.generation);
   }
 
   /** How long to wait before the next attempt: 0 when some endpoint is not benched. */
@@ -158,7 +220,8 @@ export class EvmRpc {
       ep.coolUntil = Date.now() + delay * (0.75 + Math.random() * 0.5);
       this.rotate();
     }
-    return new RpcError(failure, ep.url, `${ep.url}: ${failure}: ${message.split('\n')[0].slice(0, 300)}`);
+    const text = this.redact(message.split('\n')[0]).slice(0, 300);
+    return new RpcError(failure, ep.url, `${ep.label}: ${failure}: ${text}`);
   }
 
   /** Moves to the next endpoint that is not benched (or the one benched for the shortest time). */

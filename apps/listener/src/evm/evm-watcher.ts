@@ -3,7 +3,9 @@
 // eth_getLogs for the Transfer event of the watched token contracts and the chunk's blocks (with
 // their transactions when a native coin is watched), matched locally against the watch set. The
 // cursor moves only after the sink has taken the chunk, so an outage or a crash repeats a chunk
-// (the sink is idempotent per transfer) and never skips one.
+// (the sink is idempotent per transfer) and never skips one. An eth_getLogs answer is trusted only
+// from a node whose head (asked in the same batch) covers the range, and only when it agrees with
+// the blocks' logsBloom; once caught up, the watcher records the pass the expiry job waits for.
 import { Logger } from '@nestjs/common';
 import type { ChainConfig, ObservedTransfer, TransferSink } from '@svc/chains';
 import type { ProcessedBlock } from '@svc/db';
@@ -12,8 +14,11 @@ import { DataSource } from 'typeorm';
 import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
 import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';
 import { ChainLease, ChainCursor, LeaseLostError } from '../watchers/chain-lease';
+import { ExpiryHolds, ExpiryPasses, TailCheck } from '../watchers/expiry-passes';
 import { EvmRpc, RpcError } from './evm-rpc';
 import {
+  bloomBits,
+  bloomMayHoldTransfer,
   EvmMatchContext,
   RpcBlock,
   RpcLog,
@@ -62,8 +67,16 @@ export interface EvmWatcherDeps {
   db: DataSource;
   sink: TransferSink;
   watchSet: WatchSet;
-  /** the service clock, for health timestamps */
+  /** the service clock, for health timestamps and the pass the expiry job waits for */
   now: () => Date;
+  /** the payments whose expiry waits for this watcher's next pass (left out: every watched address counts) */
+  expiry?: ExpiryHolds;
+  /**
+   * The dev clock is on: a pass counts from when it began on that clock (runtime contract › Dev
+   * clock; devnet block times do not follow it). Otherwise a pass never counts from later than
+   * its head block's timestamp, so a node that is behind cannot let a payment expire early.
+   */
+  devClock?: boolean;
 }
 
 const hex = (n: bigint): string => `0x${n.toString(16)}`;
@@ -82,6 +95,10 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
   private readonly tokenContracts: Map<string, string>;
   private readonly native: boolean;
   private chunkSize: number;
+  private readonly passes: ExpiryPasses;
+  /** bloom bits of the Transfer topic and of each watched contract */
+  private readonly topicBits = bloomBits(TRANSFER_TOPIC);
+  private readonly contractBits: number[][];
   private loop: Promise<void> | null = null;
   private lease: ChainLease | null = null;
   protected readonly st: {
@@ -108,6 +125,8 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     this.logger = new Logger(`evm-watcher ${config.chain}/${config.network}`);
     this.tokenContracts = watchedTokenContracts(config);
     this.native = watchesNative(config);
+    this.contractBits = [...this.tokenContracts.keys()].map((address) => bloomBits(address));
+    this.passes = new ExpiryPasses(config.chain, config.network, deps.expiry);
     this.rpc = config.rpcUrls.length
       ? new EvmRpc(config.rpcUrls, {
           chainId: config.chainId,
@@ -152,7 +171,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
       network: this.network,
       kind: 'evm',
       state: this.st.state,
-      endpoint: this.rpc?.url ?? null,
+      endpoint: this.rpc?.label ?? null,
       head: this.st.head?.toString() ?? null,
       finalHead: fin?.toString() ?? null,
       nextBlock: this.st.nextBlock?.toString() ?? null,
@@ -180,9 +199,10 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
         continue;
       }
       this.lease = lease;
+      this.passes.reset();
       this.st.state = 'active';
       this.logger.log(
-        `claimed; watching ${[...this.tokenContracts.values(), ...(this.native ? ['native'] : [])].join(', ') || 'nothing'} via ${this.rpc?.url}`,
+        `claimed; watching ${[...this.tokenContracts.values(), ...(this.native ? ['native'] : [])].join(', ') || 'nothing'} via ${this.rpc?.label}`,
       );
       try {
         await this.work(lease);
@@ -204,9 +224,14 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     while (!this.stopping) {
       try {
         cursor ??= await this.openCursor(lease);
+        // A pass begins before the head is read: every block made before this moment is at or below it.
+        const startedAt = this.deps.now();
         const head = await this.head();
         const fin = finalHead(head, this.config.confirmations);
         if (cursor.position > fin) {
+          // Every final block up to the head is processed: the pass is complete unless the blocks
+          // after `fin` hold a transfer to a payment it would let expire.
+          await this.passes.completed(lease, startedAt, head, fin, (due) => this.checkTail(fin, head, due));
           await this.idle(lease);
           await this.sleep(this.options.pollIntervalMs);
           continue;
@@ -252,7 +277,9 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     if (this.config.chainId !== null) {
       const id = BigInt(await this.call<string>('eth_chainId'));
       if (id !== BigInt(this.config.chainId)) {
-        throw new WrongChainError(`${this.rpc?.url} serves chain id ${id}, not ${this.config.chainId}: not reading it`);
+        throw new WrongChainError(
+          `${this.rpc?.label} serves chain id ${id}, not ${this.config.chainId}: not reading it`,
+        );
       }
     }
     const genesis = await this.call<RpcBlock | null>('eth_getBlockByNumber', ['0x0', false]);
@@ -260,7 +287,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     const stored = await lease.load();
     if (stored && stored.anchor !== null && stored.anchor !== genesis.hash) {
       this.logger.warn(
-        `the chain at ${this.rpc?.url} has another genesis block than the cursor (${stored.anchor}): it was reset; starting over`,
+        `the chain at ${this.rpc?.label} has another genesis block than the cursor (${stored.anchor}): it was reset; starting over`,
       );
     } else if (stored) {
       this.st.nextBlock = stored.position;
@@ -287,25 +314,16 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     const from = cursor.position;
     const numbers: bigint[] = [];
     for (let n = from; n <= to; n++) numbers.push(n);
-    const [blocks, logs] = await Promise.all([
+    const [blocks, answer] = await Promise.all([
       Promise.all(numbers.map((n) => this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(n), this.native]))),
-      this.tokenContracts.size
-        ? this.call<RpcLog[]>('eth_getLogs', [
-            {
-              fromBlock: hex(from),
-              toBlock: hex(to),
-              address: [...this.tokenContracts.keys()],
-              topics: [TRANSFER_TOPIC],
-            },
-          ])
-        : Promise.resolve([] as RpcLog[]),
+      this.rangeLogs(from, to),
     ]);
 
     // Continuity: the chunk hangs off the last processed block and is one chain.
     const hashes = new Map<bigint, string>();
     for (let i = 0; i < blocks.length; i++) {
       const b = blocks[i];
-      if (!b) throw new TransientChainError(`block ${numbers[i]} not available yet on ${this.rpc?.url}`);
+      if (!b) throw new TransientChainError(`block ${numbers[i]} not available yet on ${this.rpc?.label}`);
       if (i > 0 && b.parentHash !== blocks[i - 1]!.hash)
         throw new TransientChainError(`blocks ${numbers[i - 1]}..${numbers[i]} do not link (reorg in flight)`);
       hashes.set(numbers[i], b.hash);
@@ -313,6 +331,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     const last = cursor.recent[cursor.recent.length - 1];
     if (last && BigInt(last.n) === from - 1n && blocks[0]!.parentHash !== last.h)
       return this.rewind(lease, cursor, head);
+    const logs = await this.confirmLogs(answer, blocks as RpcBlock[], from, to);
     for (const log of logs) {
       if (hashes.get(BigInt(log.blockNumber)) !== log.blockHash)
         throw new TransientChainError(`logs of block ${BigInt(log.blockNumber)} come from another fork`);
@@ -388,6 +407,99 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     await lease.advance(from, next, head);
     this.st.nextBlock = next.position;
     return next;
+  }
+
+  // ---- logs that can be trusted ------------------------------------------------------------
+
+  /**
+   * eth_getLogs for the Transfer event of the watched contracts over from..to, with the serving
+   * node's head in the same batch (one request, one node): a node whose head is below `to` has
+   * not seen the whole range, and its answer (often a silent `[]`) is not used.
+   */
+  private async rangeLogs(from: bigint, to: bigint): Promise<RpcLog[]> {
+    if (!this.tokenContracts.size) return [];
+    const rpc = this.rpc as EvmRpc;
+    const [nodeHead, logs] = (await rpc.callTogether([
+      ['eth_blockNumber', []],
+      ['eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(to), ...this.logFilter() }]],
+    ])) as [string, RpcLog[]];
+    if (BigInt(nodeHead) < to) {
+      throw rpc.distrust(
+        `its head is block ${BigInt(nodeHead)}, behind the range ${from}..${to} it was asked for: not trusting its eth_getLogs answer`,
+      );
+    }
+    return logs;
+  }
+
+  /**
+   * The logs of a range answer, checked against the blocks' logsBloom: a block whose bloom holds
+   * the Transfer topic and a watched contract but of which the answer has no log is read again
+   * by its hash (EIP-234: a node that lacks the block errs instead of answering `[]`). When that
+   * finds logs the range answer left out, the answer is not trusted at all: every block that may
+   * hold a transfer is read by hash, and the endpoint is benched.
+   */
+  private async confirmLogs(logs: RpcLog[], blocks: RpcBlock[], from: bigint, to: bigint): Promise<RpcLog[]> {
+    if (!this.tokenContracts.size) return logs;
+    const answered = new Set(logs.map((l) => l.blockHash));
+    const mayHold = blocks.filter((b) => bloomMayHoldTransfer(b.logsBloom, this.topicBits, this.contractBits));
+    const unanswered = mayHold.filter((b) => !answered.has(b.hash));
+    if (!unanswered.length) return logs;
+    const reread = await this.logsByHash(unanswered);
+    if (!reread.length) return logs; // the blooms were false alarms
+    const missed = new Set(reread.map((l) => BigInt(l.blockNumber)));
+    const err = (this.rpc as EvmRpc).distrust(
+      `its eth_getLogs answer for blocks ${from}..${to} left out the Transfer logs of block(s) ${[...missed].join(', ')} ` +
+        `(their logsBloom lists them): reading the range block by block`,
+    );
+    this.logger.warn(err.message);
+    const rest = await this.logsByHash(mayHold.filter((b) => answered.has(b.hash)));
+    return [...reread, ...rest];
+  }
+
+  private async logsByHash(blocks: RpcBlock[]): Promise<RpcLog[]> {
+    const answers = await Promise.all(
+      blocks.map((b) => this.call<RpcLog[]>('eth_getLogs', [{ blockHash: b.hash, ...this.logFilter() }])),
+    );
+    return answers.flat();
+  }
+
+  private logFilter(): { address: string[]; topics: string[] } {
+    return { address: [...this.tokenContracts.keys()], topics: [TRANSFER_TOPIC] };
+  }
+
+  /**
+   * The blocks after the final head, up to the head (not final yet, so not processed): do they
+   * hold a transfer to one of `due` (null: to any watched address)? Also the head block's time.
+   */
+  private async checkTail(fin: bigint, head: bigint, due: Set<string> | null): Promise<TailCheck> {
+    const numbers: bigint[] = [];
+    for (let n = fin + 1n; n <= head; n++) numbers.push(n);
+    const needTime = !this.deps.devClock;
+    if (!numbers.length && !needTime) return { holds: false, headTime: null };
+    const from = numbers[0];
+    const [blocks, answer, headBlock] = await Promise.all([
+      Promise.all(numbers.map((n) => this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(n), this.native]))),
+      numbers.length ? this.rangeLogs(from, head) : Promise.resolve([] as RpcLog[]),
+      numbers.length ? Promise.resolve(null) : this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(head), false]),
+    ]);
+    const top = numbers.length ? blocks[blocks.length - 1] : headBlock;
+    // Not readable yet: the pass waits (and in production, with no head time known, counts from nothing).
+    if (blocks.some((b) => !b) || !top) return { holds: true, headTime: needTime ? new Date(0) : null };
+    const headTime = needTime && top.timestamp ? new Date(Number(BigInt(top.timestamp)) * 1000) : null;
+    if (!numbers.length) return { holds: false, headTime };
+    const watched = due ?? (await this.deps.watchSet.addresses(this.chain, this.network));
+    const logs = await this.confirmLogs(answer, blocks as RpcBlock[], from, head);
+    const ctx: EvmMatchContext = {
+      chain: this.chain,
+      network: this.network,
+      watched,
+      tokenContracts: this.tokenContracts,
+      head,
+    };
+    const holds =
+      transfersFromLogs(logs, ctx).length > 0 ||
+      (this.native && blocks.some((b) => nativeCandidates(b as RpcBlock, watched).length > 0));
+    return { holds, headTime };
   }
 
   // ---- helpers ------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 import { SuiGraphQLClient } from '@mysten/sui/graphql';
 import { graphql, type ResultOf } from '@mysten/sui/graphql/schemas/latest';
 import type { SuiBalanceChange, SuiTransaction } from './sui-transfers';
+import { rpcEndpointLabel } from '@svc/chains';
 
 /** The service's largest page (ServiceConfig default and max page size: 50). */
 export const SUI_PAGE_SIZE = 50;
@@ -115,6 +116,8 @@ export interface SuiLatest {
 /** One GraphQL endpoint. Every call throws on transport errors, GraphQL errors and missing data. */
 export class SuiGraphQLReader implements SuiCheckpointReader {
   private readonly client: SuiGraphQLClient;
+  /** scheme://host[:port]: what error messages say (the URL may carry a key) */
+  private readonly label: string;
 
   constructor(
     readonly url: string,
@@ -123,6 +126,7 @@ export class SuiGraphQLReader implements SuiCheckpointReader {
     private readonly concurrency = 4,
   ) {
     this.client = new SuiGraphQLClient({ url });
+    this.label = rpcEndpointLabel(url);
   }
 
   async latest(): Promise<SuiLatest> {
@@ -130,10 +134,10 @@ export class SuiGraphQLReader implements SuiCheckpointReader {
       query: LatestCheckpoint,
       signal: AbortSignal.timeout(this.timeoutMs),
     });
-    if (errors?.length) throw new SuiReadError(`${this.url}: ${errors.map((e) => e.message).join('; ')}`);
+    if (errors?.length) throw new SuiReadError(`${this.label}: ${errors.map((e) => e.message).join('; ')}`);
     const seq = data?.checkpoint?.sequenceNumber;
     if (seq === undefined || seq === null || !data?.chainIdentifier)
-      throw new SuiReadError(`${this.url}: no latest checkpoint`);
+      throw new SuiReadError(`${this.label}: no latest checkpoint`);
     return { sequenceNumber: BigInt(seq), chainIdentifier: data.chainIdentifier };
   }
 
@@ -163,15 +167,15 @@ export class SuiGraphQLReader implements SuiCheckpointReader {
       const data = await this.transactionsPage(filter, after);
       const seen = data?.checkpoint?.sequenceNumber;
       if (seen === undefined || seen === null || BigInt(seen) < to) {
-        throw new SuiReadError(`${this.url}: has seen checkpoint ${seen ?? 'none'}, not yet ${to}`);
+        throw new SuiReadError(`${this.label}: has seen checkpoint ${seen ?? 'none'}, not yet ${to}`);
       }
       const page = data?.transactions;
-      if (!page) throw new SuiReadError(`${this.url}: no transactions connection`);
+      if (!page) throw new SuiReadError(`${this.label}: no transactions connection`);
       for (const node of page.nodes) {
         const effects = node.effects;
         const checkpoint = effects?.checkpoint?.sequenceNumber;
         if (!effects || checkpoint === undefined || checkpoint === null || !effects.balanceChanges) {
-          throw new SuiReadError(`${this.url}: transaction ${node.digest} without effects`);
+          throw new SuiReadError(`${this.label}: transaction ${node.digest} without effects`);
         }
         const changes = effects.balanceChanges.nodes.map(toChange);
         const { hasNextPage, endCursor } = effects.balanceChanges.pageInfo;
@@ -185,7 +189,7 @@ export class SuiGraphQLReader implements SuiCheckpointReader {
         });
       }
       if (!page.pageInfo.hasNextPage) return out;
-      if (!page.pageInfo.endCursor) throw new SuiReadError(`${this.url}: next page without a cursor`);
+      if (!page.pageInfo.endCursor) throw new SuiReadError(`${this.label}: next page without a cursor`);
       after = page.pageInfo.endCursor;
     }
   }
@@ -199,7 +203,7 @@ export class SuiGraphQLReader implements SuiCheckpointReader {
       variables: { filter, first: SUI_PAGE_SIZE, after, changes: SUI_PAGE_SIZE },
       signal: AbortSignal.timeout(this.timeoutMs),
     });
-    if (errors?.length) throw new SuiReadError(`${this.url}: ${errors.map((e) => e.message).join('; ')}`);
+    if (errors?.length) throw new SuiReadError(`${this.label}: ${errors.map((e) => e.message).join('; ')}`);
     return data;
   }
 
@@ -213,12 +217,12 @@ export class SuiGraphQLReader implements SuiCheckpointReader {
         variables: { digest, first: SUI_PAGE_SIZE, after },
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      if (errors?.length) throw new SuiReadError(`${this.url}: ${errors.map((e) => e.message).join('; ')}`);
+      if (errors?.length) throw new SuiReadError(`${this.label}: ${errors.map((e) => e.message).join('; ')}`);
       const conn = data?.transactionEffects?.balanceChanges;
-      if (!conn) throw new SuiReadError(`${this.url}: no balance changes for ${digest}`);
+      if (!conn) throw new SuiReadError(`${this.label}: no balance changes for ${digest}`);
       out.push(...conn.nodes.map(toChange));
       if (!conn.pageInfo.hasNextPage) return out;
-      if (!conn.pageInfo.endCursor) throw new SuiReadError(`${this.url}: next page without a cursor`);
+      if (!conn.pageInfo.endCursor) throw new SuiReadError(`${this.label}: next page without a cursor`);
       after = conn.pageInfo.endCursor;
     }
   }

@@ -6,11 +6,13 @@
 // The cursor moves only after the sink has taken a batch, so an outage or a crash repeats a batch
 // (the sink is idempotent per transfer) and never skips one. Endpoints rotate on every error.
 import { Logger } from '@nestjs/common';
+import { rpcEndpointLabel } from '@svc/chains';
 import type { ChainConfig, TransferSink } from '@svc/chains';
 import type { Network } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { ChainLease, ChainCursor, LeaseLostError } from '../watchers/chain-lease';
 import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
+import { ExpiryHolds, ExpiryPasses } from '../watchers/expiry-passes';
 import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';
 import { SuiCheckpointReader, SuiGraphQLReader, SuiLatest } from './sui-graphql-reader';
 import { transfersFromTransaction, watchedCoinTypes } from './sui-transfers';
@@ -48,8 +50,10 @@ export interface SuiWatcherDeps {
   db: DataSource;
   sink: TransferSink;
   watchSet: WatchSet;
-  /** the service clock, for health timestamps */
+  /** the service clock, for health timestamps and the pass the expiry job waits for */
   now: () => Date;
+  /** the payments whose expiry waits for this watcher's next pass */
+  expiry?: ExpiryHolds;
   /** one reader per endpoint, in rotation order; built from cfg.rpcUrls when left out (tests stage failures with it) */
   readers?: SuiCheckpointReader[];
 }
@@ -65,6 +69,7 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
   private readonly readers: SuiCheckpointReader[];
   private readonly coinTypes: Map<string, string | null>;
   private current = 0;
+  private readonly passes: ExpiryPasses;
   private loop: Promise<void> | null = null;
   protected readonly st: {
     state: WatcherState;
@@ -92,6 +97,7 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
         (url) => new SuiGraphQLReader(url, this.options.requestTimeoutMs, this.options.readConcurrency),
       );
     this.coinTypes = watchedCoinTypes(config);
+    this.passes = new ExpiryPasses(config.chain, config.network, deps.expiry);
     this.logger = new Logger(`sui-watcher ${config.chain}/${config.network}`);
   }
 
@@ -128,7 +134,7 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
       network: this.network,
       kind: 'sui',
       state: this.st.state,
-      endpoint: this.readers[this.current]?.url ?? null,
+      endpoint: this.readers[this.current] ? rpcEndpointLabel(this.readers[this.current].url) : null,
       head: this.st.head?.toString() ?? null,
       finalHead: fin?.toString() ?? null,
       nextBlock: this.st.nextCheckpoint?.toString() ?? null,
@@ -156,7 +162,10 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
         continue;
       }
       this.st.state = 'active';
-      this.logger.log(`claimed; watching ${[...this.coinTypes.keys()].join(', ') || 'nothing'} via ${this.reader.url}`);
+      this.passes.reset();
+      this.logger.log(
+        `claimed; watching ${[...this.coinTypes.keys()].join(', ') || 'nothing'} via ${rpcEndpointLabel(this.reader.url)}`,
+      );
       try {
         await this.work(lease);
       } catch (err) {
@@ -176,16 +185,24 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
     while (!this.stopping) {
       const reader = this.reader;
       try {
+        // A pass begins before the latest checkpoint is read.
+        const startedAt = this.deps.now();
         const latest = await reader.latest();
         this.st.head = latest.sequenceNumber;
         cursor ??= await this.openCursor(lease, latest);
         if (cursor.anchor !== null && latest.chainIdentifier !== cursor.anchor) {
           throw new WrongChainError(
-            `${reader.url} serves chain ${latest.chainIdentifier}, not ${cursor.anchor} (the cursor's): not reading it`,
+            `${rpcEndpointLabel(reader.url)} serves chain ${latest.chainIdentifier}, not ${cursor.anchor} (the cursor's): not reading it`,
           );
         }
         const fin = this.finalCheckpoint(latest.sequenceNumber);
         if (cursor.position > fin) {
+          // Every final checkpoint is processed. Checkpoints after `fin` (only with more than one
+          // required confirmation) are not read: the pass then counts once the latest one is final.
+          const unfinal = latest.sequenceNumber > fin;
+          await this.passes.completed(lease, startedAt, latest.sequenceNumber, fin, () =>
+            Promise.resolve({ holds: unfinal, headTime: null }),
+          );
           await this.idle(lease);
           await this.sleep(this.options.pollIntervalMs);
           continue;
@@ -198,9 +215,10 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
         this.failures += 1;
         // The next attempt goes to the next endpoint: a dead, lagging, rate-limiting or wrong one is skipped.
         this.current = (this.current + 1) % this.readers.length;
-        const message = (err as Error).message.includes(reader.url)
+        const label = rpcEndpointLabel(reader.url);
+        const message = (err as Error).message.includes(label)
           ? (err as Error).message
-          : `${(err as Error).message} (${reader.url})`;
+          : `${(err as Error).message} (${label})`;
         this.recordError(message);
         await lease.report(this.st.head, { message, at: this.deps.now() }).catch((e: Error) => {
           throw new LeaseLostError(e.message);

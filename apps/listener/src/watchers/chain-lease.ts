@@ -4,6 +4,7 @@
 // longer move the cursor; the write is also conditional on the cursor it read (compare-and-set).
 // Correctness does not rest on the lock alone: the credit is idempotent per transfer.
 import { DataSource, QueryRunner } from 'typeorm';
+import { redactRpcText } from '@svc/chains';
 import type { ProcessedBlock } from '@svc/db';
 import type { Network } from '@svc/domain';
 
@@ -96,14 +97,34 @@ export class ChainLease {
     if (!rows.length) throw new LeaseLostError(`${this.chain}/${this.network}: the cursor moved under this copy`);
   }
 
-  /** Health only: the head seen while idle (clearing the last error), or the last error. */
+  /** When the last complete pass to the chain head began (the expiry job waits for it), or null. */
+  async passMark(): Promise<Date | null> {
+    const rows = await this.q<{ pass_started_at: Date | null }>(
+      `SELECT pass_started_at FROM chain_cursors WHERE chain = $1 AND network = $2`,
+      [this.chain, this.network],
+    );
+    return rows[0]?.pass_started_at ?? null;
+  }
+
+  /** Records that a pass to the chain head that began at `startedAt` is complete; the mark never moves back. */
+  async markPass(startedAt: Date): Promise<void> {
+    await this.q(
+      `UPDATE chain_cursors SET pass_started_at = GREATEST(pass_started_at, $3) WHERE chain = $1 AND network = $2`,
+      [this.chain, this.network, startedAt],
+    );
+  }
+
+  /**
+   * Health only: the head seen while idle (clearing the last error), or the last error. The
+   * error is stored with every URL cut to scheme://host[:port] (health shows it; RPC URLs carry keys).
+   */
   async report(head: bigint | null, error: { message: string; at: Date } | null): Promise<void> {
     await this.q(
       error
         ? `UPDATE chain_cursors SET head = COALESCE($3, head), last_error = $4, last_error_at = $5 WHERE chain = $1 AND network = $2`
         : `UPDATE chain_cursors SET head = COALESCE($3, head), last_error = NULL, last_error_at = NULL WHERE chain = $1 AND network = $2`,
       error
-        ? [this.chain, this.network, head?.toString() ?? null, error.message.slice(0, 1000), error.at]
+        ? [this.chain, this.network, head?.toString() ?? null, redactRpcText(error.message).slice(0, 1000), error.at]
         : [this.chain, this.network, head?.toString() ?? null],
     );
   }

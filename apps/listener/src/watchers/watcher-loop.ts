@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import { redactRpcText } from '@svc/chains';
 import type { ChainLease } from './chain-lease';
 import type { WatcherState } from './chain-watcher';
 
@@ -46,7 +47,9 @@ export abstract class WatcherLoop {
     this.failures = 0;
   }
 
-  protected recordError(message: string): void {
+  /** Logged and kept for health with every URL cut to scheme://host[:port] (RPC URLs carry keys). */
+  protected recordError(raw: string): void {
+    const message = redactRpcText(raw);
     if (message !== this.st.lastError) this.logger.warn(message);
     this.st.lastError = message;
     this.st.lastErrorAt = this.now();

@@ -1,12 +1,18 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { ChainConfig, ChainRegistry } from '@svc/chains';
+import { ChainConfig, ChainRegistry, watchAddress } from '@svc/chains';
 import { DataSource } from 'typeorm';
-import { ClockService } from '@svc/core';
+import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import type { TransferSink } from '@svc/chains';
+import type { Network } from '@svc/domain';
+import { PaymentRepository } from '@svc/payments';
 import { EvmWatcher } from '../evm/evm-watcher';
 import { SuiWatcher } from '../sui/sui-watcher';
 import { ChainWatcher, TRANSFER_SINK, WATCH_SET, WatcherStatus, WatchSet } from './chain-watcher';
+import type { ExpiryHolds } from './expiry-passes';
 import { LISTENER_OPTIONS, ListenerOptions } from './listener-options';
+
+/** Due payments a pass checks one by one; with more, the tail is checked against the whole watch set. */
+const EXPIRY_HOLDS_MAX = 5_000;
 
 /**
  * One watcher per watched (chain, network) of the registry (architecture › Chains), started with
@@ -26,6 +32,8 @@ export class WatchersService implements OnApplicationBootstrap, OnModuleDestroy 
     @Inject(TRANSFER_SINK) private readonly sink: TransferSink,
     @Inject(WATCH_SET) private readonly watchSet: WatchSet,
     @Inject(LISTENER_OPTIONS) private readonly options: ListenerOptions,
+    @Inject(SVC_CONFIG) private readonly config: SvcConfig,
+    private readonly payments: PaymentRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -63,13 +71,36 @@ export class WatchersService implements OnApplicationBootstrap, OnModuleDestroy 
     }
   }
 
+  /** The payments whose expiry a watcher's pass would release (runtime contract › Dev clock). */
+  private readonly expiry: ExpiryHolds = {
+    expiringBetween: async (chain: string, network: Network, from: Date | null, before: Date) => {
+      const kind = this.registry.get(chain, network)?.kind ?? 'evm';
+      const { addresses, truncated } = await this.payments.waitingAddressesExpiringBetween(
+        chain,
+        network,
+        from,
+        before,
+        EXPIRY_HOLDS_MAX,
+      );
+      if (truncated) return null;
+      return new Set(addresses.map((a) => watchAddress(kind, a)).filter((a): a is string => a !== null));
+    },
+  };
+
   private create(cfg: ChainConfig): ChainWatcher | null {
-    const now = () => this.clock.now();
+    const deps = {
+      db: this.db,
+      sink: this.sink,
+      watchSet: this.watchSet,
+      now: () => this.clock.now(),
+      expiry: this.expiry,
+      devClock: this.config.devClock,
+    };
     switch (cfg.kind) {
       case 'evm':
-        return new EvmWatcher(cfg, { db: this.db, sink: this.sink, watchSet: this.watchSet, now }, this.options.evm);
+        return new EvmWatcher(cfg, deps, this.options.evm);
       case 'sui':
-        return new SuiWatcher(cfg, { db: this.db, sink: this.sink, watchSet: this.watchSet, now }, this.options.sui);
+        return new SuiWatcher(cfg, deps, this.options.sui);
       case 'solana':
       case 'tron':
         this.logger.warn(

@@ -127,8 +127,10 @@ export class DeliveryRepository {
     const moved = await this.sql.rows<{ id: string }>(
       'webhook_delivery_record',
       `WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::varchar[], $5::timestamptz[], $6::timestamptz[],
-                              $7::int[], $8::varchar[], $9::timestamptz[], $10::uuid[], $11::int[])
+         SELECT i.delivery_id, i.attempt, i.run_attempts, i.status, i.next_attempt_at, i.attempted_at, i.response_status,
+                i.error, i.at, i.attempt_id, i.duration_ms
+         FROM unnest($1::uuid[], $2::int[], $3::int[], $4::varchar[], $5::timestamptz[], $6::timestamptz[],
+                     $7::int[], $8::varchar[], $9::timestamptz[], $10::uuid[], $11::int[])
            AS i(delivery_id, attempt, run_attempts, status, next_attempt_at, attempted_at, response_status, error, at, attempt_id, duration_ms)
        ), moved AS (
          UPDATE webhook_deliveries d SET attempt_count = i.attempt, run_attempts = i.run_attempts, status = i.status,

@@ -1,5 +1,12 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { afterAttempt, DEFAULT_RETRY_SCHEDULE_SECONDS, envelopeBody, RetryLater, signWebhookBody } from '@svc/webhooks';
+import {
+  afterAttempt,
+  DEFAULT_RETRY_SCHEDULE_SECONDS,
+  envelopeBody,
+  privateAllowList,
+  RetryLater,
+  signWebhookBody,
+} from '@svc/webhooks';
 import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { DeliveryForAttempt, DeliveryRepository } from './delivery.repository';
 import { EndpointGate } from './endpoint-gate';
@@ -30,7 +37,11 @@ export class DeliveryService implements OnApplicationShutdown {
     @Inject(SVC_CONFIG) config: SvcConfig,
     @Inject(WORKER_OPTIONS) options: WorkerOptions,
   ) {
-    this.sender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, production: config.env === 'production' });
+    this.sender = new WebhookSender({
+      timeoutMs: config.webhookTimeoutMs,
+      production: config.env === 'production',
+      allowPrivate: privateAllowList(config.webhookAllowPrivate),
+    });
     this.gate = new EndpointGate({
       perEndpoint: Math.max(1, Math.ceil((options.concurrency ?? DEFAULT_CONCURRENCY) / 2)),
       strugglingSlots: STRUGGLING_ENDPOINT_SLOTS,

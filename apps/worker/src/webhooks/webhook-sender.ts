@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { literalHostBlocked, publicOnlyLookup } from '@svc/webhooks';
+import type { BlockList } from 'node:net';
+import { destinationLookup, DestinationLookup, literalHostBlocked } from '@svc/webhooks';
 
 export interface SendResult {
   ok: boolean;
@@ -15,7 +16,8 @@ const ERROR_MAX = 500;
 /**
  * One HTTP POST of a delivery: the exact body, no redirect followed (node's client never
  * follows one; a 3xx is a failed attempt), a 2xx within the timeout is success. In production
- * the connection goes only to public addresses, checked on the address actually dialled.
+ * the connection goes only to public addresses (and those SVC_WEBHOOK_ALLOW_PRIVATE allows),
+ * checked on the address actually dialled.
  */
 export class WebhookSender {
   private readonly httpAgent = new http.Agent({
@@ -33,7 +35,11 @@ export class WebhookSender {
     scheduling: 'lifo',
   });
 
-  constructor(private readonly opts: { timeoutMs: number; production: boolean }) {}
+  private readonly lookup: DestinationLookup;
+
+  constructor(private readonly opts: { timeoutMs: number; production: boolean; allowPrivate?: BlockList | null }) {
+    this.lookup = destinationLookup(opts.allowPrivate ?? null);
+  }
 
   async send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = performance.now();
@@ -60,7 +66,7 @@ export class WebhookSender {
       return Promise.resolve(failure('invalid url'));
     }
     if (this.opts.production) {
-      const blocked = literalHostBlocked(target);
+      const blocked = literalHostBlocked(target, this.opts.allowPrivate ?? null);
       if (blocked) return Promise.resolve(failure(blocked));
     }
     const isHttps = target.protocol === 'https:';
@@ -78,7 +84,7 @@ export class WebhookSender {
         method: 'POST',
         agent: isHttps ? this.httpsAgent : this.httpAgent,
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        ...(this.opts.production ? { lookup: publicOnlyLookup as unknown as http.RequestOptions['lookup'] } : {}),
+        ...(this.opts.production ? { lookup: this.lookup as unknown as http.RequestOptions['lookup'] } : {}),
       });
       const timer = setTimeout(() => {
         req.destroy();

@@ -32,6 +32,10 @@ export interface RpcBlock {
   number: string;
   hash: string;
   parentHash: string;
+  /** seconds since the epoch, hex */
+  timestamp?: string;
+  /** 0x + 512 hex digits: the bloom of every log of the block */
+  logsBloom?: string;
   transactions: Array<string | RpcTransaction>;
 }
 

@@ -43,6 +43,14 @@ export class ChainCursorEntity {
   @Column({ type: 'bigint', nullable: true, transformer: bigintTransformer })
   head!: bigint | null;
 
+  /**
+   * Service-clock time at which the watcher began its last complete pass to the chain head (every
+   * block up to the head it read then is processed, or holds no transfer of a payment due to
+   * expire). The expiry job waits for it (runtime contract › Dev clock: expiry waits for the watcher).
+   */
+  @Column({ name: 'pass_started_at', type: 'timestamptz', precision: 3, nullable: true })
+  passStartedAt!: Date | null;
+
   @Column({ name: 'last_error', type: 'varchar', length: 1000, nullable: true })
   lastError!: string | null;
 

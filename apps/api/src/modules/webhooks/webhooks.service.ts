@@ -8,7 +8,13 @@ import {
   WebhookEndpointEntity,
 } from '@svc/db';
 import { isUuid } from '@svc/domain';
-import { checkPublicDestination, isEventType, parseEventFilters, parseWebhookUrl } from '@svc/webhooks';
+import {
+  checkPublicDestination,
+  isEventType,
+  parseEventFilters,
+  parseWebhookUrl,
+  privateAllowList,
+} from '@svc/webhooks';
 import { badRequest, notFound, ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { decodeCursor, encodeCursor, parseLimit } from '../payments/payments-walk';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
@@ -202,12 +208,12 @@ export class WebhooksService {
     return parsed.filters;
   }
 
-  /** http(s); in production the host must resolve to public addresses only (SSRF). */
+  /** http(s); in production the host must resolve to public addresses only, or allowed private ones (SSRF). */
   private async checkUrl(raw: string): Promise<string> {
     const parsed = parseWebhookUrl(raw);
     if (!parsed.ok) throw badRequest(parsed.message);
     if (this.config.env === 'production') {
-      const refused = await checkPublicDestination(parsed.url);
+      const refused = await checkPublicDestination(parsed.url, privateAllowList(this.config.webhookAllowPrivate));
       if (refused) throw badRequest(refused);
     }
     return raw;
