@@ -4,6 +4,7 @@ import { ChainCursors1763790000000 } from './1763790000000-ChainCursors';
 import { Webhooks1763800000000 } from './1763800000000-Webhooks';
 import { PaymentWatchAndJobs1763810000000 } from './1763810000000-PaymentWatchAndJobs';
 import { Outbound1763900000000 } from './1763900000000-Outbound';
+import { Payouts1763930000000 } from './1763930000000-Payouts';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   Webhooks1763800000000,
   PaymentWatchAndJobs1763810000000,
   Outbound1763900000000,
+  Payouts1763930000000,
 ];

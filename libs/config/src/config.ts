@@ -23,6 +23,12 @@ export interface SvcConfig {
   webhookTimeoutMs: number;
   /** Test only (SVC_SIGNER_CRASH_AT): the signer kills its own process at this step (crash-safety tests). */
   signerCrashAt: SignerCrashPoint | null;
+  /** How long a new settlement address stays `pending` (SVC_SETTLEMENT_COOLDOWN_SECONDS, default 86400). */
+  settlementCooldownSeconds: number;
+  /** How often the payout process looks for work (SVC_PAYOUT_INTERVAL_MS, default 60000). */
+  payoutIntervalMs: number;
+  /** How long confirmed funds wait at the deposit address before a payout (SVC_PAYOUT_DELAY_SECONDS, default 0). */
+  payoutDelaySeconds: number;
 }
 
 export const SIGNER_CRASH_POINTS = ['after_sign', 'after_broadcast'] as const;
@@ -82,6 +88,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SvcConfig {
     webhookRetryScheduleSeconds,
     webhookTimeoutMs: webhookTimeout(env.SVC_WEBHOOK_TIMEOUT_MS),
     signerCrashAt: signerCrashAt(env.SVC_SIGNER_CRASH_AT, svcEnv),
+    settlementCooldownSeconds: int('SVC_SETTLEMENT_COOLDOWN_SECONDS', env.SVC_SETTLEMENT_COOLDOWN_SECONDS, 86_400),
+    payoutIntervalMs: int('SVC_PAYOUT_INTERVAL_MS', env.SVC_PAYOUT_INTERVAL_MS, 60_000, 10),
+    payoutDelaySeconds: int('SVC_PAYOUT_DELAY_SECONDS', env.SVC_PAYOUT_DELAY_SECONDS, 0),
   };
 }
 

@@ -6,3 +6,4 @@ export * from './session-decisions';
 export * from './payment-engine';
 export * from './permissions';
 export * from './outbound';
+export * from './payouts';

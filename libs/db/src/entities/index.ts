@@ -9,8 +9,11 @@ import { OutboundAttemptEntity } from './outbound-attempt.entity';
 import { OutboundTransferEntity } from './outbound-transfer.entity';
 import { PaymentEntity } from './payment.entity';
 import { ProductEntity } from './product.entity';
+import { ProductSettlementRouteEntity } from './product-settlement-route.entity';
 import { RefundWalletEntity } from './refund-wallet.entity';
 import { ServiceClockEntity } from './service-clock.entity';
+import { SettlementAddressEntity } from './settlement-address.entity';
+import { SweepEntity } from './sweep.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
@@ -28,8 +31,11 @@ export {
   OutboundTransferEntity,
   PaymentEntity,
   ProductEntity,
+  ProductSettlementRouteEntity,
   RefundWalletEntity,
   ServiceClockEntity,
+  SettlementAddressEntity,
+  SweepEntity,
   WebhookDeliveryAttemptEntity,
   WebhookDeliveryEntity,
   WebhookEndpointEntity,
@@ -58,4 +64,7 @@ export const ENTITIES = [
   OutboundAttemptEntity,
   EvmNonceEntity,
   RefundWalletEntity,
+  SettlementAddressEntity,
+  ProductSettlementRouteEntity,
+  SweepEntity,
 ];
