@@ -10,6 +10,8 @@ import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProductsModule } from './modules/products/products.module';
+import { SettlementModule } from './modules/settlement/settlement.module';
+import { SweepsModule } from './modules/sweeps/sweeps.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 
@@ -28,6 +30,8 @@ export class AppModule {
         PaymentsModule,
         WebhooksModule,
         EventsModule,
+        SettlementModule,
+        SweepsModule,
         ...(config.devClock ? [DevModule] : []),
       ],
       providers: [
