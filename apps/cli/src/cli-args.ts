@@ -21,6 +21,8 @@ commands:
                                                      exit code 3 when refused, the spec's 409)
   dev:pay --payment <uuid> [--amount <token units>] [--token <symbol>]
                                                      pay a payment on the devnet (npm run dev; not in production)
+  gas-tank [--json]                                  the gas tank's address and native balance per EVM chain and
+                                                     network (--json: one JSON line per rail)
 
 An API key is shown once and stored only as a hash.
 `;

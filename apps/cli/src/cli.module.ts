@@ -5,6 +5,7 @@ import { createDataSource } from '@svc/db';
 import { WorkspacesService } from '@svc/workspaces';
 import { ApiKeyCreateCommand } from './commands/apikey-create.command';
 import { DevPayCommand } from './commands/dev-pay.command';
+import { GasTankCommand } from './commands/gas-tank.command';
 import { MigrateCommand } from './commands/migrate.command';
 import { RecoverCommand } from './commands/recover.command';
 import { WorkspaceCreateCommand } from './commands/workspace-create.command';
@@ -35,6 +36,7 @@ export class CliModule implements OnModuleDestroy {
           inject: [DataSource],
         },
         { provide: DevPayCommand, useFactory: (db: DataSource) => new DevPayCommand(db, config), inject: [DataSource] },
+        { provide: GasTankCommand, useFactory: () => new GasTankCommand(config) },
         WorkspacesService,
         WorkspaceCreateCommand,
         ApiKeyCreateCommand,

@@ -7,6 +7,7 @@ import { CliModule } from './cli.module';
 import { ApiKeyCreateCommand, parseApiKeyCreateArgs } from './commands/apikey-create.command';
 import { PG_INVALID_CATALOG_NAME, PG_UNDEFINED_TABLE } from './commands/database';
 import { DevPayCommand, DevPayError, parseDevPayArgs } from './commands/dev-pay.command';
+import { GasTankCommand, parseGasTankArgs } from './commands/gas-tank.command';
 import { MigrateCommand, parseMigrateArgs } from './commands/migrate.command';
 import { parseRecoverArgs, RecoverCommand, RecoveryFailed, RecoveryRefused } from './commands/recover.command';
 import { parseWorkspaceCreateArgs, WorkspaceCreateCommand } from './commands/workspace-create.command';
@@ -48,6 +49,10 @@ function plan(argv: string[]): Run | 'help' {
       const parsed = parseDevPayArgs(args);
       return (app) => app.get(DevPayCommand).run(parsed);
     }
+    case 'gas-tank': {
+      const parsed = parseGasTankArgs(args);
+      return (app) => app.get(GasTankCommand).run(parsed);
+    }
     default:
       throw new UsageError(`unknown command "${command}".`, true);
   }
@@ -59,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  const config = loadConfig(); // the CLI needs no mnemonic: it derives no addresses
+  const config = loadConfig(); // the CLI needs no mnemonic, but for gas-tank's address (read when it runs)
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), {
     logger: ['error'],
     abortOnError: false,
