@@ -71,7 +71,9 @@ export class SettlementAddressRepository {
 
   /** Active addresses of the workspace on a rail. */
   countActive(tx: EntityManager, workspaceId: string, rail: Rail): Promise<number> {
-    return tx.count(SettlementAddressEntity, { where: { workspaceId, ...rail, status: 'active' } });
+    return tx.count(SettlementAddressEntity, {
+      where: { workspaceId, chain: rail.chain, network: rail.network, status: 'active' },
+    });
   }
 
   // ------------------------------------------------------------------ writes (caller's transaction)
@@ -118,7 +120,7 @@ export class SettlementAddressRepository {
     address: string,
   ): Promise<SettlementAddressEntity | null> {
     return tx.findOne(SettlementAddressEntity, {
-      where: { workspaceId, ...rail, address, status: In(['pending', 'active']) },
+      where: { workspaceId, chain: rail.chain, network: rail.network, address, status: In(['pending', 'active']) },
     });
   }
 
