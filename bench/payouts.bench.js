@@ -8,6 +8,8 @@
 //       sweeps per second until every one completed, gas per swept payment (the gas tank's top-up
 //       and the token transfer), the native dust each deposit address keeps.
 // Payments are inserted paid (as the listener leaves them); their money is sent on chain first.
+// BENCH_PAYMENTS, BENCH_NATIVE, BENCH_PAYOUT_INTERVAL_MS, BENCH_PAYOUTS_NODE_ARGS (e.g.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run.
 'use strict';
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
@@ -131,7 +133,8 @@ async function countingProxy(target, counts) {
 }
 
 function startPayouts(db, chainsFile, mnemonic) {
-  const child = spawn(process.execPath, [path.join(DIST, 'apps', 'payouts', 'src', 'main.js')], {
+  const nodeArgs = (process.env.BENCH_PAYOUTS_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'apps', 'payouts', 'src', 'main.js')], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

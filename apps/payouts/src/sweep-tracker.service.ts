@@ -34,7 +34,7 @@ export class SweepTracker {
     for (const sweep of await this.sweeps.open(rail, limit)) {
       if (sweep.transferId === null) continue;
       try {
-        const outcome = await this.follow(sweep.id, sweep.transferId);
+        const outcome = await this.follow(sweep, sweep.transferId);
         if (outcome === 'completed') report.completed++;
         if (outcome === 'failed') report.failed++;
         if (outcome !== null) report.changed++;
@@ -46,15 +46,21 @@ export class SweepTracker {
   }
 
   /** Maps the transfer's state onto the sweep; returns the new payout state when it changed. */
-  private async follow(sweepId: string, transferId: string): Promise<string | null> {
+  private async follow(read: SweepEntity, transferId: string): Promise<string | null> {
     const transfer = await this.signer.get(transferId);
     const mapped = payoutFromTransfer(transfer.state, transfer.waitReason);
     if (mapped.payoutState === 'replan') return null; // given up while unsigned: the planner decides again
     const attempts =
       mapped.payoutState === 'submitted' && !transfer.txHash ? await this.signer.attempts(transferId) : [];
     const txHash = transfer.txHash ?? attempts[attempts.length - 1]?.txHash ?? null;
+    const unchanged =
+      read.payoutState === mapped.payoutState &&
+      read.reason === mapped.reason &&
+      (mapped.payoutState !== 'submitted' || read.txHash === txHash) &&
+      (transfer.amountAtomic === null || read.amountAtomic === transfer.amountAtomic);
+    if (unchanged) return null; // nothing to write: no transaction, no lock
     return this.db.transaction(async (tx) => {
-      const sweep = await this.sweeps.lock(tx, sweepId);
+      const sweep = await this.sweeps.lock(tx, read.id);
       if (!sweep || sweep.transferId !== transferId || !['pending', 'submitted', 'held'].includes(sweep.payoutState)) {
         return null;
       }
