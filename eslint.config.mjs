@@ -78,6 +78,43 @@ export default tseslint.config(
     rules: { 'svc/boundaries': 'error' },
   },
   {
+    // Statements name their columns (SqlService.columns): a migration that adds one does not change
+    // what processes still running the old code read.
+    files: ['apps/api/**/*.ts', 'apps/cli/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/\\b(SELECT|RETURNING)\\s+\\*/i]',
+          message: 'Name the columns (SqlService.columns(Entity)), not *.',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/\\b(SELECT|RETURNING)\\s+\\*/i]',
+          message: 'Name the columns (SqlService.columns(Entity)), not *.',
+        },
+      ],
+    },
+  },
+  {
+    // IsOptional lets `null` through unvalidated; DTOs say what null means (README › Null in request bodies).
+    files: ['apps/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-validator',
+              importNames: ['IsOptional'],
+              message: 'Use Optional, OptionalNotNull or NullClears from apps/api/src/common/optional.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // libs/domain is pure: no framework, no database, no chain client, no clock.
     files: ['libs/domain/**/*.ts'],
     ignores: ['libs/domain/**/*.spec.ts'],

@@ -1,5 +1,5 @@
 // Two projects: unit specs beside the code, e2e specs under e2e/ (real PostgreSQL, one fresh
-// database per file; see e2e/support/setup.ts).
+// database per file; see e2e/support/test-app.ts).
 const swc = ['@swc/jest', JSON.parse(require('fs').readFileSync(__dirname + '/.swcrc', 'utf8'))];
 const moduleNameMapper = {
   // tsconfig.json paths: @svc/migrations is the migrations folder, every other @svc/<name> is libs/<name>/src.

@@ -14,7 +14,7 @@ const http = require('node:http');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { Client } = require('pg');
-const { PAY_DIR, NEXT_BIN, nextEnv } = require('../scripts/pay.js');
+const { nextEnv, nextStartArgs } = require('../scripts/pay.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
@@ -133,11 +133,14 @@ async function main() {
           SVC_ENV: 'production',
           SVC_MNEMONIC: MNEMONIC,
           PAY_URL: pay,
+          // the benchmark measures latency, not the buyer limits (README › Rate limits)
+          SVC_RATE_LIMIT_READS_PER_CLIENT: '1000000',
+          SVC_RATE_LIMIT_READS_PER_TARGET: '1000000',
         },
       }),
     );
     children.push(
-      spawn(process.execPath, [NEXT_BIN, 'start', PAY_DIR, '-p', String(PAY_PORT)], {
+      spawn(process.execPath, nextStartArgs(PAY_PORT), {
         ...quiet,
         env: nextEnv({ ...process.env, BASE_URL: api }),
       }),

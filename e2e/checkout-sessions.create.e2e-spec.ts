@@ -265,9 +265,11 @@ describe('source: productId or productSlug', () => {
     expect(res.body.error).toBe('Conflict');
   });
 
-  test('invoiceId returns 404 (no invoice exists)', async () => {
-    const res = await create({ invoiceId: randomUUID() });
+  test('an unknown invoiceId returns 404 (invoices as a source: e2e/invoices.e2e-spec.ts)', async () => {
+    const id = randomUUID();
+    const res = await create({ invoiceId: id });
     expect(res.status).toBe(404);
+    expect(res.body.message).toBe(`No such invoice: ${id}.`);
   });
 
   test('amount with invoiceId returns 400 with the spec message', async () => {

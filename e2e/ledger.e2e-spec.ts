@@ -37,7 +37,7 @@ const payment = async (id: string) => (await m.payments.findById(id))!;
 const session = async (id: string) => (await m.sessions.load(m.db.manager, id))!.session;
 
 describe('applyTransfer', () => {
-  test('an exact final transfer confirms the payment and completes its bound session, with both events', async () => {
+  test('an exact final transfer confirms the payment and completes its bound session, with both events and the receipt', async () => {
     const { session: s, payment: p } = await insertSessionWithPayment(m, ws);
     const outcome = await m.db.transaction((tx) =>
       m.ledger.applyTransfer(tx, bnb, target(p), observedTransfer(p), 'automatic'),
@@ -45,7 +45,7 @@ describe('applyTransfer', () => {
     expect(outcome).toMatchObject({ kind: 'credited', status: 'confirmed' });
     expect((await payment(p.id)).status).toBe('confirmed');
     expect((await session(s.id)).status).toBe('completed');
-    expect(await types()).toEqual(['checkout.session.completed', 'payment.confirmed']);
+    expect(await types()).toEqual(['checkout.session.completed', 'payment.confirmed', 'receipt.issued']);
     const confirmed = (await outboxOf(m.db, ws)).find((e) => e.type === 'payment.confirmed')!;
     expect(confirmed.data.checkoutSession).toEqual({ id: s.id, reference: 'order-1', metadata: { order: 1 } });
   });
@@ -57,7 +57,7 @@ describe('applyTransfer', () => {
     const again = await m.db.transaction((tx) => m.ledger.applyTransfer(tx, bnb, target(p), t, 'automatic'));
     expect(again.kind).toBe('duplicate');
     expect((await payment(p.id)).receivedAmountAtomic).toBe(10n * E18);
-    expect(await types()).toEqual(['payment.confirmed']);
+    expect(await types()).toEqual(['payment.confirmed', 'receipt.issued']);
   });
 
   test('underpaid, then topped up: underpaid then confirmed', async () => {
@@ -70,7 +70,7 @@ describe('applyTransfer', () => {
       m.ledger.applyTransfer(tx, bnb, target(p), observedTransfer(p, { amountAtomic: 6n * E18 }), 'automatic'),
     );
     expect((await payment(p.id)).status).toBe('confirmed');
-    expect(await types()).toEqual(['payment.confirmed', 'payment.underpaid']);
+    expect(await types()).toEqual(['payment.confirmed', 'payment.underpaid', 'receipt.issued']);
   });
 
   test('a transaction that fails after the credit leaves nothing: no transfer, no status, no event', async () => {

@@ -320,19 +320,6 @@ describe('/c/<session_id>', () => {
     await page.close();
   });
 
-  test('an invoice session: a clear message that it cannot be paid here yet', async () => {
-    const id = `cs_${randomBytes(16).toString('hex')}`;
-    await h.t.db.query(
-      `INSERT INTO checkout_sessions (id, workspace_id, source, invoice_id, status, reference_origin, network, expires_at, livemode)
-       VALUES ($1, $2, 'invoice', $3, 'open', 'server', 'mainnet', now() + interval '1 hour', true)`,
-      [id, h.m.merchantId, randomUUID()],
-    );
-    const page = await open(`/c/${id}`, { live: false });
-    await expect(page.locator('h1').innerText()).resolves.toBe('This invoice cannot be paid here yet');
-    await screenshot(page, '12-session-invoice');
-    await page.close();
-  });
-
   test('unknown and malformed ids: the not-found page (404)', async () => {
     const page = await browser.page();
     for (const path of [
@@ -427,6 +414,26 @@ describe('/pay/<slug>', () => {
     expect(res?.status()).toBe(410);
     await expect(page.locator('h1').innerText()).resolves.toBe('This payment link is no longer available');
     await screenshot(page, '18-link-archived');
+    await page.close();
+  });
+
+  test('?payment=<id> of another product, or a direct payment, under this slug: the 404 page', async () => {
+    const lamp = await product(fixedProduct({ name: 'Paired lamp' }));
+    const chair = await product(fixedProduct({ name: 'Other chair' }));
+    const minted = await h.t.http().post(`/v1/public/products/${lamp.slug}/checkout`).send({});
+    expect(minted.status).toBe(201);
+    const direct = await h.m.post('/v1/payments', { chain: 'bnb', token: 'USDC', amount: '1', currency: 'USDC' });
+    const page = await browser.page();
+    const own = await page.goto(`${pay}/pay/${lamp.slug}?payment=${minted.body.payment.id}`);
+    expect(own?.status()).toBe(200);
+    for (const path of [
+      `/pay/${chair.slug}?payment=${minted.body.payment.id}`,
+      `/pay/${lamp.slug}?payment=${direct.body.id}`,
+    ]) {
+      const res = await page.goto(`${pay}${path}`);
+      expect([path, res?.status()]).toEqual([path, 404]);
+      await expect(page.locator('h1').innerText()).resolves.toBe('Page not found');
+    }
     await page.close();
   });
 });

@@ -598,11 +598,13 @@ describe('PATCH /v1/products/:id', () => {
     expect((await retrieve(p.id)).status).toBe('active');
   });
 
-  test('networks or enabledChains null returns 400, never 500', async () => {
+  test('networks or enabledChains null: 400 on PATCH (a product always has its chains), as if absent on create; never 500', async () => {
     const p = await m.product(fixedProduct());
     expect((await m.patch(`/v1/products/${p.id}`, { networks: null })).status).toBe(400);
     expect((await m.patch(`/v1/products/${p.id}`, { enabledChains: null })).status).toBe(400);
-    expect((await m.post('/v1/products', fixedProduct({ networks: null }))).status).toBe(400);
+    const created = await m.post('/v1/products', fixedProduct({ networks: null, enabledChains: null }));
+    expect(created.status).toBe(201);
+    expect((await retrieve(created.body.id)).networks).toEqual([{ chain: 'bnb', token: 'USDC', price: '37' }]);
     expect((await retrieve(p.id)).networks).toEqual([{ chain: 'bnb', token: 'USDC', price: '37' }]);
   });
 

@@ -4,6 +4,8 @@ import { ChainCursors1763790000000 } from './1763790000000-ChainCursors';
 import { Webhooks1763800000000 } from './1763800000000-Webhooks';
 import { PaymentWatchAndJobs1763810000000 } from './1763810000000-PaymentWatchAndJobs';
 import { Outbound1763900000000 } from './1763900000000-Outbound';
+import { Documents1763910000000 } from './1763910000000-Documents';
+import { ApiKeyLastUsed1763920000000 } from './1763920000000-ApiKeyLastUsed';
 import { Payouts1763930000000 } from './1763930000000-Payouts';
 
 export const MIGRATIONS = [
@@ -12,5 +14,7 @@ export const MIGRATIONS = [
   Webhooks1763800000000,
   PaymentWatchAndJobs1763810000000,
   Outbound1763900000000,
+  Documents1763910000000,
+  ApiKeyLastUsed1763920000000,
   Payouts1763930000000,
 ];

@@ -12,6 +12,10 @@ const PAY_DIR = path.join(root, 'apps', 'pay');
 const buildId = (distDir = '.next') => path.join(PAY_DIR, distDir, 'BUILD_ID');
 const BUILD_ID = buildId();
 const NEXT_BIN = require.resolve('next/dist/bin/next', { paths: [root] });
+/** Appends the peer's address to X-Forwarded-For before Next.js sees a request (see the file). */
+const FORWARDED_FOR_HOOK = path.join(__dirname, 'pay-forwarded-for.js');
+/** `node` arguments that run `next start` on the build in apps/pay with the X-Forwarded-For hook. */
+const nextStartArgs = (port) => ['-r', FORWARDED_FOR_HOOK, NEXT_BIN, 'start', PAY_DIR, '-p', String(port)];
 // builds, and next-env.d.ts (rewritten by every build) are not sources
 const skipped = (name) => name === 'node_modules' || name.startsWith('.next') || name === 'next-env.d.ts';
 
@@ -23,12 +27,12 @@ const nextEnv = (env = process.env, distDir = '.next') => ({
 // start.js and dev.js spawn their processes with this process's environment.
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
-/** The `start.js` process entry: `next start apps/pay -p $PAY_PORT`. */
+/** The `start.js` process entry: `next start apps/pay -p $PAY_PORT` (with the X-Forwarded-For hook). */
 function payProcess(port = process.env.PAY_PORT || '3001') {
   return {
     name: 'pay',
     command: process.execPath,
-    args: [NEXT_BIN, 'start', PAY_DIR, '-p', String(port)],
+    args: nextStartArgs(port),
     script: BUILD_ID,
   };
 }
@@ -68,4 +72,4 @@ function buildPay({ quiet = false, distDir = '.next' } = {}) {
   });
 }
 
-module.exports = { PAY_DIR, BUILD_ID, NEXT_BIN, nextEnv, payProcess, isPayBuildCurrent, buildPay };
+module.exports = { PAY_DIR, BUILD_ID, NEXT_BIN, nextEnv, nextStartArgs, payProcess, isPayBuildCurrent, buildPay };

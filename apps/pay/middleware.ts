@@ -17,7 +17,7 @@ export async function middleware(req: NextRequest) {
   if (link && req.method === 'GET' && !req.nextUrl.searchParams.has('payment')) {
     const slug = decodeURIComponent(link[1]);
     if (isSlug(slug)) {
-      const product = await callApi('GET', apiPaths.product(slug));
+      const product = await callApi('GET', apiPaths.product(slug), undefined, req.headers);
       const gone = product.ok
         ? null
         : product.status === 410

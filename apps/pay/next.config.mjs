@@ -25,6 +25,9 @@ const nextConfig = {
   // The root `npm run lint` lints apps/pay with the repository's rules.
   eslint: { ignoreDuringBuilds: true },
   outputFileTracingRoot: path.join(here, '..', '..'),
+  // The pages share the spec's unions and id shapes with the API: `@svc/domain` (tsconfig paths,
+  // pure TypeScript outside apps/pay, compiled with the pages).
+  experimental: { externalDir: true },
   async headers() {
     return [{ source: '/:path*', headers: SECURITY_HEADERS }];
   },

@@ -103,6 +103,7 @@ export async function insertSession(
     source: 'product',
     productId: null,
     invoiceId: null,
+    invoiceNumber: null,
     status: 'open',
     reference: 'order-1',
     metadata: { order: 1 },

@@ -13,7 +13,7 @@ import { BrowserContext, chromium, Page } from 'playwright-core';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const pay = require('../../scripts/pay.js') as {
   PAY_DIR: string;
-  NEXT_BIN: string;
+  nextStartArgs: (port: number | string) => string[];
   nextEnv: (env?: NodeJS.ProcessEnv, distDir?: string) => NodeJS.ProcessEnv;
   isPayBuildCurrent: (distDir?: string) => boolean;
   buildPay: (o?: { quiet?: boolean; distDir?: string }) => Promise<{ code: number; output: string }>;
@@ -64,7 +64,7 @@ export async function startPayServer(baseUrl: string): Promise<PayServer> {
   const port = await freePort();
   // No `-H 127.0.0.1`: Next.js 15 then takes its own middleware rewrites (the 410 pages) for
   // external ones (it spells loopback hosts as localhost) and loses their status.
-  const child: ChildProcess = spawn(process.execPath, [pay.NEXT_BIN, 'start', pay.PAY_DIR, '-p', String(port)], {
+  const child: ChildProcess = spawn(process.execPath, pay.nextStartArgs(port), {
     env: pay.nextEnv({ ...process.env, BASE_URL: baseUrl }, DIST_DIR),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

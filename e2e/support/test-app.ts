@@ -14,6 +14,13 @@ import { WorkspacesService } from '@svc/workspaces';
 export const PG_ADMIN_URL = process.env.E2E_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
 export const PAY_URL = 'http://pay.test';
+export const RAISED_RATE_LIMITS = {
+  SVC_RATE_LIMIT_WRITES_PER_CLIENT: '1000000',
+  SVC_RATE_LIMIT_WRITES_PER_SESSION: '1000000',
+  SVC_RATE_LIMIT_WRITES_PER_SLUG: '1000000',
+  SVC_RATE_LIMIT_READS_PER_CLIENT: '1000000',
+  SVC_RATE_LIMIT_READS_PER_TARGET: '1000000',
+};
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -58,6 +65,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     SVC_MNEMONIC: TEST_MNEMONIC,
     PAY_URL,
     BASE_URL: 'http://api.test',
+    // Suites run thousands of anonymous calls from one address; rate-limits.e2e-spec.ts sets its own.
+    ...RAISED_RATE_LIMITS,
     ...env,
   });
   const migrator = createDataSource(config.databaseUrl, 2);

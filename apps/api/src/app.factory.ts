@@ -13,6 +13,8 @@ export async function createApiApp(config: SvcConfig, logLevels?: LogLevel[]): P
     logger: logLevels ?? (config.env === 'test' ? ['error', 'warn'] : ['log', 'error', 'warn']),
   });
   app.disable('x-powered-by');
+  // req.ip is the buyer's address: X-Forwarded-For is believed only from SVC_TRUSTED_PROXIES (README › Rate limits).
+  app.set('trust proxy', config.trustedProxies);
   app.set('etag', false);
   app.use(requireJsonContentType, jsonBodyParser(), bodyParserErrors);
   app.useGlobalPipes(globalValidationPipe());

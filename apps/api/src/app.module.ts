@@ -1,15 +1,21 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { GlobalErrorFilter } from './common/error.filter';
+import { InputHygieneInterceptor } from './common/input-hygiene';
 import { CoreModule, SvcConfig } from '@svc/core';
+import { ApiKeyRevocations } from './modules/auth/api-key-revocations.service';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { ChangelogModule } from './modules/changelog/changelog.module';
 import { CheckoutModule } from './modules/checkout/checkout.module';
 import { DevModule } from './modules/dev/dev.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
+import { InvoicesModule } from './modules/invoices/invoices.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProductsModule } from './modules/products/products.module';
+import { ReceiptsModule } from './modules/receipts/receipts.module';
+import { RateLimitGuard } from './modules/rate-limit/rate-limit.guard';
+import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { SettlementModule } from './modules/settlement/settlement.module';
 import { SweepsModule } from './modules/sweeps/sweeps.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
@@ -22,6 +28,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
+        RateLimitModule,
         WorkspacesModule,
         HealthModule,
         ChangelogModule,
@@ -30,13 +37,18 @@ export class AppModule {
         PaymentsModule,
         WebhooksModule,
         EventsModule,
+        ReceiptsModule,
+        InvoicesModule,
         SettlementModule,
         SweepsModule,
         ...(config.devClock ? [DevModule] : []),
       ],
       providers: [
+        ApiKeyRevocations,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: GlobalErrorFilter },
+        { provide: APP_INTERCEPTOR, useClass: InputHygieneInterceptor },
       ],
     };
   }

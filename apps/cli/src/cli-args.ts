@@ -17,6 +17,9 @@ commands:
   workspace:create --name <name> [--json]            create a workspace (merchant) and its owner API key
   apikey:create --merchant <uuid> --role owner|admin|developer [--json]
                                                      create another API key for a workspace
+  apikey:list --merchant <uuid> [--json]             a workspace's keys: id, role, created, last used, revoked
+                                                     (never the key)
+  apikey:revoke --key-id <uuid> [--json]             revoke a key: it answers 401 at once
   recover --payment <uuid> --tx <hash> [--json]      credit one transaction from chain data (the support recovery;
                                                      exit code 3 when refused, the spec's 409)
   dev:pay --payment <uuid> [--amount <token units>] [--token <symbol>]

@@ -4,6 +4,8 @@ import { SvcConfig } from '@svc/config';
 import { createDataSource } from '@svc/db';
 import { WorkspacesService } from '@svc/workspaces';
 import { ApiKeyCreateCommand } from './commands/apikey-create.command';
+import { ApiKeyListCommand } from './commands/apikey-list.command';
+import { ApiKeyRevokeCommand } from './commands/apikey-revoke.command';
 import { DevPayCommand } from './commands/dev-pay.command';
 import { GasTankCommand } from './commands/gas-tank.command';
 import { MigrateCommand } from './commands/migrate.command';
@@ -40,6 +42,8 @@ export class CliModule implements OnModuleDestroy {
         WorkspacesService,
         WorkspaceCreateCommand,
         ApiKeyCreateCommand,
+        ApiKeyListCommand,
+        ApiKeyRevokeCommand,
       ],
     };
   }

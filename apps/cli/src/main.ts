@@ -2,9 +2,12 @@ import 'reflect-metadata';
 import { HttpException, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from '@svc/config';
+import { DomainError } from '@svc/core';
 import { UsageError, USAGE } from './cli-args';
 import { CliModule } from './cli.module';
 import { ApiKeyCreateCommand, parseApiKeyCreateArgs } from './commands/apikey-create.command';
+import { ApiKeyListCommand, parseApiKeyListArgs } from './commands/apikey-list.command';
+import { ApiKeyRevokeCommand, parseApiKeyRevokeArgs } from './commands/apikey-revoke.command';
 import { PG_INVALID_CATALOG_NAME, PG_UNDEFINED_TABLE } from './commands/database';
 import { DevPayCommand, DevPayError, parseDevPayArgs } from './commands/dev-pay.command';
 import { GasTankCommand, parseGasTankArgs } from './commands/gas-tank.command';
@@ -40,6 +43,14 @@ function plan(argv: string[]): Run | 'help' {
     case 'apikey:create': {
       const parsed = parseApiKeyCreateArgs(args);
       return (app) => app.get(ApiKeyCreateCommand).run(parsed);
+    }
+    case 'apikey:list': {
+      const parsed = parseApiKeyListArgs(args);
+      return (app) => app.get(ApiKeyListCommand).run(parsed);
+    }
+    case 'apikey:revoke': {
+      const parsed = parseApiKeyRevokeArgs(args);
+      return (app) => app.get(ApiKeyRevokeCommand).run(parsed);
     }
     case 'recover': {
       const parsed = parseRecoverArgs(args);
@@ -95,6 +106,7 @@ function report(err: unknown): number {
   if (err instanceof RecoveryRefused) return fail(err.message, 3);
   if (err instanceof RecoveryFailed) return fail(err.message, 1);
   if (err instanceof HttpException) return fail(err.message, 1);
+  if (err instanceof DomainError) return fail(err.message, err.code === 'conflict' ? 3 : 1);
   const code = (err as { code?: string } | null)?.code;
   if (code === PG_INVALID_CATALOG_NAME || code === PG_UNDEFINED_TABLE) {
     return fail(`${(err as Error).message}: run \`npm run svc -- migrate\` first.`, 1);

@@ -179,7 +179,7 @@ export function LinkPayment({
   const heading = useRef<HTMLHeadingElement>(null);
 
   const poll = useCallback(async () => {
-    const res = await fetch(`/api/payments/${payment.id}`, { cache: 'no-store' });
+    const res = await fetch(`/api/products/${encodeURIComponent(slug)}/payments/${payment.id}`, { cache: 'no-store' });
     if (!res.ok) throw new Error(`poll answered ${res.status}`);
     const next = (await res.json()) as PublicPayment;
     // the rail (chain id, token contract, decimals) never changes; amounts and status do
@@ -189,7 +189,7 @@ export function LinkPayment({
       status: next.status,
       expiresAt: next.expiresAt,
     }));
-  }, [payment.id]);
+  }, [payment.id, slug]);
   const failing = usePolling(poll, !final, POLL_MS);
   const live = useLive();
 

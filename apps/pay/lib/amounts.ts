@@ -61,8 +61,6 @@ export function amountToSend(p: PaymentView): { units: string; atomic: bigint | 
   return { units: p.expectedAmount, atomic };
 }
 
-const USD = /^[0-9]{1,20}([.][0-9]{1,2})?$/;
-
 /**
  * The buyer's USD amount as the API accepts it (spec: Amount format on a custom_amount product):
  * a comma is taken as the decimal separator so "37,50" typed on a German keyboard works.
@@ -71,8 +69,4 @@ export function normalizeUsdInput(raw: string): string {
   const trimmed = raw.trim().replace(/\s+/g, '');
   const normalized = /^\d+,\d{1,2}$/.test(trimmed) ? trimmed.replace(',', '.') : trimmed;
   return normalized;
-}
-
-export function isUsdAmount(value: string): boolean {
-  return USD.test(value);
 }

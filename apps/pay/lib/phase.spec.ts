@@ -11,6 +11,7 @@ const session = (
   status,
   source: 'product',
   product: { name: 'Lamp', description: null, imageUrl: null, pricingMode: 'fixed' },
+  invoice: null,
   chains: [
     { chain: 'bnb', token: 'USDC', price: '37' },
     { chain: 'sui', token: 'USDC', price: '36.5' },
@@ -99,5 +100,10 @@ test('cancel is offered before anything is seen; a chain change while waiting, n
     canChangeChain(
       session('processing', 'waiting_for_payment', { chains: [{ chain: 'bnb', token: 'USDC', price: '37' }] }),
     ),
+  ).toBe(false);
+  // money contract › Invoices: the buyer picks an invoice's rail once
+  const invoice = { publicId: 'inv_0', number: 'INV-000001', amount: '37.00', currency: 'USD' as const, hostedUrl: '' };
+  expect(
+    canChangeChain(session('processing', 'waiting_for_payment', { source: 'invoice', product: null, invoice })),
   ).toBe(false);
 });

@@ -12,7 +12,10 @@ export function relay(result: ApiResult<unknown>): NextResponse {
     error: result.status === 503 ? 'Service Unavailable' : 'Bad Gateway',
     message: 'The payment service could not be reached. Try again in a moment.',
   };
-  return NextResponse.json(body, { status: result.status, headers: NO_STORE });
+  const headers: Record<string, string> = result.retryAfter
+    ? { ...NO_STORE, 'retry-after': result.retryAfter }
+    : NO_STORE;
+  return NextResponse.json(body, { status: result.status, headers });
 }
 
 export function notFoundJson(): NextResponse {

@@ -1,24 +1,9 @@
 // The public API shapes the pages read (spec: Public product projection, Public payment
-// projection; README › What the hosted page needs: the public session view).
+// projection; README › What the hosted page needs: the public session view). The spec's closed
+// unions come from libs/domain, so the pages cannot drift from the API; the shapes are the pages' own.
+import type { Network, PaymentStatus, PricingMode, SessionSource, SessionStatus } from '@svc/domain';
 
-export type SessionStatus = 'open' | 'processing' | 'completed' | 'expired' | 'cancelled' | 'failed';
-
-/** Every value of the enumeration; `created`, `settled` and `failed` are never written (spec: States › Payment). */
-export type PaymentStatus =
-  | 'waiting_for_payment'
-  | 'detected'
-  | 'confirming'
-  | 'confirmed'
-  | 'underpaid'
-  | 'overpaid'
-  | 'expired'
-  | 'refunded'
-  | 'created'
-  | 'settled'
-  | 'failed';
-
-export type Network = 'mainnet' | 'testnet';
-export type PricingMode = 'fixed' | 'custom_amount';
+export type { Network, PaymentStatus, PricingMode, SessionStatus };
 
 export interface NetworkRow {
   chain: string;
@@ -50,8 +35,10 @@ export interface PaymentView {
 export interface PublicSession {
   id: string;
   status: SessionStatus;
-  source: 'product' | 'invoice';
+  source: SessionSource;
   product: { name: string; description: string | null; imageUrl: string | null; pricingMode: PricingMode } | null;
+  /** an invoice session's invoice (its rails are `chains`, each at the invoice amount in token units) */
+  invoice: { publicId: string; number: string | null; amount: string; currency: 'USD'; hostedUrl: string } | null;
   chains: NetworkRow[];
   pinnedChain: string | null;
   amount: string | null;
@@ -108,6 +95,55 @@ export interface PaymentRail {
   tokenAddress: string | null;
   decimals: number | null;
   expectedAmountAtomic: string | null;
+}
+
+export type DocumentKind = 'receipt' | 'supplement' | 'credit_note';
+
+/** GET /v1/public/receipts/:id: the document without reference and merchantId, with the issuer's name. */
+export interface PublicReceipt {
+  id: string;
+  object: 'receipt';
+  kind: DocumentKind;
+  number: string;
+  paymentId: string;
+  merchantName: string;
+  chain: string;
+  network: Network;
+  token: string;
+  amount: string;
+  totals: { received: string; refunded: string; net: string };
+  transactions: Array<{ txHash: string; logIndex: number; blockNumber: string; amount: string }>;
+  refundId: string | null;
+  url: string;
+  emailedAt: string | null;
+  issuedAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void';
+
+/** GET /v1/public/invoices/:publicId: the invoice without customerEmail, with the latest document of its payment. */
+export interface PublicInvoice {
+  id: string;
+  publicId: string;
+  number: string | null;
+  status: InvoiceStatus;
+  customerName: string | null;
+  memo: string | null;
+  lineItems: Array<{ description: string; quantity: number; unitAmount: string; amount: string }>;
+  currency: 'USD';
+  amount: string;
+  networks: Array<{ chain: string; token: string }>;
+  dueAt: string | null;
+  hostedUrl: string;
+  sessionId: string | null;
+  paymentId: string | null;
+  paidAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  merchantName: string;
+  receipt: PublicReceipt | null;
 }
 
 /** The API's error body: `{statusCode, error, message}` (+ the bound fields on an amount out of bounds). */

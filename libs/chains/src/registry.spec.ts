@@ -131,6 +131,35 @@ describe('railProblem (spec: Resources › Product, Rail rule)', () => {
   });
 });
 
+describe('stablecoinRail (money contract › Invoices: networks rails must be stablecoin rails of the registry)', () => {
+  const notStable = (token: string, chain: string, network: string) =>
+    `networks: ${token} on ${chain}/${network} is not a stablecoin rail of the registry (USDC, USDT, USDG).`;
+  const notWatched = (token: string, chain: string, network: string) =>
+    `networks: ${token} on ${chain}/${network} is not a stablecoin rail whose deposits are detected automatically.`;
+  it.each([
+    ['bnb', 'mainnet', 'USDC', 'USDC'],
+    ['bnb', 'mainnet', 'usdc', 'USDC'],
+    ['bnb', 'mainnet', '0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d', 'USDC'],
+    ['sui', 'mainnet', 'USDC', 'USDC'],
+    ['arc', 'mainnet', 'USDC', 'USDC'],
+    ['arc', 'testnet', 'USDC', 'USDC'],
+    ['brokerchain', 'mainnet', 'USDG', 'USDG'],
+  ] as const)('%s/%s %s is a stablecoin rail (%s)', (chain, network, token, symbol) => {
+    expect(registry.stablecoinRail(chain, network, token)).toEqual({ ok: true, chain, token: symbol });
+  });
+
+  it.each([
+    ['bnb', 'mainnet', 'BNB', notStable('BNB', 'bnb', 'mainnet')],
+    ['brokerchain', 'mainnet', 'ETH', notStable('ETH', 'brokerchain', 'mainnet')],
+    ['bnb', 'mainnet', 'DAI', notStable('DAI', 'bnb', 'mainnet')],
+    ['bnb', 'mainnet', 'USDT', notWatched('USDT', 'bnb', 'mainnet')],
+    ['base', 'mainnet', 'USDC', notWatched('USDC', 'base', 'mainnet')],
+    ['ethereum', 'mainnet', 'USDC', 'networks: ethereum/mainnet is not a chain of the registry.'],
+  ] as const)('%s/%s %s is refused', (chain, network, token, message) => {
+    expect(registry.stablecoinRail(chain, network, token)).toEqual({ ok: false, message });
+  });
+});
+
 describe('classifyPaymentChain and addressKind (spec: Limits)', () => {
   it.each(['bnb', 'sui', 'arc', 'brokerchain', 'base', 'solana', 'tron'])('%s is registered', (chain) => {
     expect(registry.classifyPaymentChain(chain)).toBe('registered');

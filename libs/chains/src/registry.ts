@@ -226,12 +226,17 @@ export const REJECTED_CHAINS: readonly string[] = [
   'cardano',
 ];
 
+/** The USD stablecoins by symbol: an invoice charges its USD amount 1:1 in one of these (money contract › Invoices). */
+export const USD_STABLECOINS: readonly string[] = ['USDC', 'USDT', 'USDG'];
+
+export type StablecoinRail = { ok: true; chain: string; token: string } | { ok: false; message: string };
+
 export type PaymentChainClass = 'registered' | 'accepted' | 'rejected' | 'unknown';
 
 const keyOf = (chain: string, network: string) => `${chain}/${network}`;
 
 /** Sui coin type with its package address widened to 64 hex digits (0x2::sui::SUI == 0x0…02::sui::SUI). */
-function normaliseSuiCoinType(value: string): string {
+function normalizeSuiCoinType(value: string): string {
   const m = /^(?:0x)?([0-9a-fA-F]{1,64})(::.+)$/.exec(value.trim());
   return m ? `0x${m[1].toLowerCase().padStart(64, '0')}${m[2]}` : value;
 }
@@ -242,7 +247,7 @@ export function sameAddress(kind: ChainKind, a: string, b: string): boolean {
     case 'evm':
       return a.toLowerCase() === b.toLowerCase();
     case 'sui':
-      return normaliseSuiCoinType(a) === normaliseSuiCoinType(b);
+      return normalizeSuiCoinType(a) === normalizeSuiCoinType(b);
     case 'solana':
     case 'tron':
       return a === b; // base58 is case-sensitive
@@ -330,6 +335,30 @@ export class ChainRegistry {
     const t = this.findToken(chain, network, token);
     if (t && (t.native || t.watched)) return null;
     return `${token} on ${chain}/${network} is not a token whose deposits are detected automatically.`;
+  }
+
+  /**
+   * money contract › Invoices: "networks rails must be stablecoin rails of the registry" — a
+   * registered USD stablecoin (native, like arc's USDC, or a token) whose deposits are detected
+   * automatically, so the invoice can actually be paid. Answers the registered symbol.
+   */
+  stablecoinRail(chain: string, network: Network, token: string): StablecoinRail {
+    const cfg = this.get(chain, network);
+    if (!cfg) return { ok: false, message: `networks: ${chain}/${network} is not a chain of the registry.` };
+    const t = this.findToken(chain, network, token);
+    if (!t || !USD_STABLECOINS.includes(t.symbol.toUpperCase())) {
+      return {
+        ok: false,
+        message: `networks: ${token} on ${chain}/${network} is not a stablecoin rail of the registry (${USD_STABLECOINS.join(', ')}).`,
+      };
+    }
+    if (!t.watched) {
+      return {
+        ok: false,
+        message: `networks: ${t.symbol} on ${chain}/${network} is not a stablecoin rail whose deposits are detected automatically.`,
+      };
+    }
+    return { ok: true, chain, token: t.symbol };
   }
 }
 

@@ -35,6 +35,32 @@ describe('configuration (runtime contract › Configuration)', () => {
     expect(() => loadConfig({ SVC_CHAINS_FILE: '/nonexistent/chains.json' })).toThrow(ConfigError);
   });
 
+  test('rate limits: documented defaults, each SVC_RATE_LIMIT_* an integer (0 turns it off), validated at boot', () => {
+    expect(loadConfig({}).rateLimits).toEqual({
+      windowSeconds: 60,
+      writesPerClient: 120,
+      writesPerSession: 30,
+      writesPerSlug: 1200,
+      readsPerClient: 1200,
+      readsPerTarget: 600,
+    });
+    expect(
+      loadConfig({ SVC_RATE_LIMIT_WRITES_PER_CLIENT: '5', SVC_RATE_LIMIT_WINDOW_SECONDS: '10' }).rateLimits,
+    ).toMatchObject({ writesPerClient: 5, windowSeconds: 10 });
+    expect(loadConfig({ SVC_RATE_LIMIT_READS_PER_TARGET: '0' }).rateLimits.readsPerTarget).toBe(0);
+    expect(() => loadConfig({ SVC_RATE_LIMIT_WRITES_PER_CLIENT: 'many' })).toThrow('SVC_RATE_LIMIT_WRITES_PER_CLIENT');
+    expect(() => loadConfig({ SVC_RATE_LIMIT_WINDOW_SECONDS: '0' })).toThrow('SVC_RATE_LIMIT_WINDOW_SECONDS');
+  });
+
+  test('SVC_TRUSTED_PROXIES: default loopback; IPs, CIDRs and names; anything else refused at boot', () => {
+    expect(loadConfig({}).trustedProxies).toEqual(['loopback']);
+    expect(
+      loadConfig({ SVC_TRUSTED_PROXIES: '10.0.0.5, 172.16.0.0/12,::1,fd00::/8,uniquelocal' }).trustedProxies,
+    ).toEqual(['10.0.0.5', '172.16.0.0/12', '::1', 'fd00::/8', 'uniquelocal']);
+    for (const bad of ['10.0.0.300', '10.0.0.0/33', 'proxy.example.com', '::1/129', '10.0.0.1/8/1'])
+      expect(() => loadConfig({ SVC_TRUSTED_PROXIES: bad })).toThrow('SVC_TRUSTED_PROXIES');
+  });
+
   test('SVC_WEBHOOK_RETRY_SCHEDULE is comma-separated seconds', () => {
     expect(loadConfig({ SVC_WEBHOOK_RETRY_SCHEDULE: '1,1,2' }).webhookRetryScheduleSeconds).toEqual([1, 1, 2]);
   });
@@ -77,10 +103,38 @@ describe('configuration (runtime contract › Configuration)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-'));
     let calls = 0;
     const gen = () => `${++calls} word`;
-    const a = resolveMnemonic(loadConfig({}), gen, dir);
-    const b = resolveMnemonic(loadConfig({}), gen, dir);
+    const warnings: string[] = [];
+    const a = resolveMnemonic(loadConfig({}), gen, dir, (w) => warnings.push(w));
+    const b = resolveMnemonic(loadConfig({}), gen, dir, (w) => warnings.push(w));
     expect(a.mnemonic).toBe('1 word');
     expect(b.mnemonic).toBe('1 word');
     expect(calls).toBe(1);
+    // every process using the file says so, naming it: the funds at its addresses depend on it
+    expect(warnings).toHaveLength(2);
+    for (const w of warnings) {
+      expect(w).toContain(path.join(dir, 'mnemonic'));
+      expect(w).toMatch(/development/);
+      expect(w).toMatch(/funds/i);
+    }
+  });
+
+  test('with SVC_MNEMONIC set nothing is generated and nothing is warned', () => {
+    const warnings: string[] = [];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-'));
+    const c = resolveMnemonic(
+      loadConfig({ SVC_MNEMONIC: 'given words' }),
+      () => 'x',
+      dir,
+      (w) => warnings.push(w),
+    );
+    expect(c.mnemonic).toBe('given words');
+    expect(warnings).toEqual([]);
+    expect(fs.existsSync(path.join(dir, 'mnemonic'))).toBe(false);
+  });
+
+  test('the Docker image runs in production mode by default (docker/Dockerfile: ENV SVC_ENV=production)', () => {
+    const dockerfile = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docker', 'Dockerfile'), 'utf8');
+    const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(finalStage).toMatch(/^ENV\b.*\bSVC_ENV=production\b/m);
   });
 });

@@ -1,6 +1,7 @@
 // Configuration is read and validated once, here; process.env appears nowhere else
 // (spec: ../shared/docs/runtime-contract.md › Configuration).
 import * as fs from 'node:fs';
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 
 export type SvcEnv = 'production' | 'development' | 'test';
@@ -29,6 +30,76 @@ export interface SvcConfig {
   payoutIntervalMs: number;
   /** How long confirmed funds wait at the deposit address before a payout (SVC_PAYOUT_DELAY_SECONDS, default 0). */
   payoutDelaySeconds: number;
+  /** Limits of the anonymous routes (README › Rate limits); 0 turns one off. */
+  rateLimits: RateLimits;
+  /** Addresses whose X-Forwarded-For the API believes (Express `trust proxy` values: IPs, CIDRs, `loopback` …). */
+  trustedProxies: string[];
+}
+
+/** Requests per window (`windowSeconds`) that one key may make; 0 = no limit. */
+export interface RateLimits {
+  windowSeconds: number;
+  /** link checkout, redeem, cancel by one client address (they mint payments or write) */
+  writesPerClient: number;
+  /** the same writes on one checkout session */
+  writesPerSession: number;
+  /** link checkouts of one payment link (slug), from every client together */
+  writesPerSlug: number;
+  /** public reads (`/v1/public/*`) by one client address */
+  readsPerClient: number;
+  /** public reads of one session, slug or payment, from every client together */
+  readsPerTarget: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  windowSeconds: 60,
+  writesPerClient: 120,
+  writesPerSession: 30,
+  writesPerSlug: 1200,
+  readsPerClient: 1200,
+  readsPerTarget: 600,
+};
+
+/** SVC_RATE_LIMIT_<NAME> for each limit. */
+const RATE_LIMIT_ENV: Record<keyof RateLimits, string> = {
+  windowSeconds: 'SVC_RATE_LIMIT_WINDOW_SECONDS',
+  writesPerClient: 'SVC_RATE_LIMIT_WRITES_PER_CLIENT',
+  writesPerSession: 'SVC_RATE_LIMIT_WRITES_PER_SESSION',
+  writesPerSlug: 'SVC_RATE_LIMIT_WRITES_PER_SLUG',
+  readsPerClient: 'SVC_RATE_LIMIT_READS_PER_CLIENT',
+  readsPerTarget: 'SVC_RATE_LIMIT_READS_PER_TARGET',
+};
+
+function rateLimits(env: NodeJS.ProcessEnv): RateLimits {
+  const out = { ...DEFAULT_RATE_LIMITS };
+  for (const key of Object.keys(RATE_LIMIT_ENV) as Array<keyof RateLimits>) {
+    const name = RATE_LIMIT_ENV[key];
+    out[key] = int(name, env[name], DEFAULT_RATE_LIMITS[key], key === 'windowSeconds' ? 1 : 0);
+    if (out[key] > 1_000_000_000) throw new ConfigError(`${name} must be at most 1000000000, got "${env[name]}".`);
+  }
+  return out;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** SVC_TRUSTED_PROXIES: comma-separated IPs, CIDRs or loopback/linklocal/uniquelocal; default loopback. */
+function trustedProxies(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return ['loopback'];
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [ip, prefix, ...rest] = entry.split('/');
+    const family = isIP(ip);
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (!PROXY_NAMES.includes(entry) && (!family || !prefixOk || rest.length)) {
+      throw new ConfigError(
+        `SVC_TRUSTED_PROXIES must be comma-separated IP addresses, CIDRs or ${PROXY_NAMES.join('/')}, got "${entry}".`,
+      );
+    }
+  }
+  return entries;
 }
 
 export const SIGNER_CRASH_POINTS = ['after_sign', 'after_broadcast'] as const;
@@ -91,6 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SvcConfig {
     settlementCooldownSeconds: int('SVC_SETTLEMENT_COOLDOWN_SECONDS', env.SVC_SETTLEMENT_COOLDOWN_SECONDS, 86_400),
     payoutIntervalMs: int('SVC_PAYOUT_INTERVAL_MS', env.SVC_PAYOUT_INTERVAL_MS, 60_000, 10),
     payoutDelaySeconds: int('SVC_PAYOUT_DELAY_SECONDS', env.SVC_PAYOUT_DELAY_SECONDS, 0),
+    rateLimits: rateLimits(env),
+    trustedProxies: trustedProxies(env.SVC_TRUSTED_PROXIES),
   };
 }
 
@@ -113,9 +186,15 @@ function webhookTimeout(raw: string | undefined): number {
 
 /**
  * Outside production a missing mnemonic is generated once and kept under `.svc/` so that dev
- * addresses survive restarts (runtime contract › SVC_MNEMONIC).
+ * addresses survive restarts (runtime contract › SVC_MNEMONIC). Every process that uses that file
+ * says so at start, naming it: money sent to its addresses can only be moved with it.
  */
-export function resolveMnemonic(config: SvcConfig, generate: () => string, dir = path.resolve('.svc')): SvcConfig {
+export function resolveMnemonic(
+  config: SvcConfig,
+  generate: () => string,
+  dir = path.resolve('.svc'),
+  warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+): SvcConfig {
   if (config.mnemonic) return config;
   const file = path.join(dir, 'mnemonic');
   if (!fs.existsSync(file)) {
@@ -126,5 +205,10 @@ export function resolveMnemonic(config: SvcConfig, generate: () => string, dir =
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
   }
+  warn(
+    `WARNING: ${config.env} mode: every deposit address is derived from the generated seed in ${file}. ` +
+      'Funds sent to those addresses depend on that file: back it up, never share it, and run real money ' +
+      'only with SVC_ENV=production and your own SVC_MNEMONIC.',
+  );
   return { ...config, mnemonic: fs.readFileSync(file, 'utf8').trim() };
 }

@@ -1,5 +1,5 @@
-import { SvcConfig } from '@svc/config';
+import { RateLimits, SvcConfig } from '@svc/config';
 
 /** Injection token of the validated configuration (read once at boot). */
 export const SVC_CONFIG = Symbol('SVC_CONFIG');
-export type { SvcConfig };
+export type { RateLimits, SvcConfig };

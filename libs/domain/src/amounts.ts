@@ -1,5 +1,20 @@
-// Exact decimal arithmetic for the two kinds of amounts the service handles. No floats here:
-// token amounts are bigint atomic units, USD amounts are bigint cents.
+// Exact decimal arithmetic for the amounts the service handles; never a JavaScript float.
+// - USD amounts (custom_amount products) are decimal strings parsed and formatted with big.js, and
+//   held as bigint cents in between (compared, stored through formatUsdCents).
+// - Token amounts are bigint atomic units (numeric(78,0) columns, chain values). Token units <->
+//   atomic units stays on bigint: it only moves the decimal point by the token's decimals, which is
+//   exact on the digit strings and one multiplication by 10^decimals, while a big.js detour would
+//   end in a bigint again and add a string round trip to every amount on the hot paths.
+// - Fees (basis points) divide, so they go through big.js with the rounding mode named; refund
+//   maxima are differences of atomic amounts (bigint).
+import Big from 'big.js';
+
+/**
+ * This module's own big.js constructor (its settings touch no other user of big.js), in strict
+ * mode: it refuses a JavaScript number as an input, so a float can never slip into an amount.
+ */
+const Decimal = Big();
+Decimal.strict = true;
 
 /** spec: Resources › Product › amount format on a custom_amount product. */
 export const USD_AMOUNT_RE = /^[0-9]{1,20}([.][0-9]{1,2})?$/;
@@ -9,15 +24,13 @@ export const USD_FLOOR_CENTS = 1n;
 /** A USD decimal string in cents, or null when it does not match the amount format. */
 export function parseUsdCents(value: string): bigint | null {
   if (!USD_AMOUNT_RE.test(value)) return null;
-  const [int, frac = ''] = value.split('.');
-  return BigInt(int) * 100n + BigInt(frac.padEnd(2, '0'));
+  // at most two decimals (the format), so times 100 is a whole number of cents
+  return BigInt(new Decimal(value).times('100').toFixed(0));
 }
 
 /** Cents as the canonical two-decimal string: 3750n → "37.50". */
 export function formatUsdCents(cents: bigint): string {
-  const sign = cents < 0n ? '-' : '';
-  const abs = cents < 0n ? -cents : cents;
-  return `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+  return new Decimal(cents.toString()).div('100').toFixed(2);
 }
 
 /** A plain non-negative decimal string in token units: "37", "0.005". */
@@ -45,12 +58,54 @@ export function formatAtomic(atomic: bigint, decimals: number): string {
   return `${sign}${abs / base}${frac ? `.${frac}` : ''}`;
 }
 
-/** Canonical form of a plain decimal string ("037.500" → "37.5"); input must match SIGNED_DECIMAL_RE. */
+/**
+ * Canonical form of a plain decimal string ("037.500" → "37.5", "-0" → "0"): no leading or
+ * trailing zeros, never an exponent. The input must match SIGNED_DECIMAL_RE (big.js would also
+ * take "1e3"; the callers' formats do not).
+ */
 export function normalizeDecimal(value: string): string {
-  const negative = value.startsWith('-');
-  const [int, frac = ''] = (negative ? value.slice(1) : value).split('.');
-  const i = int.replace(/^0+(?=\d)/, '');
-  const f = frac.replace(/0+$/, '');
-  const body = f ? `${i}.${f}` : i;
-  return negative && body !== '0' ? `-${body}` : body;
+  return new Decimal(value).toFixed();
+}
+
+/** Basis points in a whole: 10000 bps = 100 %. */
+const BPS_PER_UNIT = 10_000;
+
+/**
+ * The platform fee on an amount that arrived (spec: Payment › `feeBps`, `feeAmount`), in atomic
+ * units. Rounding rule: down to a whole atomic unit, so the fee never exceeds `feeBps` of the
+ * amount and the fraction of a unit stays with the merchant (fee 0 when feeBps is 0, as today).
+ * `feeBps` is a whole number from 0 to 10000; `amountAtomic` is not negative.
+ */
+export function feeAmountAtomic(amountAtomic: bigint, feeBps: number): bigint {
+  if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > BPS_PER_UNIT)
+    throw new RangeError(`feeBps must be a whole number from 0 to ${BPS_PER_UNIT}, got ${feeBps}`);
+  if (amountAtomic < 0n) throw new RangeError(`the amount a fee is taken on is not negative, got ${amountAtomic}`);
+  return BigInt(
+    new Decimal(amountAtomic.toString())
+      .times(feeBps.toString())
+      .div(BPS_PER_UNIT.toString())
+      .round(0, Decimal.roundDown)
+      .toFixed(0),
+  );
+}
+
+/**
+ * spec: Payment › Refund rules: the most a refund may return is `receivedAmount` minus `feeAmount`
+ * minus the earlier refunds (an omitted refund `amount` means this much); never below 0.
+ */
+export function refundMaximumAtomic(amounts: {
+  receivedAtomic: bigint;
+  feeAtomic: bigint;
+  refundedAtomic: bigint;
+}): bigint {
+  const rest = amounts.receivedAtomic - amounts.feeAtomic - amounts.refundedAtomic;
+  return rest > 0n ? rest : 0n;
+}
+
+/**
+ * spec: Payment › Refund rules: returning only an overpayment refunds `receivedAmount` minus
+ * `expectedAmount`; 0 when not more than asked arrived.
+ */
+export function overpaymentAtomic(receivedAtomic: bigint, expectedAtomic: bigint): bigint {
+  return receivedAtomic > expectedAtomic ? receivedAtomic - expectedAtomic : 0n;
 }

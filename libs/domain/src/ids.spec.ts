@@ -52,7 +52,7 @@ describe('return origins (spec: Resources › Checkout settings)', () => {
   });
 });
 
-test('an origin that normalises cleanly is accepted (default port, upper-case host)', () => {
+test('an origin that normalizes cleanly is accepted (default port, upper-case host)', () => {
   expect(originProblem('https://shop.example.com:443')).toBeNull();
   expect(originProblem('https://Shop.example.com')).toBeNull();
 });

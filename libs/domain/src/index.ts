@@ -6,4 +6,5 @@ export * from './session-decisions';
 export * from './payment-engine';
 export * from './permissions';
 export * from './outbound';
+export * from './documents';
 export * from './payouts';

@@ -1,11 +1,18 @@
 // Key roles and what they may do (money contract › Permissions). Pure: the API's guard asks.
 import { ApiKeyRole, assertUnreachable } from './types';
 
-export const PERMISSIONS = ['settlement.write', 'settlement.route', 'refunds.write', 'secrets'] as const;
+export const PERMISSIONS = [
+  'settlement.write',
+  'settlement.route',
+  'refunds.write',
+  'secrets',
+  'operator.read',
+] as const;
 /**
  * settlement.write: add a settlement address, cancel or retire one; settlement.route: choose the
  * default, route products; refunds.write: create refunds; secrets: read or rotate the checkout
- * secret, create or rotate webhook secrets, create keys. Everything else any role may do.
+ * secret, create or rotate webhook secrets, create keys; operator.read: the operator's health view
+ * (RPC errors, chain heads: README › Health), owner and admin. Everything else any role may do.
  */
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -28,10 +28,33 @@ describe('rule 3: not available when chain was pinned, for an invoice session, o
     expect(decideRedeem(redeem({ pinnedChain: 'bnb', requestedChain: 'sui' }))).toEqual({ kind: 'quote' });
   });
 
-  it('refuses an invoice session', () => {
-    expect(decideRedeem(redeem({ source: 'invoice', currentPayment: null, currentChain: null }))).toEqual({
+  // money contract › Invoices supersedes "the hosted page cannot show invoice sessions": the buyer
+  // picks a rail once, and the chain never changes afterwards.
+  it('an invoice session: the first redeem mints on the chosen rail', () => {
+    expect(
+      decideRedeem(redeem({ source: 'invoice', currentPayment: null, currentChain: null, requestedChain: 'sui' })),
+    ).toEqual({ kind: 'mint', chain: 'sui', abandonPaymentId: null });
+  });
+
+  it('an invoice session: a change of chain is refused, even while nothing has arrived', () => {
+    expect(decideRedeem(redeem({ source: 'invoice', requestedChain: 'sui' }))).toEqual({
       kind: 'conflict',
-      message: 'This checkout is for an invoice and cannot be paid here yet.',
+      message: 'This checkout is for an invoice: its payment method was chosen once and cannot be changed.',
+    });
+  });
+
+  it.each([['bnb'], ['solana'], [undefined]])(
+    'an invoice session: the same chain, one not offered, or none (%p) answers the current quote',
+    (requestedChain) => {
+      expect(decideRedeem(redeem({ source: 'invoice', requestedChain }))).toEqual({ kind: 'quote' });
+    },
+  );
+
+  it('an invoice session whose payment ran out with nothing received mints again on the same rail', () => {
+    expect(decideRedeem(redeem({ source: 'invoice', currentPayment: payment('expired') }))).toEqual({
+      kind: 'mint',
+      chain: 'bnb',
+      abandonPaymentId: null,
     });
   });
 

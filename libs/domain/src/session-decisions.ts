@@ -5,7 +5,9 @@ import { assertUnreachable, SessionEventType, SessionStatus } from './types';
 export const FUNDS_SENT_CANCEL_MESSAGE = 'Funds have already been sent to this checkout, so it cannot be cancelled.';
 export const FUNDS_SENT_CHAIN_CHANGE_MESSAGE =
   'Funds have already been sent to this checkout, so its payment method cannot be changed. Continue with the existing payment.';
-export const INVOICE_REDEEM_MESSAGE = 'This checkout is for an invoice and cannot be paid here yet.';
+/** money contract › Invoices: the buyer picks a rail once; an invoice session never changes chain. */
+export const INVOICE_CHAIN_CHANGE_MESSAGE =
+  'This checkout is for an invoice: its payment method was chosen once and cannot be changed.';
 
 export function sessionStatusMessage(status: SessionStatus): string {
   return `This checkout is ${status}.`;
@@ -51,7 +53,7 @@ export interface RedeemInput {
   sessionStatus: SessionStatus; // already projected
   source: 'product' | 'invoice';
   pinnedChain: string | null;
-  enabledChains: string[]; // product chain first, then others, in order
+  enabledChains: string[]; // product chain first, then others, in order (an invoice: its rails, in order)
   requestedChain: string | undefined;
   currentPayment: ProjectablePayment | null;
   currentChain: string | null;
@@ -78,9 +80,6 @@ export function decideRedeem(input: RedeemInput): RedeemDecision {
     default:
       return assertUnreachable(sessionStatus);
   }
-  // rule 3: not available for an invoice session (the hosted page cannot display one yet)
-  if (input.source === 'invoice') return { kind: 'conflict', message: INVOICE_REDEEM_MESSAGE };
-
   const requestedEnabled =
     requestedChain !== undefined && enabledChains.includes(requestedChain) ? requestedChain : null;
 
@@ -93,6 +92,11 @@ export function decideRedeem(input: RedeemInput): RedeemDecision {
 
   // rule 4 (same chain, not enabled, no chain) and rule 3 (pinned) keep the current chain.
   const targetChain = pinnedChain !== null || requestedEnabled === null ? currentChain : requestedEnabled;
+  // rule 3: not available for an invoice session (money contract › Invoices: the buyer picks a rail
+  // once). The same chain, a chain that is not offered, or none still answer the quote (rule 4).
+  if (input.source === 'invoice' && targetChain !== currentChain) {
+    return { kind: 'conflict', message: INVOICE_CHAIN_CHANGE_MESSAGE };
+  }
   const status = currentPayment.status;
   const nothingReceived = currentPayment.receivedAmountAtomic === 0n;
 

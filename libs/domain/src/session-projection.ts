@@ -1,6 +1,6 @@
 // Checkout session status projected from its bound payment. Pure: time is passed in, callers do the I/O.
 // spec: States and transitions › Checkout session
-import { assertUnreachable, FINAL_SESSION_STATUSES, PaymentStatus, SessionEventType, SessionStatus } from './types';
+import { assertUnreachable, PaymentStatus, SessionEventType, SessionStatus } from './types';
 
 export interface ProjectableSession {
   status: SessionStatus;
@@ -55,10 +55,6 @@ export function paymentOutcome(status: PaymentStatus): PaymentOutcome {
     default:
       return assertUnreachable(status);
   }
-}
-
-export function sessionIsFinal(status: SessionStatus): boolean {
-  return FINAL_SESSION_STATUSES.includes(status);
 }
 
 export function projectSession(

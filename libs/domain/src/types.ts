@@ -23,9 +23,6 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const SESSION_STATUSES = ['open', 'processing', 'completed', 'expired', 'cancelled', 'failed'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
-/** Session statuses no buyer or merchant action moves on (money can still complete them late). */
-export const FINAL_SESSION_STATUSES: readonly SessionStatus[] = ['completed', 'expired', 'cancelled', 'failed'];
-
 export const PRODUCT_STATUSES = ['active', 'archived'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 

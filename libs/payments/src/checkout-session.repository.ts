@@ -143,16 +143,19 @@ export class CheckoutSessionRepository {
 
   // ------------------------------------------------------------------ writes (caller's transaction)
 
-  /** The database decides between concurrent creates with one key (unique index, ON CONFLICT): false when taken. */
-  async insert(s: CheckoutSessionEntity): Promise<boolean> {
+  /**
+   * The database decides between concurrent creates with one key (unique index, ON CONFLICT):
+   * false when taken. In the caller's transaction when given (an invoice's session).
+   */
+  async insert(s: CheckoutSessionEntity, tx?: EntityManager): Promise<boolean> {
     const rows = await this.sql.rows(
       'session_insert',
-      `INSERT INTO checkout_sessions (id, workspace_id, source, product_id, invoice_id, status, reference, metadata,
-         reference_origin, amount, pinned_chain, network, locale, success_url, pending_url, cancel_url, expired_url,
-         failed_url, return_url, idempotency_key, payment_id, late, completed_at, expires_at, redeemed_at, livemode,
-         created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, false,
-         NULL, $21, NULL, $22, $23, $23)
+      `INSERT INTO checkout_sessions (id, workspace_id, source, product_id, invoice_id, invoice_number, status, reference,
+         metadata, reference_origin, amount, pinned_chain, network, locale, success_url, pending_url, cancel_url,
+         expired_url, failed_url, return_url, idempotency_key, payment_id, late, completed_at, expires_at, redeemed_at,
+         livemode, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, NULL, false,
+         NULL, $22, NULL, $23, $24, $24)
        ON CONFLICT (workspace_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING id`,
       [
@@ -161,6 +164,7 @@ export class CheckoutSessionRepository {
         s.source,
         s.productId,
         s.invoiceId,
+        s.invoiceNumber,
         s.status,
         s.reference,
         s.metadata === null ? null : JSON.stringify(s.metadata),
@@ -180,6 +184,7 @@ export class CheckoutSessionRepository {
         s.livemode,
         s.createdAt,
       ],
+      tx,
     );
     return rows.length === 1;
   }

@@ -23,6 +23,7 @@ import {
   SessionEventType,
 } from '@svc/domain';
 import { CheckoutSessionRepository, LoadedSession } from './checkout-session.repository';
+import { DocumentIssuer } from './documents/document-issuer';
 import { appendEvents } from './events/outbox';
 import { paymentEvent, sessionRef } from './events/payment-events';
 import { PaymentRepository, PaymentTarget } from './payment.repository';
@@ -84,12 +85,14 @@ export class PaymentLedger {
     private readonly sessions: CheckoutSessionRepository,
     private readonly chains: ChainRegistry,
     private readonly clock: ClockService,
+    private readonly documents: DocumentIssuer,
   ) {}
 
   /**
    * The credit transaction of one transfer: insert it (unique on chain, network, txHash,
    * logIndex, so it is never credited twice), or update its confirmations; recompute the payment
-   * from all of its transfers; project the bound session; append the events.
+   * from all of its transfers; project the bound session; issue the receipt or supplement the
+   * credit causes (and mark a paid invoice paid); append the events.
    */
   async applyTransfer(
     tx: EntityManager,
@@ -197,6 +200,8 @@ export class PaymentLedger {
     if (session && session.paymentId === payment.id) {
       events.push(...(await this.projectSession(tx, await this.sessions.context(tx, session, payment), now)));
     }
+    // money contract › Receipts: documents are numbered and written in this same transaction.
+    await this.documents.afterCredit(tx, payment, session, rules, now);
     return { kind, transfer, paymentId: payment.id, status: payment.status, events };
   }
 

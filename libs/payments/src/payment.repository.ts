@@ -24,6 +24,15 @@ export interface PaymentWalkPage {
   limit: number;
 }
 
+/** A matched transfer as a receipt document lists it. */
+export interface DocumentTransfer {
+  txHash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  amountAtomic: bigint;
+  confirmations: number;
+}
+
 /** The unique key of a matched transfer (spec: a transfer is never credited twice). */
 export interface TransferKey {
   chain: string;
@@ -264,6 +273,30 @@ export class PaymentRepository {
       where: { paymentId },
       select: { amountAtomic: true, confirmations: true },
     });
+  }
+
+  /** What a document lists of a payment's transfers, in chain order (money contract › Receipts › transactions). */
+  async documentableTransfers(tx: EntityManager, paymentId: string): Promise<DocumentTransfer[]> {
+    const rows = await this.sql.rows<{
+      tx_hash: string;
+      log_index: number;
+      block_number: string;
+      amount_atomic: string;
+      confirmations: number;
+    }>(
+      'payment_documentable_transfers',
+      `SELECT tx_hash, log_index, block_number, amount_atomic, confirmations FROM blockchain_transactions
+       WHERE payment_id = $1 ORDER BY block_number, log_index, created_at, id`,
+      [paymentId],
+      tx,
+    );
+    return rows.map((r) => ({
+      txHash: r.tx_hash,
+      logIndex: r.log_index,
+      blockNumber: BigInt(r.block_number),
+      amountAtomic: BigInt(r.amount_atomic),
+      confirmations: r.confirmations,
+    }));
   }
 
   /** Stores the engine's verdict: status, received total, confirmedAt; `updatedAt` moves. */

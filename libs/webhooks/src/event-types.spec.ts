@@ -6,6 +6,13 @@ describe('parseEventFilters (spec: Endpoints › Webhooks)', () => {
     expect(parseEventFilters(all)).toEqual({ ok: true, filters: all });
   });
 
+  test('accepts the document events: receipt.issued, receipt.supplemented, receipt.credit_note.issued, invoice.paid', () => {
+    const docs = ['receipt.issued', 'receipt.supplemented', 'receipt.credit_note.issued', 'invoice.paid'];
+    expect(parseEventFilters(docs)).toEqual({ ok: true, filters: docs });
+    for (const type of docs) expect(matchesAny(['*'], type)).toBe(true);
+    expect(matchesAny(['payment.*', 'checkout.*'], 'receipt.issued')).toBe(false);
+  });
+
   test('refuses checkout.session.* and flow.* with a message naming what to use', () => {
     expect(parseEventFilters(['checkout.session.*'])).toEqual({
       ok: false,

@@ -1,6 +1,6 @@
 // spec: Events (the table of event types) and Endpoints › Webhooks (accepted and refused filters).
 
-/** Every event type of the spec's Events table, and the money contract's settlement address events. */
+/** Every event type of the spec's Events table, the money contract's `invoice.paid` and its settlement address events. */
 export const EVENT_TYPES = [
   'checkout.session.completed',
   'checkout.session.expired',
@@ -22,6 +22,8 @@ export const EVENT_TYPES = [
   'receipt.issued',
   'receipt.supplemented',
   'receipt.credit_note.issued',
+  // money contract › Invoices
+  'invoice.paid',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -50,7 +52,7 @@ const isWildcard = (value: string) => (WILDCARD_FILTERS as readonly string[]).in
 export type FilterParse = { ok: true; filters: string[] } | { ok: false; message: string };
 
 /**
- * Normalises the filters of an endpoint as it is saved: refused filters are a 400 with a message
+ * Normalizes the filters of an endpoint as it is saved: refused filters are a 400 with a message
  * saying what to use instead, `subscription.*` (a removed family) is dropped silently, duplicates
  * are dropped, and anything that is neither an event type nor an accepted wildcard is a 400.
  */

@@ -2,7 +2,7 @@
 // job id is the delivery id, so a delivery has at most one job in Redis whoever enqueues it (the
 // relay, a retry, the sweeper, a redelivery). Bull is a wake-up mechanism only: the delivery row
 // in PostgreSQL says what is due, so losing Redis loses nothing.
-import Bull, { AdvancedSettings, JobOptions, Queue } from 'bull';
+import Bull, { AdvancedSettings, JobOptions, Queue, QueueOptions } from 'bull';
 
 export const WEBHOOK_QUEUE = 'webhook-deliveries';
 export const DELIVER_JOB = 'deliver';
@@ -90,14 +90,21 @@ export async function ensureDeliveryJob(
   return 'added';
 }
 
-/** The queue as both the API (producer) and the worker (producer and consumer) open it. */
-export function createWebhookQueue(opts: {
+export interface WebhookQueueConfig {
   redisUrl: string;
   databaseUrl: string;
   timeoutMs: number;
-}): Queue<DeliveryJobData> {
-  return new Bull<DeliveryJobData>(WEBHOOK_QUEUE, opts.redisUrl, {
-    prefix: webhookQueuePrefix(opts.databaseUrl),
-    settings: webhookQueueSettings(opts.timeoutMs),
-  });
+}
+
+/**
+ * The queue's options beside the Redis URL, the same for the worker (BullModule.registerQueueAsync,
+ * producer and consumer) and the API (createWebhookQueue, producer only): same keys, same locks.
+ */
+export function webhookQueueOptions(opts: Omit<WebhookQueueConfig, 'redisUrl'>): QueueOptions {
+  return { prefix: webhookQueuePrefix(opts.databaseUrl), settings: webhookQueueSettings(opts.timeoutMs) };
+}
+
+/** The queue as the API opens it, on first use. */
+export function createWebhookQueue(opts: WebhookQueueConfig): Queue<DeliveryJobData> {
+  return new Bull<DeliveryJobData>(WEBHOOK_QUEUE, opts.redisUrl, webhookQueueOptions(opts));
 }

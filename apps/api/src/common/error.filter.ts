@@ -5,6 +5,9 @@ import type { Request, Response } from 'express';
 import { assertUnreachable } from '@svc/domain';
 import { DomainError, DomainErrorCode } from '@svc/core';
 
+/** pg-pool's error when `connectionTimeoutMillis` passes with every connection in use. */
+const POOL_TIMEOUT_MESSAGE = 'timeout exceeded when trying to connect';
+
 export interface ErrorBody {
   statusCode: number;
   error: string;
@@ -43,6 +46,14 @@ export class GlobalErrorFilter implements ExceptionFilter {
       if (status < 500) return errorBody(status, exception.messages, exception.extra);
       // A 503 names its cause (an exhausted or unreachable dependency), never an internal detail.
       if (status === HttpStatus.SERVICE_UNAVAILABLE) return errorBody(status, exception.messages);
+    }
+    // pg-pool gave up waiting for a free connection (POOL_CONNECTION_TIMEOUT_MS): busy, not broken.
+    if (exception instanceof Error && exception.message === POOL_TIMEOUT_MESSAGE) {
+      this.logger.warn(`${req.method} ${req.path}: no database connection within the pool timeout`);
+      return errorBody(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        'The service is busy: no database connection was free. Try again.',
+      );
     }
     // Nest's own (the validation pipe's 400, unknown routes' 404).
     if (exception instanceof HttpException) {

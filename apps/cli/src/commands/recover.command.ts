@@ -3,7 +3,16 @@ import { ChainRegistry } from '@svc/chains';
 import { SvcConfig } from '@svc/config';
 import { ClockService, DomainError, DomainErrorCode, SqlService } from '@svc/core';
 import { assertUnreachable, isUuid } from '@svc/domain';
-import { CheckoutSessionRepository, PaymentLedger, PaymentRepository, RecoveryService } from '@svc/payments';
+import {
+  CheckoutSessionRepository,
+  DocumentCounters,
+  DocumentIssuer,
+  InvoiceRepository,
+  PaymentLedger,
+  PaymentRepository,
+  ReceiptRepository,
+  RecoveryService,
+} from '@svc/payments';
 import { parseOptions, requireOption, UsageError } from '../cli-args';
 import { connect } from './database';
 
@@ -49,7 +58,14 @@ export class RecoverCommand {
       const chains = ChainRegistry.fromFile(this.config.chainsFile);
       const sql = new SqlService(this.db);
       const payments = new PaymentRepository(this.db, sql);
-      const ledger = new PaymentLedger(payments, new CheckoutSessionRepository(this.db, sql), chains, clock);
+      const documents = new DocumentIssuer(
+        new ReceiptRepository(this.db, sql),
+        new InvoiceRepository(this.db, sql),
+        new DocumentCounters(sql),
+        payments,
+        this.config,
+      );
+      const ledger = new PaymentLedger(payments, new CheckoutSessionRepository(this.db, sql), chains, clock, documents);
       const recovery = new RecoveryService(this.db, chains, payments, ledger);
       const result = await recovery.recover(paymentId, txHash).catch((err: unknown) => {
         throw err instanceof DomainError ? recoveryFailure(err.code, err.message) : err;

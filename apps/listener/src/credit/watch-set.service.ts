@@ -67,7 +67,7 @@ export class WatchSetService implements WatchSet {
   ) {}
 
   /**
-   * Normalised addresses of the payments still watched on (chain, network), including every
+   * Normalized addresses of the payments still watched on (chain, network), including every
    * payment committed before this call. The set is shared and updated in place: read it, never
    * change it.
    */

@@ -11,7 +11,7 @@ import type { Network } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
 import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';
-import { ChainLease, EvmCursor, LeaseLostError } from './chain-lease';
+import { ChainLease, ChainCursor, LeaseLostError } from '../watchers/chain-lease';
 import { EvmRpc, RpcError } from './evm-rpc';
 import {
   EvmMatchContext,
@@ -200,21 +200,21 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
 
   /** Works the chain until stopped or the lease is lost (LeaseLostError propagates). */
   private async work(lease: ChainLease): Promise<void> {
-    let cursor: EvmCursor | null = null;
+    let cursor: ChainCursor | null = null;
     while (!this.stopping) {
       try {
         cursor ??= await this.openCursor(lease);
         const head = await this.head();
         const fin = finalHead(head, this.config.confirmations);
-        if (cursor.nextBlock > fin) {
+        if (cursor.position > fin) {
           await this.idle(lease);
           await this.sleep(this.options.pollIntervalMs);
           continue;
         }
         // Read after the head: every payment with a transfer in blocks up to `fin` already exists.
         const watched = await this.deps.watchSet.addresses(this.chain, this.network);
-        for (let i = 0; i < this.options.chunksPerRound && cursor.nextBlock <= fin && !this.stopping; i++) {
-          const to = minBig(fin, cursor.nextBlock + BigInt(this.chunkSize) - 1n);
+        for (let i = 0; i < this.options.chunksPerRound && cursor.position <= fin && !this.stopping; i++) {
+          const to = minBig(fin, cursor.position + BigInt(this.chunkSize) - 1n);
           cursor = await this.processChunk(lease, cursor, to, head, watched);
         }
         this.healthy();
@@ -248,7 +248,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
   }
 
   /** Loads the cursor, checking the node's chain id and genesis; starts a new cursor at the final head. */
-  private async openCursor(lease: ChainLease): Promise<EvmCursor> {
+  private async openCursor(lease: ChainLease): Promise<ChainCursor> {
     if (this.config.chainId !== null) {
       const id = BigInt(await this.call<string>('eth_chainId'));
       if (id !== BigInt(this.config.chainId)) {
@@ -258,19 +258,19 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     const genesis = await this.call<RpcBlock | null>('eth_getBlockByNumber', ['0x0', false]);
     if (!genesis) throw new TransientChainError('the node has no block 0');
     const stored = await lease.load();
-    if (stored && stored.genesisHash !== null && stored.genesisHash !== genesis.hash) {
+    if (stored && stored.anchor !== null && stored.anchor !== genesis.hash) {
       this.logger.warn(
-        `the chain at ${this.rpc?.url} has another genesis block than the cursor (${stored.genesisHash}): it was reset; starting over`,
+        `the chain at ${this.rpc?.url} has another genesis block than the cursor (${stored.anchor}): it was reset; starting over`,
       );
     } else if (stored) {
-      this.st.nextBlock = stored.nextBlock;
-      if (stored.genesisHash === null) await lease.reset({ ...stored, genesisHash: genesis.hash }, this.st.head ?? 0n);
-      return { ...stored, genesisHash: genesis.hash };
+      this.st.nextBlock = stored.position;
+      if (stored.anchor === null) await lease.reset({ ...stored, anchor: genesis.hash }, this.st.head ?? 0n);
+      return { ...stored, anchor: genesis.hash };
     }
     const head = await this.head();
     const fin = finalHead(head, this.config.confirmations);
     const start = maxBig(0n, fin - BigInt(this.options.initialLookback));
-    const cursor: EvmCursor = { nextBlock: start, recent: [], genesisHash: genesis.hash };
+    const cursor: ChainCursor = { position: start, recent: [], anchor: genesis.hash };
     await lease.reset(cursor, head);
     this.st.nextBlock = start;
     this.logger.log(`new cursor at block ${start} (head ${head})`);
@@ -279,12 +279,12 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
 
   private async processChunk(
     lease: ChainLease,
-    cursor: EvmCursor,
+    cursor: ChainCursor,
     to: bigint,
     head: bigint,
     watched: ReadonlySet<string>,
-  ): Promise<EvmCursor> {
-    const from = cursor.nextBlock;
+  ): Promise<ChainCursor> {
+    const from = cursor.position;
     const numbers: bigint[] = [];
     for (let n = from; n <= to; n++) numbers.push(n);
     const [blocks, logs] = await Promise.all([
@@ -350,9 +350,9 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
       ...cursor.recent,
       ...numbers.map((n) => ({ n: n.toString(), h: hashes.get(n) as string })),
     ].slice(-this.options.recentBlocks);
-    const next: EvmCursor = { nextBlock: to + 1n, recent, genesisHash: cursor.genesisHash };
+    const next: ChainCursor = { position: to + 1n, recent, anchor: cursor.anchor };
     await lease.advance(from, next, head);
-    this.st.nextBlock = next.nextBlock;
+    this.st.nextBlock = next.position;
     this.st.lastProgressAt = this.deps.now();
     if (transfers.length)
       this.logger.log(`blocks ${from}..${to}: ${transfers.length} transfer(s) to watched addresses`);
@@ -364,7 +364,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
    * newest block both agree on and continue after it. Transfers already reported from the
    * abandoned blocks stay credited (they were final by the configured confirmations).
    */
-  private async rewind(lease: ChainLease, cursor: EvmCursor, head: bigint): Promise<EvmCursor> {
+  private async rewind(lease: ChainLease, cursor: ChainCursor, head: bigint): Promise<ChainCursor> {
     const recent = [...cursor.recent];
     while (recent.length) {
       const kept = recent[recent.length - 1];
@@ -372,21 +372,21 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
       if (block && block.hash === kept.h) break;
       recent.pop();
     }
-    const from = cursor.nextBlock;
-    let next: EvmCursor;
+    const from = cursor.position;
+    let next: ChainCursor;
     if (recent.length) {
-      next = { nextBlock: BigInt(recent[recent.length - 1].n) + 1n, recent, genesisHash: cursor.genesisHash };
-      this.logger.warn(`reorg: block ${from - 1n} was replaced; continuing from block ${next.nextBlock}`);
+      next = { position: BigInt(recent[recent.length - 1].n) + 1n, recent, anchor: cursor.anchor };
+      this.logger.warn(`reorg: block ${from - 1n} was replaced; continuing from block ${next.position}`);
     } else {
       const oldest = cursor.recent.length ? BigInt(cursor.recent[0].n) : from;
-      next = { nextBlock: oldest, recent: [], genesisHash: cursor.genesisHash };
+      next = { position: oldest, recent: [], anchor: cursor.anchor };
       this.logger.error(
         `reorg deeper than the ${cursor.recent.length} kept blocks below block ${from}: re-reading from block ${oldest}; ` +
           `the confirmations (${this.config.confirmations}) are too low for this chain`,
       );
     }
     await lease.advance(from, next, head);
-    this.st.nextBlock = next.nextBlock;
+    this.st.nextBlock = next.position;
     return next;
   }
 

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { PaymentLedgerModule, PayoutsDataModule } from '@svc/payments';
 import { DEFAULT_JOBS_OPTIONS, JOBS_OPTIONS, JobsOptions } from './jobs.options';
 import { JobsRunner } from './jobs.runner';
@@ -10,10 +11,10 @@ import { SettlementActivationJob } from './settlement-activation.job';
  * The time-driven jobs (payment expiry, open-session expiry, processing sessions whose payment
  * expired or stayed underpaid past the tail, settlement addresses whose cool-down is over). Needs CoreModule (global). Import `JobsModule` to
  * run them every SVC_JOB_INTERVAL_MS, or `JobsModule.forRoot({autoStart: false})` and call
- * JobsRunner.runOnce() (tests).
+ * JobsRunner.runOnce() (tests). The period is scheduled through @nestjs/schedule's SchedulerRegistry.
  */
 @Module({
-  imports: [PaymentLedgerModule, PayoutsDataModule],
+  imports: [ScheduleModule.forRoot(), PaymentLedgerModule, PayoutsDataModule],
   providers: [
     { provide: JOBS_OPTIONS, useValue: DEFAULT_JOBS_OPTIONS },
     PaymentExpiryJob,

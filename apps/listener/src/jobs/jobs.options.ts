@@ -7,6 +7,8 @@ export interface JobsOptions {
 }
 
 export const JOBS_OPTIONS = Symbol('JOBS_OPTIONS');
+/** The name of the jobs' interval in @nestjs/schedule's SchedulerRegistry. */
+export const JOBS_INTERVAL = 'svc.jobs';
 export const DEFAULT_JOBS_OPTIONS: JobsOptions = { batchSize: 500, autoStart: true };
 
 /** pg_try_advisory_lock key: one copy runs the jobs at a time (the row locks make a second copy harmless anyway). */

@@ -1,7 +1,7 @@
 import { BUILT_IN_CHAINS, ChainConfig, ChainRegistry, mergeChainsFile } from '@svc/chains';
 import {
-  normaliseCoinType,
-  normaliseSuiAddress,
+  normalizeCoinType,
+  normalizeSuiAddress,
   SuiMatchContext,
   SuiTransaction,
   transfersFromTransaction,
@@ -69,7 +69,7 @@ describe('Sui balance changes become observed transfers', () => {
     expect(t[0].amountAtomic).toBe(2_500_000_000n);
   });
 
-  it('coin types and owners are compared normalised (short addresses, upper-case hex)', () => {
+  it('coin types and owners are compared normalized (short addresses, upper-case hex)', () => {
     const shortUsdc = USDC.replace('0xdba3', '0xDBA3');
     const upperOwner = payment.toUpperCase().replace('0X', '0x');
     const t = transfersFromTransaction(
@@ -169,7 +169,7 @@ describe('Sui balance changes become observed transfers', () => {
 });
 
 describe('the coin types a Sui watcher credits', () => {
-  it('mainnet: USDC and SUI (watched), not USDT; keyed by the normalised type, valued by the registry spelling', () => {
+  it('mainnet: USDC and SUI (watched), not USDT; keyed by the normalized type, valued by the registry spelling', () => {
     expect([...watchedCoinTypes(mainnet).entries()]).toEqual([
       [USDC, USDC],
       [SUI_LONG, '0x2::sui::SUI'],
@@ -190,17 +190,17 @@ describe('the coin types a Sui watcher credits', () => {
   });
 });
 
-describe('Sui normalisation', () => {
+describe('Sui normalization', () => {
   it('addresses: 0x + 64 lower-case hex digits; anything else is not an address', () => {
-    expect(normaliseSuiAddress('0x2')).toBe(`0x${'0'.repeat(63)}2`);
-    expect(normaliseSuiAddress('0xABC')).toBe(`0x${'0'.repeat(61)}abc`);
-    expect(normaliseSuiAddress('0x' + 'g'.repeat(64))).toBeNull();
-    expect(normaliseSuiAddress('0x' + 'a'.repeat(65))).toBeNull();
+    expect(normalizeSuiAddress('0x2')).toBe(`0x${'0'.repeat(63)}2`);
+    expect(normalizeSuiAddress('0xABC')).toBe(`0x${'0'.repeat(61)}abc`);
+    expect(normalizeSuiAddress('0x' + 'g'.repeat(64))).toBeNull();
+    expect(normalizeSuiAddress('0x' + 'a'.repeat(65))).toBeNull();
   });
 
   it('coin types: every address widened; unparsable types are null', () => {
-    expect(normaliseCoinType('0x2::sui::SUI')).toBe(SUI_LONG);
-    expect(normaliseCoinType(SUI_LONG)).toBe(SUI_LONG);
-    expect(normaliseCoinType('sui')).toBeNull();
+    expect(normalizeCoinType('0x2::sui::SUI')).toBe(SUI_LONG);
+    expect(normalizeCoinType(SUI_LONG)).toBe(SUI_LONG);
+    expect(normalizeCoinType('sui')).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
 // Pure mapping from Sui transactions (as read from the GraphQL service) to ObservedTransfers.
 // No I/O here, so every rule is unit-tested in sui-transfers.spec.ts.
 import type { Network } from '@svc/domain';
-import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
+// the SDK's normalizeSuiAddress pads without validating; ours below validates first
+import { normalizeStructTag, normalizeSuiAddress as padSuiAddress } from '@mysten/sui/utils';
 import type { ChainConfig, ObservedTransfer } from '@svc/chains';
 
 /** The coin type of SUI itself; a native token registered without a coin type means this one. */
@@ -31,23 +32,23 @@ export interface SuiTransaction {
 export interface SuiMatchContext {
   chain: string;
   network: Network;
-  /** normalised owner addresses (0x + 64 lower-case hex) */
+  /** normalized owner addresses (0x + 64 lower-case hex) */
   watched: ReadonlySet<string>;
-  /** normalised coin type → the token address written on payments (the registry's spelling) */
+  /** normalized coin type → the token address written on payments (the registry's spelling) */
   coinTypes: ReadonlyMap<string, string | null>;
   /** the checkpoint the reader has seen as the latest; confirmations count from it */
   head: bigint;
 }
 
 /** 0x + 64 lower-case hex digits, or null when `value` is not a Sui address. */
-export function normaliseSuiAddress(value: string): string | null {
+export function normalizeSuiAddress(value: string): string | null {
   const v = value.trim();
   if (!/^(0x)?[0-9a-fA-F]{1,64}$/.test(v)) return null;
-  return normalizeSuiAddress(v.toLowerCase());
+  return padSuiAddress(v.toLowerCase());
 }
 
 /** Coin type with every address widened (0x2::sui::SUI → 0x000…002::sui::SUI); null when unparsable. */
-export function normaliseCoinType(value: string): string | null {
+export function normalizeCoinType(value: string): string | null {
   try {
     return normalizeStructTag(value.trim());
   } catch {
@@ -66,7 +67,7 @@ export function watchedCoinTypes(cfg: ChainConfig): Map<string, string | null> {
     if (!t.watched) continue;
     const coinType = t.address ?? (t.native ? SUI_COIN_TYPE : null);
     if (coinType === null) continue; // a watched token without a coin type cannot be matched
-    const key = normaliseCoinType(coinType);
+    const key = normalizeCoinType(coinType);
     if (key !== null) out.set(key, t.address);
   }
   return out;
@@ -82,13 +83,13 @@ export function watchedCoinTypes(cfg: ChainConfig): Map<string, string | null> {
  */
 export function transfersFromTransaction(tx: SuiTransaction, ctx: SuiMatchContext): ObservedTransfer[] {
   if (!tx.success) return [];
-  const sender = tx.sender === null ? null : normaliseSuiAddress(tx.sender);
+  const sender = tx.sender === null ? null : normalizeSuiAddress(tx.sender);
   const out: ObservedTransfer[] = [];
   tx.balanceChanges.forEach((change, index) => {
     if (change.owner === null || change.coinType === null || change.amount === null) return;
-    const owner = normaliseSuiAddress(change.owner);
+    const owner = normalizeSuiAddress(change.owner);
     if (owner === null || owner === sender || !ctx.watched.has(owner)) return;
-    const coinType = normaliseCoinType(change.coinType);
+    const coinType = normalizeCoinType(change.coinType);
     if (coinType === null || !ctx.coinTypes.has(coinType)) return;
     let amount: bigint;
     try {
@@ -102,7 +103,7 @@ export function transfersFromTransaction(tx: SuiTransaction, ctx: SuiMatchContex
       network: ctx.network,
       txHash: tx.digest,
       logIndex: index,
-      fromAddress: sender ?? normalizeSuiAddress('0x0'),
+      fromAddress: sender ?? padSuiAddress('0x0'),
       toAddress: owner,
       tokenAddress: ctx.coinTypes.get(coinType) ?? null,
       amountAtomic: amount,

@@ -9,7 +9,7 @@ import { Logger } from '@nestjs/common';
 import type { ChainConfig, TransferSink } from '@svc/chains';
 import type { Network } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { ChainLease, EvmCursor, LeaseLostError } from '../evm/chain-lease';
+import { ChainLease, ChainCursor, LeaseLostError } from '../watchers/chain-lease';
 import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
 import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';
 import { SuiCheckpointReader, SuiGraphQLReader, SuiLatest } from './sui-graphql-reader';
@@ -172,25 +172,25 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
 
   /** Works the chain until stopped or the lease is lost (LeaseLostError propagates). */
   private async work(lease: ChainLease): Promise<void> {
-    let cursor: EvmCursor | null = null;
+    let cursor: ChainCursor | null = null;
     while (!this.stopping) {
       const reader = this.reader;
       try {
         const latest = await reader.latest();
         this.st.head = latest.sequenceNumber;
         cursor ??= await this.openCursor(lease, latest);
-        if (cursor.genesisHash !== null && latest.chainIdentifier !== cursor.genesisHash) {
+        if (cursor.anchor !== null && latest.chainIdentifier !== cursor.anchor) {
           throw new WrongChainError(
-            `${reader.url} serves chain ${latest.chainIdentifier}, not ${cursor.genesisHash} (the cursor's): not reading it`,
+            `${reader.url} serves chain ${latest.chainIdentifier}, not ${cursor.anchor} (the cursor's): not reading it`,
           );
         }
         const fin = this.finalCheckpoint(latest.sequenceNumber);
-        if (cursor.nextBlock > fin) {
+        if (cursor.position > fin) {
           await this.idle(lease);
           await this.sleep(this.options.pollIntervalMs);
           continue;
         }
-        const to = minBig(fin, cursor.nextBlock + BigInt(Math.max(1, this.options.maxCheckpointsPerBatch)) - 1n);
+        const to = minBig(fin, cursor.position + BigInt(Math.max(1, this.options.maxCheckpointsPerBatch)) - 1n);
         cursor = await this.processBatch(lease, reader, cursor, to, latest.sequenceNumber);
         this.healthy();
       } catch (err) {
@@ -216,19 +216,19 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
   }
 
   /** Loads the cursor (recording the chain identifier on one that has none); starts a new cursor near the latest checkpoint. */
-  private async openCursor(lease: ChainLease, latest: SuiLatest): Promise<EvmCursor> {
+  private async openCursor(lease: ChainLease, latest: SuiLatest): Promise<ChainCursor> {
     const stored = await lease.load();
     if (stored) {
-      this.st.nextCheckpoint = stored.nextBlock;
-      if (stored.genesisHash === null) {
-        await lease.reset({ ...stored, genesisHash: latest.chainIdentifier }, latest.sequenceNumber);
-        return { ...stored, genesisHash: latest.chainIdentifier };
+      this.st.nextCheckpoint = stored.position;
+      if (stored.anchor === null) {
+        await lease.reset({ ...stored, anchor: latest.chainIdentifier }, latest.sequenceNumber);
+        return { ...stored, anchor: latest.chainIdentifier };
       }
       return stored;
     }
     const fin = this.finalCheckpoint(latest.sequenceNumber);
     const start = maxBig(0n, fin - BigInt(this.options.initialLookback));
-    const cursor: EvmCursor = { nextBlock: start, recent: [], genesisHash: latest.chainIdentifier };
+    const cursor: ChainCursor = { position: start, recent: [], anchor: latest.chainIdentifier };
     await lease.reset(cursor, latest.sequenceNumber);
     this.st.nextCheckpoint = start;
     this.logger.log(
@@ -240,11 +240,11 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
   private async processBatch(
     lease: ChainLease,
     reader: SuiCheckpointReader,
-    cursor: EvmCursor,
+    cursor: ChainCursor,
     to: bigint,
     head: bigint,
-  ): Promise<EvmCursor> {
-    const from = cursor.nextBlock;
+  ): Promise<ChainCursor> {
+    const from = cursor.position;
     // Throws unless this endpoint has seen `to`: a lagging endpoint cannot make us skip a checkpoint.
     const transactions = await reader.transactions(from, to);
     // Read after the transactions: every payment with money in checkpoints up to `to` already exists.
@@ -253,9 +253,9 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
     const transfers = transactions.flatMap((tx) => transfersFromTransaction(tx, ctx));
     // spec: States › Payment — sui reports a transfer only once final; a certified checkpoint is.
     if (transfers.length) await this.deps.sink.credit(transfers);
-    const next: EvmCursor = { nextBlock: to + 1n, recent: [], genesisHash: cursor.genesisHash };
+    const next: ChainCursor = { position: to + 1n, recent: [], anchor: cursor.anchor };
     await lease.advance(from, next, head);
-    this.st.nextCheckpoint = next.nextBlock;
+    this.st.nextCheckpoint = next.position;
     this.st.lastProgressAt = this.deps.now();
     if (transfers.length)
       this.logger.log(`checkpoints ${from}..${to}: ${transfers.length} transfer(s) to watched addresses`);

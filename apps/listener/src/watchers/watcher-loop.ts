@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import type { ChainLease } from '../evm/chain-lease';
+import type { ChainLease } from './chain-lease';
 import type { WatcherState } from './chain-watcher';
 
 /** How often a caught-up watcher writes its health to the database. */

@@ -1,20 +1,17 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bull';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { createWebhookQueue, DeliveryJobData, deliveryJobOptions, DELIVER_JOB } from '@svc/webhooks';
-import { SVC_CONFIG, SvcConfig } from '@svc/core';
+import { DeliveryJobData, deliveryJobOptions, DELIVER_JOB, WEBHOOK_QUEUE } from '@svc/webhooks';
 
-/** The worker's handle on the delivery queue; closed (waiting for running attempts) before the database. */
+/**
+ * The worker's handle on the delivery queue (registered with BullModule in WebhookDeliveryModule);
+ * closed, waiting for running attempts, before the database.
+ */
 @Injectable()
 export class WebhookQueue implements BeforeApplicationShutdown {
-  readonly queue: Queue<DeliveryJobData>;
   private readonly logger = new Logger('webhooks');
 
-  constructor(@Inject(SVC_CONFIG) config: SvcConfig) {
-    this.queue = createWebhookQueue({
-      redisUrl: config.redisUrl,
-      databaseUrl: config.databaseUrl,
-      timeoutMs: config.webhookTimeoutMs,
-    });
+  constructor(@InjectQueue(WEBHOOK_QUEUE) readonly queue: Queue<DeliveryJobData>) {
     this.queue.on('error', (err: Error) => this.warnThrottled(`queue: ${err.message}`));
   }
 
@@ -36,6 +33,7 @@ export class WebhookQueue implements BeforeApplicationShutdown {
     this.logger.warn(`${message} (deliveries wait in PostgreSQL meanwhile)`);
   }
 
+  /** Before BullModule's own close at application shutdown: attempts in flight finish while the database is up. */
   async beforeApplicationShutdown(): Promise<void> {
     await this.queue.close().catch(() => undefined);
   }

@@ -10,6 +10,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import type { Network, SessionSource, SessionStatus } from '@svc/domain';
+import { InvoiceEntity } from './invoice.entity';
 import { ProductEntity } from './product.entity';
 import { WorkspaceEntity } from './workspace.entity';
 
@@ -22,7 +23,6 @@ export const SESSION_URL_FIELDS = [
   'failedUrl',
   'returnUrl',
 ] as const;
-export type SessionUrlField = (typeof SESSION_URL_FIELDS)[number];
 
 @Entity('checkout_sessions')
 @Index('IDX_checkout_sessions_workspace_created', ['workspaceId', 'createdAt', 'id'])
@@ -61,8 +61,17 @@ export class CheckoutSessionEntity {
   @JoinColumn({ name: 'product_id', foreignKeyConstraintName: 'FK_checkout_sessions_product' })
   product?: ProductEntity;
 
+  @Index('IDX_checkout_sessions_invoice')
   @Column({ name: 'invoice_id', type: 'uuid', nullable: true })
   invoiceId!: string | null;
+
+  @ManyToOne(() => InvoiceEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'invoice_id', foreignKeyConstraintName: 'FK_checkout_sessions_invoice' })
+  invoice?: InvoiceEntity;
+
+  /** The invoice's number (`INV-000001`), fixed before any session of it exists (sessions need an open invoice). */
+  @Column({ name: 'invoice_number', type: 'varchar', length: 32, nullable: true })
+  invoiceNumber!: string | null;
 
   /** The last stored status; retrieve recomputes it from the bound payment. */
   @Column({ type: 'varchar', length: 16 })

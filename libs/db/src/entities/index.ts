@@ -3,6 +3,7 @@ import { BlockchainTransactionEntity } from './blockchain-transaction.entity';
 import { ChainCursorEntity } from './chain-cursor.entity';
 import { CheckoutSessionEntity } from './checkout-session.entity';
 import { CheckoutSettingsEntity } from './checkout-settings.entity';
+import { DocumentCounterEntity } from './document-counter.entity';
 import { EventEntity } from './event.entity';
 import { EvmNonceEntity } from './evm-nonce.entity';
 import { OutboundAttemptEntity } from './outbound-attempt.entity';
@@ -11,6 +12,8 @@ import { PaymentEntity } from './payment.entity';
 import { ProductEntity } from './product.entity';
 import { ProductSettlementRouteEntity } from './product-settlement-route.entity';
 import { RefundWalletEntity } from './refund-wallet.entity';
+import { InvoiceEntity } from './invoice.entity';
+import { ReceiptEntity } from './receipt.entity';
 import { ServiceClockEntity } from './service-clock.entity';
 import { SettlementAddressEntity } from './settlement-address.entity';
 import { SweepEntity } from './sweep.entity';
@@ -25,6 +28,7 @@ export {
   ChainCursorEntity,
   CheckoutSessionEntity,
   CheckoutSettingsEntity,
+  DocumentCounterEntity,
   EventEntity,
   EvmNonceEntity,
   OutboundAttemptEntity,
@@ -33,6 +37,8 @@ export {
   ProductEntity,
   ProductSettlementRouteEntity,
   RefundWalletEntity,
+  InvoiceEntity,
+  ReceiptEntity,
   ServiceClockEntity,
   SettlementAddressEntity,
   SweepEntity,
@@ -43,6 +49,8 @@ export {
 };
 export * from './chain-cursor.entity';
 export * from './checkout-session.entity';
+export * from './invoice.entity';
+export * from './receipt.entity';
 export * from './product.entity';
 export * from './webhook-delivery.entity';
 
@@ -64,6 +72,9 @@ export const ENTITIES = [
   OutboundAttemptEntity,
   EvmNonceEntity,
   RefundWalletEntity,
+  InvoiceEntity,
+  ReceiptEntity,
+  DocumentCounterEntity,
   SettlementAddressEntity,
   ProductSettlementRouteEntity,
   SweepEntity,

@@ -61,7 +61,7 @@ export class PaymentEntity {
   @Column({ type: 'integer', nullable: true })
   decimals!: number | null;
 
-  /** The requested amount in token units, normalised. */
+  /** The requested amount in token units, normalized. */
   @Column({ type: 'varchar', length: 140 })
   amount!: string;
 

@@ -11,7 +11,7 @@ import {
 import { WorkspaceEntity } from './workspace.entity';
 
 /**
- * A merchant's webhook endpoint (spec: Endpoints › Webhooks). `eventTypes` holds the normalised
+ * A merchant's webhook endpoint (spec: Endpoints › Webhooks). `eventTypes` holds the normalized
  * filters (exact types and wildcards); `secret` is the HMAC key of every delivery, shown on create
  * and on rotation only.
  */

@@ -58,7 +58,7 @@ export function sessionEventData(ctx: SessionContext) {
     productSlug: ctx.product?.slug ?? null,
     productName: ctx.product?.name ?? null,
     invoiceId: s.invoiceId,
-    invoiceNumber: null,
+    invoiceNumber: s.invoiceNumber,
     ...railFields(s, ctx.payment),
     txHash: null,
     late: s.late,

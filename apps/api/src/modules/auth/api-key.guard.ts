@@ -1,25 +1,40 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiKeyRole, Permission, permissionDeniedMessage, roleHasPermission } from '@svc/domain';
 import { forbidden, SqlService, unauthenticated } from '@svc/core';
 import { API_KEY_RE, hashApiKey } from '@svc/workspaces';
+import { ApiKeyRevocations } from './api-key-revocations.service';
 import { AuthedRequest, Caller, IS_PUBLIC, REQUIRED_PERMISSION } from './auth.decorators';
 
 const CACHE_MS = 30_000;
 const CACHE_MAX = 10_000;
+/** `last_used_at` moves at most this often per key (apikey:list shows it to the minute). */
+const LAST_USED_EVERY_MS = 60_000;
+
+interface Cached {
+  caller: Caller;
+  until: number;
+}
 
 /**
  * Every merchant route requires `x-api-key` (spec: Authentication 1). Keys are looked up by
- * hash; a found key is cached for 30 s so the hot paths do not pay a query per request.
+ * hash; a found key is cached for 30 s so the hot paths do not pay a query per request, and
+ * dropped from the cache the moment it is revoked (ApiKeyRevocations).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  private readonly cache = new Map<string, { caller: Caller; until: number }>();
+  private readonly logger = new Logger('api-keys');
+  private readonly cache = new Map<string, Cached>();
+  /** When this process last moved each key's last_used_at. */
+  private readonly touched = new Map<string, number>();
 
   constructor(
     private readonly reflector: Reflector,
     private readonly sql: SqlService,
-  ) {}
+    private readonly revocations: ApiKeyRevocations,
+  ) {
+    revocations.onRevoked((hash) => (hash === null ? this.cache.clear() : this.cache.delete(hash)));
+  }
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [ctx.getHandler(), ctx.getClass()])) return true;
@@ -28,8 +43,10 @@ export class ApiKeyGuard implements CanActivate {
     if (typeof key !== 'string' || key === '')
       throw unauthenticated('Missing API key: send it in the x-api-key header.');
     if (!API_KEY_RE.test(key)) throw unauthenticated('Invalid API key.');
-    const caller = await this.lookup(hashApiKey(key));
+    const hash = hashApiKey(key);
+    const caller = await this.lookup(hash);
     if (!caller) throw unauthenticated('Invalid API key.');
+    await this.touch(hash);
     req.caller = caller;
     const permission = this.reflector.getAllAndOverride<Permission | undefined>(REQUIRED_PERMISSION, [
       ctx.getHandler(),
@@ -43,7 +60,8 @@ export class ApiKeyGuard implements CanActivate {
 
   private async lookup(hash: string): Promise<Caller | null> {
     const hit = this.cache.get(hash);
-    if (hit && hit.until > Date.now()) return hit.caller;
+    if (hit && hit.until > Date.now() && this.revocations.cacheable) return hit.caller;
+    const epoch = this.revocations.epoch;
     const rows = await this.sql.rows<{ workspace_id: string; role: ApiKeyRole }>(
       'api_key_by_hash',
       'SELECT workspace_id, role FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
@@ -51,8 +69,32 @@ export class ApiKeyGuard implements CanActivate {
     );
     if (!rows.length) return null;
     const caller = { workspaceId: rows[0].workspace_id, role: rows[0].role };
-    if (this.cache.size >= CACHE_MAX) this.cache.clear();
-    this.cache.set(hash, { caller, until: Date.now() + CACHE_MS });
+    // a revocation announced while this read ran may be newer than what it saw: do not keep it
+    if (this.revocations.cacheable && this.revocations.epoch === epoch) {
+      if (this.cache.size >= CACHE_MAX) this.cache.clear();
+      this.cache.set(hash, { caller, until: Date.now() + CACHE_MS });
+    }
     return caller;
+  }
+
+  /**
+   * Moves `last_used_at` at most once a minute per key: this process skips keys it touched in the
+   * last minute, and the UPDATE matches no row when another process did (so it writes nothing).
+   */
+  private async touch(hash: string): Promise<void> {
+    const now = Date.now();
+    if ((this.touched.get(hash) ?? 0) > now - LAST_USED_EVERY_MS) return;
+    if (this.touched.size >= CACHE_MAX) this.touched.clear();
+    this.touched.set(hash, now);
+    try {
+      await this.sql.rows(
+        'api_key_last_used',
+        `UPDATE api_keys SET last_used_at = now() WHERE key_hash = $1
+           AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') RETURNING id`,
+        [hash],
+      );
+    } catch (err) {
+      this.logger.warn(`last_used_at not recorded: ${(err as Error).message}`);
+    }
   }
 }

@@ -17,6 +17,8 @@ export class ChangelogController {
       generatedAt: this.clock.now().toISOString(),
       entries: CHANGELOG.map(({ anchor, ...entry }) => ({
         ...entry,
+        // the hosted pages' address of this deployment
+        changes: entry.changes.map((c) => c.replaceAll('{PAY_URL}', this.config.payUrl)),
         url: `${this.config.baseUrl}/v1/changelog#${anchor}`,
       })),
     };

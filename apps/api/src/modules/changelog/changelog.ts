@@ -10,92 +10,83 @@ export interface ChangelogEntry {
   anchor: string;
 }
 
+/**
+ * This service's own history (the dates its features shipped), newest first. It lists what
+ * exists: payouts (sweeps), settlement addresses and refunds (with their credit notes) get their
+ * entries when they ship, not before.
+ */
 export const CHANGELOG: readonly ChangelogEntry[] = [
   {
-    date: '2026-09-21',
-    title: 'Receipts and credit notes',
+    date: '2026-11-23',
+    title: 'Receipts and invoices',
     breaking: false,
     changes: [
-      'receipt.issued, receipt.supplemented and receipt.credit_note.issued events.',
-      'GET /v1/payments/:id/receipts, GET /v1/receipts, GET /v1/receipts/:id and the public GET /v1/public/receipts/:id.',
-      'A credit note is issued on every refund, partial ones included.',
+      'Receipt documents, written in the same transaction as the credit that causes them: a receipt (R-000001) when a payment is first confirmed or overpaid, late ones included, and a supplement (S-000001) for each later credit. Numbers are per workspace and kind, without gaps.',
+      'receipt.issued and receipt.supplemented events carry the document with its public url.',
+      'GET /v1/payments/:id/receipts, GET /v1/receipts (the reconciliation walk, plus kind), GET /v1/receipts/:id and the public GET /v1/public/receipts/:id; a printable receipt page at {PAY_URL}/r/<id>.',
+      'Invoices: POST /v1/invoices (draft), PATCH on drafts, POST /v1/invoices/:id/finalize (INV-000001), POST /v1/invoices/:id/void, GET /v1/invoices and GET /v1/invoices/:id; the public GET /v1/public/invoices/:publicId; invoice.paid when its payment confirms.',
+      'invoiceId is a checkout-session source, and the hosted pages show and pay invoice sessions: {PAY_URL}/i/<publicId>, then /c/<session>, where the buyer picks a rail once.',
+      'Credit notes (CN-000001, receipt.credit_note.issued) come with refunds, which this service does not offer yet.',
     ],
     migrationGuide: null,
-    anchor: '2026-09-21-receipts',
+    anchor: '2026-11-23-receipts-invoices',
   },
   {
-    date: '2026-09-21',
-    title: 'Webhook filter flow.* refused',
+    date: '2026-11-23',
+    title: 'API key roles enforced',
     breaking: true,
     changes: [
-      'The webhook filter flow.* is refused with 400; subscribe to the flow family as payment.flow.*.',
-      'Breaking on write only: the old filter never matched an event. checkout.* and facilitator.* are unchanged.',
+      'Keys have a role (owner, admin, developer); a key without the permission a route needs gets 403 "This API key (role developer) lacks the permission secrets."',
+      'Reading or rotating the checkout secret, creating a webhook endpoint and rotating its secret need the secrets permission (owner and admin keys).',
     ],
     migrationGuide:
-      'Replace flow.* with payment.flow.* in the eventTypes of your webhook endpoints before saving them again.',
-    anchor: '2026-09-21-flow-filter',
+      'Call GET /v1/checkout/secret, POST /v1/checkout/secret/rotate, POST /v1/webhooks and POST /v1/webhooks/:id/rotate-secret with an owner or admin key (npm run svc -- apikey:create --merchant <id> --role admin). Developer keys keep every other route.',
+    anchor: '2026-11-23-key-roles',
   },
   {
-    date: '2026-09-20',
-    title: 'payment.amount_increased and the reconciliation walk',
+    date: '2026-11-22',
+    title: 'Hosted pages',
     breaking: false,
     changes: [
-      'payment.amount_increased event when more money lands and the payment status stays.',
-      'updatedAfter, limit and cursor on GET /v1/payments and GET /v1/sweeps, with a 60-second safety lag.',
-      'settlement.completed carries the payout sequence and the lifetime total.',
-      'requiresManualPayout narrowed to a chain with no sweep support, a held sweep, or native SUI.',
+      'The buyer pays a checkout session on {PAY_URL}/c/<session_id> and a payment link on {PAY_URL}/pay/<slug>: chain picker, address and QR code, live status, change of chain, cancel and the signed return.',
     ],
     migrationGuide: null,
-    anchor: '2026-09-20-walk',
+    anchor: '2026-11-22-hosted-pages',
   },
   {
-    date: '2026-09-19',
-    title: 'Custom-amount products',
+    date: '2026-11-22',
+    title: 'Signed webhooks and the events API',
     breaking: false,
     changes: [
-      'pricingMode custom_amount with minAmount and maxAmount.',
-      'amount on checkout sessions and on the public product checkout; the session payload gains amount and currency.',
-      'checkoutSession on every payment.* event and on GET /v1/payments/:id.',
-      'Idempotent session create compares the source and the amount.',
-      'Rails of custom_amount products are validated at write time.',
+      'Webhook endpoints receive checkout.* and payment.* events signed with x-svc-signature, at least once, from an outbox written with the change; retries, a delivery log and redelivery.',
+      'GET /v1/events and GET /v1/events/:id replay the events.',
+      'The filters checkout.session.* and flow.* are refused with 400 (subscribe to checkout.* and payment.flow.*); subscription.* filters are dropped when an endpoint is saved.',
     ],
     migrationGuide: null,
-    anchor: '2026-09-19-custom-amount',
+    anchor: '2026-11-22-webhooks',
   },
   {
-    date: '2026-09-19',
-    title: 'arc mainnet listener',
-    breaking: false,
-    changes: ['The arc mainnet listener is enabled.', 'Chain RPC reads rotate off rate-limit errors.'],
-    migrationGuide: null,
-    anchor: '2026-09-19-arc',
-  },
-  {
-    date: '2026-09-18',
-    title: 'Several settlement addresses',
+    date: '2026-11-22',
+    title: 'Payments confirm from on-chain transfers',
     breaking: false,
     changes: [
-      'Several settlement addresses per (chain, network), exactly one default each, routed per product.',
-      'Permission settlement.route (owner and admin hold it).',
-      'A cool-down per settlement address.',
+      "The listener credits transfers on bnb, arc (mainnet and testnet), brokerchain and sui once they have the chain's required confirmations; RPC URLs rotate off errors and rate limits.",
+      'payment.confirmed, payment.underpaid, payment.overpaid, payment.amount_increased and payment.expired; transfers within 7 days after expiry are credited late.',
+      'Support recovery of a transaction the listener did not credit: npm run svc -- recover.',
     ],
     migrationGuide: null,
-    anchor: '2026-09-18-settlement',
+    anchor: '2026-11-22-listener',
   },
   {
-    date: '2026-09-17',
-    title: 'Direct pay and subscriptions removed',
-    breaking: true,
+    date: '2026-11-22',
+    title: 'First release: products, checkout sessions and payments',
+    breaking: false,
     changes: [
-      'All /v1/direct-pay/* endpoints (11 merchant, 2 public) return 404.',
-      'The subscription.* events are removed.',
-      'Six fields leave the session payload: kind, subscriptionId, planId, payerAddress, subscriptionExpiresAt, periodSeconds.',
-      'kind of subscription on product create returns 400.',
+      'Products (fixed price and custom_amount with minAmount and maxAmount), payment links, checkout settings, checkout sessions with signed returns, and direct payments at fresh single-use addresses.',
+      'The reconciliation walk on GET /v1/payments: updatedAfter, limit and cursor, with a 60-second lag.',
+      'Compatibility with the API this service follows: /v1/direct-pay/* answer 404, kind subscription is refused with 400, and legacy subscription products answer 410 on their page and 409 on checkout.',
     ],
-    migrationGuide:
-      'Sell recurring access as one-off products: create a checkout session per billing period from your own scheduler. ' +
-      'Read source instead of kind on sessions. Remove subscription.* from your webhook filters (they are dropped on save). ' +
-      'Legacy subscription products answer 410 on their public page and 409 on checkout.',
-    anchor: '2026-09-17-direct-pay-removed',
+    migrationGuide: null,
+    anchor: '2026-11-22-first-release',
   },
 ];

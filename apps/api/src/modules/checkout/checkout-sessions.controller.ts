@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Caller, CurrentCaller } from '../auth/auth.decorators';
 import { sessionObject } from '@svc/payments';
-import { CheckoutSessionsService, SessionListQuery } from './checkout-sessions.service';
+import { CheckoutSessionsService } from './checkout-sessions.service';
+import { ListSessionsQueryDto } from './dto/list-sessions.dto';
 import { CreateSessionDto } from './dto/create-session.dto';
 
 @Controller('v1/checkout/sessions')
@@ -14,7 +15,7 @@ export class CheckoutSessionsController {
   }
 
   @Get()
-  async list(@CurrentCaller() caller: Caller, @Query() query: SessionListQuery) {
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListSessionsQueryDto) {
     const page = await this.sessions.list(caller.workspaceId, query);
     return {
       data: page.data.map((c) => sessionObject(c, this.sessions.payUrl)),

@@ -3,9 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
 import { badRequest, ClockService, conflict, notFound, SqlService, SVC_CONFIG, SvcConfig } from '@svc/core';
-import { CheckoutSessionEntity, ProductEntity, SESSION_URL_FIELDS } from '@svc/db';
+import { CheckoutSessionEntity, InvoiceEntity, ProductEntity, SESSION_URL_FIELDS } from '@svc/db';
 import {
+  decideInvoice,
   decideRedeem,
+  documentNumber,
   FUNDS_SENT_CHAIN_CHANGE_MESSAGE,
   formatUsdCents,
   isSessionId,
@@ -17,7 +19,14 @@ import {
   SessionStatus,
   USD_FLOOR_CENTS,
 } from '@svc/domain';
-import { CheckoutSessionRepository, LoadedSession, PaymentLedger, projectable, SessionContext } from '@svc/payments';
+import {
+  CheckoutSessionRepository,
+  InvoiceRepository,
+  LoadedSession,
+  PaymentLedger,
+  projectable,
+  SessionContext,
+} from '@svc/payments';
 import { parseIsoTimestamp, parseLimit } from '../payments/payments-walk';
 import { PaymentsService } from '../payments/payments.service';
 import { ProductsService } from '../products/products.service';
@@ -57,6 +66,7 @@ export class CheckoutSessionsService {
     private readonly sql: SqlService,
     private readonly sessions: CheckoutSessionRepository,
     private readonly ledger: PaymentLedger,
+    private readonly invoices: InvoiceRepository,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
   ) {}
 
@@ -67,24 +77,15 @@ export class CheckoutSessionsService {
     if (sources.length !== 1) throw badRequest(msg.ONE_SOURCE);
     if (dto.invoiceId !== undefined) {
       if (dto.amount !== undefined) throw badRequest(msg.AMOUNT_ON_FIXED);
-      // Invoices are not built yet: no invoice exists, so every invoiceId is unknown.
-      throw notFound(`No such invoice: ${dto.invoiceId}.`);
+      return this.startInvoiceSession({ workspaceId, invoiceId: dto.invoiceId }, dto);
     }
     const product = await this.sessionProduct(workspaceId, dto);
     const amount = this.sessionAmount(product, dto.amount);
     if (dto.chain !== undefined && !product.enabledChains.includes(dto.chain)) {
       throw badRequest(msg.chainNotEnabled(dto.chain, product.enabledChains));
     }
-    if (
-      dto.metadata !== undefined &&
-      (Array.isArray(dto.metadata) || Buffer.byteLength(JSON.stringify(dto.metadata)) >= METADATA_MAX_BYTES)
-    ) {
-      throw badRequest(Array.isArray(dto.metadata) ? 'metadata must be a JSON object.' : msg.METADATA_TOO_LARGE);
-    }
-    const urls = Object.fromEntries(SESSION_URL_FIELDS.map((f) => [f, dto[f] ?? null])) as Record<
-      (typeof SESSION_URL_FIELDS)[number],
-      string | null
-    >;
+    this.checkMetadata(dto.metadata);
+    const urls = this.urlsOf(dto);
     await this.settings.assertOnReturnOrigins(workspaceId, urls);
     const now = this.clock.now();
     const reference = dto.reference?.trim() || null;
@@ -94,6 +95,7 @@ export class CheckoutSessionsService {
       source: 'product',
       productId: product.id,
       invoiceId: null,
+      invoiceNumber: null,
       status: 'open',
       reference,
       metadata: dto.metadata ?? null,
@@ -119,19 +121,127 @@ export class CheckoutSessionsService {
     return this.idempotentReplay(workspaceId, session);
   }
 
+  /**
+   * A session for an invoice (money contract › Invoices; spec: Checkout session › source invoice):
+   * only an `open` invoice (a void or paid one: 409). One live checkout per invoice: while its
+   * current session is open or processing, that session is answered (the hosted invoice page
+   * resumes it, and a second session could be paid twice); otherwise a new one is made and becomes
+   * the invoice's session. `amount` and `currency` stay null; the payment asks the invoice's
+   * amount 1:1 in the stablecoin of the rail the buyer picks. The invoice's row lock serialises
+   * concurrent starts.
+   */
+  async startInvoiceSession(
+    where: { workspaceId: string; invoiceId: string } | { publicId: string },
+    dto: Partial<CreateSessionDto> = {},
+  ): Promise<SessionContext> {
+    const byPublicId = 'publicId' in where;
+    const id = byPublicId ? where.publicId : where.invoiceId;
+    if (!byPublicId) {
+      this.checkMetadata(dto.metadata);
+      await this.settings.assertOnReturnOrigins(where.workspaceId, this.urlsOf(dto));
+    }
+    return this.db.transaction(async (tx) => {
+      const invoice = byPublicId
+        ? await this.invoices.lockByPublicId(tx, where.publicId)
+        : isUuid(where.invoiceId)
+          ? await this.invoices.lock(tx, where.invoiceId, where.workspaceId)
+          : null;
+      // a draft is not public yet: its hosted page does not exist
+      if (!invoice || (byPublicId && invoice.status === 'draft')) throw notFound(msg.invoiceNotFound(id));
+      const decision = decideInvoice('pay', invoice.status);
+      if (decision.kind === 'conflict') throw conflict(decision.message);
+      if (dto.chain !== undefined && !invoice.networks.some((r) => r.chain === dto.chain)) {
+        throw badRequest(
+          msg.chainNotOnInvoice(
+            dto.chain,
+            invoice.networks.map((r) => r.chain),
+          ),
+        );
+      }
+      const now = this.clock.now();
+      if (invoice.sessionId) {
+        const current = await this.sessions.load(tx, invoice.sessionId);
+        const live = current && projectSession(current.session, projectable(current.payment), now).status;
+        if (current && (live === 'open' || live === 'processing')) return current;
+      }
+      const session = this.newInvoiceSession(invoice, dto, now);
+      await this.settings.ensureSecret(invoice.workspaceId, tx);
+      if (!(await this.sessions.insert(session, tx))) return this.idempotentReplay(invoice.workspaceId, session);
+      Object.assign(invoice, { sessionId: session.id, paymentId: null, updatedAt: now });
+      await this.invoices.save(tx, invoice);
+      return { session, product: null, payment: null, txHash: null };
+    });
+  }
+
+  private newInvoiceSession(invoice: InvoiceEntity, dto: Partial<CreateSessionDto>, now: Date): CheckoutSessionEntity {
+    const invoiceNumber = documentNumber('invoice', invoice.sequence as number);
+    return {
+      id: `cs_${randomBytes(16).toString('hex')}`,
+      workspaceId: invoice.workspaceId,
+      source: 'invoice',
+      productId: null,
+      invoiceId: invoice.id,
+      invoiceNumber,
+      status: 'open',
+      // README › Choices: an invoice session's reference defaults to the invoice number, so its
+      // receipts and events name the invoice.
+      reference: dto.reference?.trim() || invoiceNumber,
+      metadata: dto.metadata ?? null,
+      referenceOrigin: 'server',
+      amount: null,
+      pinnedChain: dto.chain ?? null,
+      // README › Choices: invoices are charged on mainnet (the contract's invoice has no network).
+      network: 'mainnet',
+      locale: dto.locale ?? null,
+      ...this.urlsOf(dto),
+      idempotencyKey: dto.idempotencyKey ?? null,
+      paymentId: null,
+      late: false,
+      completedAt: null,
+      expiresAt: new Date(now.getTime() + (dto.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000),
+      redeemedAt: null,
+      livemode: true,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  private urlsOf(dto: Partial<CreateSessionDto>): Record<(typeof SESSION_URL_FIELDS)[number], string | null> {
+    return Object.fromEntries(SESSION_URL_FIELDS.map((f) => [f, dto[f] ?? null])) as Record<
+      (typeof SESSION_URL_FIELDS)[number],
+      string | null
+    >;
+  }
+
+  private checkMetadata(metadata: Record<string, unknown> | undefined): void {
+    if (
+      metadata !== undefined &&
+      (Array.isArray(metadata) || Buffer.byteLength(JSON.stringify(metadata)) >= METADATA_MAX_BYTES)
+    ) {
+      throw badRequest(Array.isArray(metadata) ? 'metadata must be a JSON object.' : msg.METADATA_TOO_LARGE);
+    }
+  }
+
+  /** The invoice of an invoice session (the public view shows its number and amount), or null. */
+  invoiceOf(session: CheckoutSessionEntity): Promise<InvoiceEntity | null> {
+    return session.invoiceId ? this.invoices.findById(session.invoiceId) : Promise.resolve(null);
+  }
+
   private async sessionProduct(workspaceId: string, dto: CreateSessionDto): Promise<ProductEntity> {
-    // Hot path: named prepared statements (planned once per connection).
+    // Hot path: named prepared statements (planned once per connection), columns named.
+    const columns = this.sql.columns(ProductEntity);
     const rows =
       dto.productId !== undefined
         ? isUuid(dto.productId)
-          ? await this.sql.rows('session_product_by_id', 'SELECT * FROM products WHERE id = $1 AND workspace_id = $2', [
-              dto.productId,
-              workspaceId,
-            ])
+          ? await this.sql.rows(
+              'session_product_by_id',
+              `SELECT ${columns} FROM products WHERE id = $1 AND workspace_id = $2`,
+              [dto.productId, workspaceId],
+            )
           : []
         : await this.sql.rows(
             'session_product_by_slug',
-            'SELECT * FROM products WHERE slug = $1 AND workspace_id = $2',
+            `SELECT ${columns} FROM products WHERE slug = $1 AND workspace_id = $2`,
             [dto.productSlug, workspaceId],
           );
     const product = rows.length ? this.sql.hydrate(ProductEntity, rows[0]) : null;
@@ -274,40 +384,51 @@ export class CheckoutSessionsService {
       if (!loaded) throw notFound(msg.sessionNotFound(id));
       await this.ledger.projectSession(tx, loaded);
       const { session, fullProduct: product, payment } = loaded;
-      const enabled = product ? [product.chain, ...product.enabledChains.filter((c) => c !== product.chain)] : [];
+      // lock order: the session, then its invoice (as the ledger takes them)
+      const invoice = session.invoiceId ? await this.invoices.lock(tx, session.invoiceId) : null;
+      const rails = product
+        ? [product.chain, ...product.enabledChains.filter((c) => c !== product.chain)]
+        : (invoice?.networks.map((r) => r.chain) ?? []);
       const decision = decideRedeem({
         sessionStatus: session.status,
         source: session.source,
         pinnedChain: session.pinnedChain,
-        enabledChains: enabled,
+        enabledChains: rails,
         requestedChain,
         currentPayment: projectable(payment),
         currentChain: payment?.chain ?? null,
       });
       if (decision.kind === 'conflict') return refusal(decision.message);
-      if (decision.kind === 'quote' || !product) return loaded;
+      if (decision.kind === 'quote' || (!product && !invoice)) return loaded;
+      if (invoice) {
+        // a void or paid invoice takes no new payment (voiding cancels its live session; this is the guard)
+        const payable = decideInvoice('pay', invoice.status);
+        if (payable.kind === 'conflict') return refusal(payable.message);
+      }
       // spec: Payment › waiting_for_payment → expired when the buyer changes chain (payment.expired with checkoutSession).
       if (decision.abandonPaymentId && payment && !(await this.ledger.abandonForChainChange(tx, session, payment))) {
         return refusal(FUNDS_SENT_CHAIN_CHANGE_MESSAGE);
       }
       const now = this.clock.now();
-      const row = product.networks.find((r) => r.chain === decision.chain) ?? {
-        chain: product.chain,
-        token: product.token,
-        price: product.price,
-      };
-      const amount = session.amount !== null ? normalizeDecimal(session.amount) : (row.price as string);
+      const rail = this.railOf(decision.chain, product, invoice);
+      // money contract › Invoices: the invoice's USD amount, charged 1:1 in the rail's stablecoin
+      const amount =
+        session.amount !== null
+          ? normalizeDecimal(session.amount)
+          : invoice
+            ? normalizeDecimal(invoice.amount)
+            : (rail.price as string);
       const minted = await this.payments.mint(tx, {
         workspaceId: session.workspaceId,
         chain: decision.chain,
         network: session.network,
-        token: row.token,
+        token: rail.token,
         amount,
-        currency: row.token.toUpperCase(),
+        currency: rail.token.toUpperCase(),
         idempotencyKey: `${session.id}:${decision.chain}`,
         idempotencyScope: null,
         metadata: { ...(session.metadata ?? {}), svc: { sessionId: session.id, reference: session.reference } },
-        productId: product.id,
+        productId: product?.id ?? null,
         checkoutSessionId: session.id,
       });
       Object.assign(session, {
@@ -317,8 +438,29 @@ export class CheckoutSessionsService {
         updatedAt: now,
       });
       await this.sessions.saveState(tx, session);
+      if (invoice) await this.invoices.bindPayment(tx, invoice.id, minted.payment.id, now);
       return { ...loaded, payment: minted.payment, txHash: null };
     });
+  }
+
+  /** The rail (token, and a fixed product's price) of the chain redeem chose. */
+  private railOf(
+    chain: string,
+    product: ProductEntity | null,
+    invoice: InvoiceEntity | null,
+  ): { token: string; price: string | null } {
+    if (product) {
+      return (
+        product.networks.find((r) => r.chain === chain) ?? {
+          chain: product.chain,
+          token: product.token,
+          price: product.price,
+        }
+      );
+    }
+    const row = invoice?.networks.find((r) => r.chain === chain);
+    if (!row) throw new Error(`redeem: no rail ${chain} on the session's invoice`);
+    return { token: row.token, price: null };
   }
 
   /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { originOf, originProblem } from '@svc/domain';
-import { badRequest } from '@svc/core';
+import { badRequest, SqlService } from '@svc/core';
 
 export interface CheckoutSettingsView {
   returnOrigins: string[];
@@ -18,7 +18,10 @@ export class CheckoutSettingsService {
   /** Workspaces known to have a secret: session create skips the upsert for them. */
   private readonly secretKnown = new Set<string>();
 
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly sql: SqlService,
+  ) {}
 
   async get(workspaceId: string, tx: EntityManager = this.db.manager): Promise<CheckoutSettingsView> {
     const rows: Array<{ return_origins: string[]; checkout_secret: string | null }> = await tx.query(
@@ -53,6 +56,20 @@ export class CheckoutSettingsService {
     );
     this.secretKnown.add(workspaceId);
     return rows[0].checkout_secret;
+  }
+
+  /**
+   * The secret a public read signs returns with: read only, so a buyer's poll never writes (every
+   * session's workspace got its secret when the session was created); created only if, against
+   * that, there is none.
+   */
+  async signingSecret(workspaceId: string): Promise<string> {
+    const rows = await this.sql.rows<{ checkout_secret: string | null }>(
+      'checkout_signing_secret',
+      'SELECT checkout_secret FROM checkout_settings WHERE workspace_id = $1',
+      [workspaceId],
+    );
+    return rows[0]?.checkout_secret ?? this.secret(workspaceId);
   }
 
   /** spec: "It is created with the first session if none exists." */

@@ -22,6 +22,9 @@ export const legacySubscription = (id: string) =>
 export const linkNoLongerAvailable = (slug: string) =>
   `The payment link ${slug} is no longer available: the product was archived.`;
 export const sessionNotFound = (id: string) => `No such checkout session: ${id}.`;
+export const invoiceNotFound = (id: string) => `No such invoice: ${id}.`;
+export const chainNotOnInvoice = (chain: string, rails: string[]) =>
+  `chain ${chain} is not a rail of this invoice; choose one of: ${rails.join(', ')}.`;
 
 export function idempotencyMismatch(
   key: string,
@@ -29,7 +32,7 @@ export function idempotencyMismatch(
   attempted: CheckoutSessionEntity,
 ): string {
   const describe = (s: CheckoutSessionEntity) =>
-    `product ${s.productId ?? s.invoiceId} with amount ${s.amount ?? 'none'}`;
+    s.invoiceId ? `invoice ${s.invoiceId}` : `product ${s.productId} with amount ${s.amount ?? 'none'}`;
   return (
     `idempotencyKey ${key} was already used for ${describe(existing)}; this request asks for ${describe(attempted)}. ` +
     'Retry with a new idempotencyKey.'

@@ -19,5 +19,6 @@ import { PublicCheckoutController } from './public-checkout.controller';
     PaymentLinksController,
   ],
   providers: [CheckoutSessionsService, PaymentLinksService],
+  exports: [CheckoutSessionsService],
 })
 export class CheckoutModule {}

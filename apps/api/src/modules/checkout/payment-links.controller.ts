@@ -1,25 +1,28 @@
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { Optional, OptionalNotNull } from '../../common/optional';
 import { formatUsdCents } from '@svc/domain';
 import { Public } from '../auth/auth.decorators';
-import { publicPayment } from '@svc/payments';
+import { RateLimit } from '../rate-limit/rate-limit.guard';
+import { ChainRegistry } from '@svc/chains';
+import { PaymentRepository, publicPayment, publicRail } from '@svc/payments';
 import { networkRows } from '../products/products.presenter';
 import { ProductsService } from '../products/products.service';
 import { PaymentLinksService } from './payment-links.service';
 
 class LinkCheckoutDto {
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(120)
   idempotencyKey?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(32)
   chain?: string;
 
-  @IsOptional()
+  @Optional()
   @MaxLength(32)
   @IsString()
   amount?: string;
@@ -31,10 +34,13 @@ export class PaymentLinksController {
   constructor(
     private readonly links: PaymentLinksService,
     private readonly products: ProductsService,
+    private readonly paymentRepository: PaymentRepository,
+    private readonly chains: ChainRegistry,
   ) {}
 
   /** spec: Public product projection: bound fields are the effective values; null on a fixed product. */
   @Get(':slug')
+  @RateLimit('read', 'slug')
   async get(@Param('slug') slug: string) {
     const p = await this.links.product(slug);
     const custom = p.pricingMode === 'custom_amount';
@@ -58,8 +64,26 @@ export class PaymentLinksController {
     };
   }
 
+  /** The public payment projection of a payment of this link only (the page's `?payment=<id>`). */
+  @Get(':slug/payments/:id')
+  @RateLimit('read', 'slug')
+  async payment(@Param('slug') slug: string, @Param('id') id: string) {
+    const payment = await this.links.linkPayment(slug, id);
+    const transfers = await this.paymentRepository.transfers([payment.id], 5);
+    return publicPayment(payment, transfers.get(payment.id) ?? []);
+  }
+
+  /** The wallet rail of a payment of this link (as GET /v1/public/payments/:id/rail). */
+  @Get(':slug/payments/:id/rail')
+  @RateLimit('read', 'slug')
+  async rail(@Param('slug') slug: string, @Param('id') id: string) {
+    const payment = await this.links.linkPayment(slug, id);
+    return publicRail(payment, this.chains.get(payment.chain, payment.network)?.chainId ?? null);
+  }
+
   /** `{kind, payment}`: kind is `payment` (a link mints a payment, no session). */
   @Post(':slug/checkout')
+  @RateLimit('write', 'slug')
   async checkout(@Param('slug') slug: string, @Body() body: LinkCheckoutDto) {
     const { payment } = await this.links.checkout(slug, body);
     return { kind: 'payment', payment: publicPayment(payment, []) };

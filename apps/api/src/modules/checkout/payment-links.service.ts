@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ProductEntity } from '@svc/db';
-import { formatUsdCents, normalizeDecimal } from '@svc/domain';
+import { PaymentEntity, ProductEntity } from '@svc/db';
+import { formatUsdCents, isUuid, normalizeDecimal } from '@svc/domain';
+import { PaymentRepository } from '@svc/payments';
 import { badRequest, gone, notFound } from '@svc/core';
 import { MintResult, PaymentsService } from '../payments/payments.service';
 import { ProductsService } from '../products/products.service';
@@ -22,7 +23,25 @@ export class PaymentLinksService {
     private readonly products: ProductsService,
     private readonly payments: PaymentsService,
     private readonly sessions: CheckoutSessionsService,
+    private readonly paymentRepository: PaymentRepository,
   ) {}
+
+  /**
+   * A payment of this link: minted by the link checkout of this product (its productId, and no
+   * session). Anything else, another product's or a direct payment, is 404 like a missing one, so
+   * `/pay/<slug>?payment=<id>` cannot dress one product's page with another payment. The product
+   * may have been archived since (payments in progress are unaffected).
+   */
+  async linkPayment(slug: string, id: string): Promise<PaymentEntity> {
+    const [product, payment] = await Promise.all([
+      this.products.findBySlug(slug),
+      isUuid(id) ? this.paymentRepository.findById(id) : null,
+    ]);
+    if (!product || !payment || payment.productId !== product.id || payment.checkoutSessionId !== null) {
+      throw notFound(`No such payment: ${id}.`);
+    }
+    return payment;
+  }
 
   /**
    * An archived product disappears from the link (404, worded so the hosted page can say "no

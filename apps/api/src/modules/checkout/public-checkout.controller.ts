@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ClockService } from '@svc/core';
 import { Public } from '../auth/auth.decorators';
+import { RateLimit } from '../rate-limit/rate-limit.guard';
 import { CheckoutSettingsService } from './checkout-settings.service';
 import { CheckoutSessionsService, LoadedSession } from './checkout-sessions.service';
 import { RedeemSessionDto } from './dto/create-session.dto';
@@ -18,12 +19,14 @@ export class PublicCheckoutController {
   ) {}
 
   @Get(':id')
+  @RateLimit('read', 'session')
   async get(@Param('id') id: string) {
     return this.view(await this.sessions.retrievePublic(id));
   }
 
   /** Returns the current quote (the public session view with its payment). */
   @Post(':id/redeem')
+  @RateLimit('write', 'session')
   @HttpCode(200)
   async redeem(@Param('id') id: string, @Body() body: RedeemSessionDto) {
     return this.view(await this.sessions.redeem(id, body.chain));
@@ -31,6 +34,7 @@ export class PublicCheckoutController {
 
   /** The buyer's cancel button: the same rule as POST /v1/checkout/sessions/:id/expire. */
   @Post(':id/cancel')
+  @RateLimit('write', 'session')
   @HttpCode(200)
   async cancel(@Param('id') id: string) {
     return this.view(await this.sessions.cancel(id));
@@ -43,12 +47,20 @@ export class PublicCheckoutController {
     const target = status && pickReturnUrl(status, session, fullProduct);
     const returnUrl =
       status && target
-        ? signReturnUrl(target, await this.settings.secret(session.workspaceId), session.id, status, this.clock.now())
+        ? signReturnUrl(
+            target,
+            await this.settings.signingSecret(session.workspaceId),
+            session.id,
+            status,
+            this.clock.now(),
+          )
         : null;
     return publicSessionView(loaded, {
       url: `${this.sessions.payUrl}/c/${session.id}`,
       chainId: this.sessions.chainIdOf(payment?.chain ?? null, session.network),
       returnUrl,
+      invoice: await this.sessions.invoiceOf(session),
+      payUrl: this.sessions.payUrl,
     });
   }
 }

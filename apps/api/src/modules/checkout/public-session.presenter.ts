@@ -1,17 +1,27 @@
-import { formatAtomic } from '@svc/domain';
-import { expectedAmountOf } from '@svc/payments';
+import type { InvoiceEntity } from '@svc/db';
+import { formatAtomic, normalizeDecimal } from '@svc/domain';
+import { expectedAmountOf, invoiceObject } from '@svc/payments';
 import { networkRows } from '../products/products.presenter';
 import type { LoadedSession } from './checkout-sessions.service';
 
 /**
  * What the hosted page may show a buyer: never `reference` or `metadata`, never the merchant's
- * return URLs except the signed one for the current outcome.
+ * return URLs except the signed one for the current outcome. An invoice session carries its
+ * invoice (number, amount, public id) and offers the invoice's rails, each at the invoice's
+ * amount in token units (charged 1:1).
  */
 export function publicSessionView(
   loaded: LoadedSession,
-  opts: { url: string; chainId: number | null; returnUrl: string | null },
+  opts: {
+    url: string;
+    chainId: number | null;
+    returnUrl: string | null;
+    invoice: InvoiceEntity | null;
+    payUrl: string;
+  },
 ) {
   const { session: s, fullProduct: product, payment: p } = loaded;
+  const invoice = opts.invoice && invoiceObject(opts.invoice, opts.payUrl);
   return {
     id: s.id,
     object: 'checkout.session' as const,
@@ -24,8 +34,22 @@ export function publicSessionView(
       imageUrl: product.imageUrl,
       pricingMode: product.pricingMode,
     },
+    invoice: invoice && {
+      publicId: invoice.publicId,
+      number: invoice.number,
+      amount: invoice.amount,
+      currency: invoice.currency,
+      hostedUrl: invoice.hostedUrl,
+    },
     // spec: Checkout session › chain — a pinned session offers no picker.
-    chains: product ? networkRows(product).filter((r) => s.pinnedChain === null || r.chain === s.pinnedChain) : [],
+    chains: (product
+      ? networkRows(product)
+      : (opts.invoice?.networks.map((r) => ({
+          chain: r.chain,
+          token: r.token,
+          price: normalizeDecimal(opts.invoice?.amount as string),
+        })) ?? [])
+    ).filter((r) => s.pinnedChain === null || r.chain === s.pinnedChain),
     pinnedChain: s.pinnedChain,
     amount: s.amount,
     currency: s.amount === null ? null : 'USD',

@@ -2,7 +2,8 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { notFound, ClockService } from '@svc/core';
 import { Caller, CurrentCaller } from '../auth/auth.decorators';
 import { encodeCursor, WALK_LAG_MS } from '../payments/payments-walk';
-import { EventListQuery, parseEventList } from './events-walk';
+import { ListEventsQueryDto } from './dto/list-events.dto';
+import { parseEventList } from './events-walk';
 import { EventRow, EventsRepository } from './events.repository';
 
 /** An event as it is delivered: the envelope `{id, type, createdAt, data}` (spec: Events). */
@@ -19,7 +20,7 @@ export class EventsController {
   ) {}
 
   @Get()
-  async list(@CurrentCaller() caller: Caller, @Query() query: EventListQuery) {
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListEventsQueryDto) {
     const parsed = parseEventList(query);
     if (parsed.filters && !parsed.filters.length) return { data: [], hasMore: false, nextCursor: null };
     const cutoff = new Date(this.clock.now().getTime() - WALK_LAG_MS);

@@ -5,20 +5,37 @@ import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
 import type { Network } from '@svc/domain';
 import { SVC_CONFIG, SvcConfig } from '@svc/core';
-import { Public } from '../auth/auth.decorators';
+import { Public, RequirePermission } from '../auth/auth.decorators';
 
-interface ChainHealth {
+type Reachability = 'ok' | 'unavailable';
+
+/** What anyone may see of a chain: how far behind the listener is, nothing of its configuration. */
+interface PublicChainHealth {
   chain: string;
   network: Network;
+  lag: string | null;
+}
+
+/** The operator's view adds what can embed configuration (an RPC URL in an error text). */
+interface ChainHealth extends PublicChainHealth {
   head: string | null;
   nextBlock: string;
-  lag: string | null;
   lastError: string | null;
   lastErrorAt: string | null;
   updatedAt: string;
 }
 
-/** runtime contract › Health: 200 once PostgreSQL and Redis answer, 503 otherwise. */
+interface Health<C> {
+  ok: boolean;
+  body: { status: 'ok' | 'unavailable'; database: Reachability; redis: Reachability; chains?: C[] };
+}
+
+/**
+ * runtime contract › Health: GET /healthz (public) answers 200 once PostgreSQL and Redis answer,
+ * 503 otherwise, and reveals no configuration: reachability as `ok`/`unavailable` (never an error
+ * text) and each chain's lag. GET /v1/operator/health (owner and admin keys) adds the chain
+ * heads, cursors and last RPC errors.
+ */
 @Controller()
 export class HealthController implements OnModuleDestroy {
   private readonly redis: Redis;
@@ -35,20 +52,30 @@ export class HealthController implements OnModuleDestroy {
   @Public()
   @Get('healthz')
   async health(@Res() res: Response): Promise<void> {
+    const { ok, body } = await this.check((c) => ({ chain: c.chain, network: c.network, lag: c.lag }));
+    res.status(ok ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json(body);
+  }
+
+  @Get('v1/operator/health')
+  @RequirePermission('operator.read')
+  async operatorHealth(@Res() res: Response): Promise<void> {
+    const { ok, body } = await this.check((c) => c);
+    res.status(ok ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json(body);
+  }
+
+  private async check<C>(view: (c: ChainHealth) => C): Promise<Health<C>> {
     const [database, redis] = await Promise.all([
-      this.check(() => this.db.query('SELECT 1')),
-      this.check(() => this.pingRedis()),
+      this.reachable(() => this.db.query('SELECT 1')),
+      this.reachable(() => this.pingRedis()),
     ]);
     const ok = database === 'ok' && redis === 'ok';
     const chains = database === 'ok' ? await this.chainHealth().catch(() => undefined) : undefined;
-    res
-      .status(ok ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
-      .json({ status: ok ? 'ok' : 'unavailable', database, redis, chains });
+    return { ok, body: { status: ok ? 'ok' : 'unavailable', database, redis, chains: chains?.map(view) } };
   }
 
   /**
-   * runtime contract › Health: what the listener last reported per chain (head, next block, lag in
-   * final blocks, last error). Informational: a lagging or unreachable chain never fails /healthz.
+   * What the listener last reported per chain (head, next block, lag in final blocks, last error).
+   * Informational: a lagging or unreachable chain never fails /healthz.
    */
   private async chainHealth(): Promise<ChainHealth[]> {
     const rows: Array<{
@@ -87,15 +114,15 @@ export class HealthController implements OnModuleDestroy {
     await this.redis.ping();
   }
 
-  private async check(probe: () => Promise<unknown>): Promise<string> {
+  private async reachable(probe: () => Promise<unknown>): Promise<Reachability> {
     try {
       await Promise.race([
         probe(),
         new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
       ]);
       return 'ok';
-    } catch (err) {
-      return `error: ${(err as Error).message}`;
+    } catch {
+      return 'unavailable';
     }
   }
 }

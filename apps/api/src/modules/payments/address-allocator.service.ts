@@ -1,8 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ChainKind, DepositAddressDeriver } from '@svc/chains';
+import { unavailable } from '@svc/core';
 
 const BLOCK = 32;
+/** BIP-32 non-hardened children (and Sui's hardened `i'`) take indexes below 2^31. */
+export const ADDRESS_INDEX_LIMIT = 2n ** 31n;
+export const ADDRESSES_EXHAUSTED =
+  'Deposit addresses are exhausted: the address index reached 2^31, the BIP-32 limit, so no new payment ' +
+  'can be created with this seed.';
 
 export interface AllocatedAddress {
   kind: ChainKind;
@@ -15,36 +21,44 @@ export interface AllocatedAddress {
  * database sequence, fetched in blocks so a payment create does not pay a round trip for it;
  * an index is handed out once per process and the sequence never repeats, so no two payments
  * share an address (unused indexes of a stopped process are simply skipped).
+ *
+ * A block is fetched on the caller's own transaction connection: a redeem holds a pooled
+ * connection while it allocates, and waiting for a second one from the same pool deadlocks once
+ * every connection is such a redeem.
  */
 @Injectable()
 export class AddressAllocator {
   private pool: bigint[] = [];
   private refill: Promise<void> | null = null;
+  private exhausted = false;
 
   constructor(
     private readonly db: DataSource,
     private readonly deriver: DepositAddressDeriver,
   ) {}
 
-  async allocate(kind: ChainKind): Promise<AllocatedAddress> {
-    const index = await this.nextIndex();
+  async allocate(kind: ChainKind, tx: EntityManager = this.db.manager): Promise<AllocatedAddress> {
+    const index = await this.nextIndex(tx);
     return { kind, index, address: this.deriver.derive(kind, index) };
   }
 
-  private async nextIndex(): Promise<bigint> {
+  private async nextIndex(tx: EntityManager): Promise<bigint> {
     for (;;) {
       const index = this.pool.shift();
       if (index !== undefined) return index;
-      this.refill ??= this.fetchBlock().finally(() => (this.refill = null));
+      if (this.exhausted) throw unavailable(ADDRESSES_EXHAUSTED);
+      this.refill ??= this.fetchBlock(tx).finally(() => (this.refill = null));
       await this.refill;
     }
   }
 
-  private async fetchBlock(): Promise<void> {
-    const rows: Array<{ i: string }> = await this.db.query(
+  private async fetchBlock(tx: EntityManager): Promise<void> {
+    const rows: Array<{ i: string }> = await tx.query(
       `SELECT nextval('deposit_address_index_seq') AS i FROM generate_series(1, $1)`,
       [BLOCK],
     );
-    this.pool.push(...rows.map((r) => BigInt(r.i)));
+    const indexes = rows.map((r) => BigInt(r.i));
+    this.pool.push(...indexes.filter((i) => i < ADDRESS_INDEX_LIMIT));
+    if (indexes.some((i) => i >= ADDRESS_INDEX_LIMIT)) this.exhausted = true;
   }
 }

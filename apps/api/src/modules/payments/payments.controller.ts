@@ -4,8 +4,10 @@ import { PaymentEntity } from '@svc/db';
 import { PaymentRepository, paymentObject, paymentWithRelations, publicPayment, publicRail } from '@svc/payments';
 import { ClockService } from '@svc/core';
 import { Caller, CurrentCaller, Public } from '../auth/auth.decorators';
+import { RateLimit } from '../rate-limit/rate-limit.guard';
 import { CreatePaymentDto } from './dto/create-payment.dto';
-import { encodeCursor, NEWEST_LIMIT, parsePaymentList, PaymentListQuery, WALK_LAG_MS } from './payments-walk';
+import { ListPaymentsQueryDto } from './dto/list-payments.dto';
+import { encodeCursor, NEWEST_LIMIT, parsePaymentList, WALK_LAG_MS } from './payments-walk';
 import { PaymentsService } from './payments.service';
 
 @Controller()
@@ -34,7 +36,7 @@ export class PaymentsController {
 
   /** Without walk parameters: a bare array of the newest 100; otherwise the keyset walk. */
   @Get('v1/payments')
-  async list(@CurrentCaller() caller: Caller, @Query() query: PaymentListQuery) {
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListPaymentsQueryDto) {
     const parsed = parsePaymentList(query);
     const filters = { status: parsed.status, network: parsed.network };
     if (parsed.mode === 'newest') {
@@ -59,6 +61,7 @@ export class PaymentsController {
 
   @Public()
   @Get('v1/public/payments/:id')
+  @RateLimit('read', 'payment')
   async getPublic(@Param('id') id: string) {
     const payment = await this.payments.getPublic(id);
     const transfers = await this.repository.transfers([payment.id], 5);
@@ -72,6 +75,7 @@ export class PaymentsController {
    */
   @Public()
   @Get('v1/public/payments/:id/rail')
+  @RateLimit('read', 'payment')
   async getPublicRail(@Param('id') id: string) {
     const payment = await this.payments.getPublic(id);
     return publicRail(payment, this.chains.get(payment.chain, payment.network)?.chainId ?? null);

@@ -95,7 +95,7 @@ export class PaymentsService {
       }
     }
     const kind = this.chains.addressKind(input.chain, input.network) ?? 'evm';
-    const address = await this.addresses.allocate(kind);
+    const address = await this.addresses.allocate(kind, tx);
     const now = this.clock.now();
     const inserted = await this.repository.insert(tx, {
       id: randomUUID(),

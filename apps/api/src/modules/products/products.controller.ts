@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { badRequest } from '@svc/core';
 import { Caller, CurrentCaller } from '../auth/auth.decorators';
 import { CreateProductDto } from './dto/create-product.dto';
+import { ListProductsQueryDto } from './dto/list-products.dto';
 import { UpdateProductDto } from './dto/update-product.dto';
 import { ProductRow, productRow, ProductWithNetworks, productWithNetworks } from './products.presenter';
 import { ProductsService, ProductStatusFilter } from './products.service';
@@ -18,8 +19,8 @@ export class ProductsController {
   }
 
   @Get()
-  async list(@CurrentCaller() caller: Caller, @Query('status') status?: string): Promise<ProductWithNetworks[]> {
-    const filter = (status ?? 'all') as ProductStatusFilter;
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListProductsQueryDto): Promise<ProductWithNetworks[]> {
+    const filter = (query.status ?? 'all') as ProductStatusFilter;
     if (!STATUS_FILTERS.includes(filter)) throw badRequest(`status must be one of: ${STATUS_FILTERS.join(', ')}.`);
     return (await this.products.list(caller.workspaceId, filter)).map(productWithNetworks);
   }

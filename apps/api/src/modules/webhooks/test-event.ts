@@ -23,6 +23,7 @@ export function testEnvelope(workspaceId: string, type: string, now: Date) {
     source: 'product',
     productId: null,
     invoiceId: null,
+    invoiceNumber: null,
     status,
     reference: 'test',
     metadata: {},

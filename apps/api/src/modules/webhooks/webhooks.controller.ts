@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { Caller, CurrentCaller, RequirePermission } from '../auth/auth.decorators';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { ListDeliveriesQueryDto } from './dto/list-deliveries.dto';
 import { TestWebhookDto } from './dto/test-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { endpointObject } from './webhooks.presenter';
-import { DeliveryListQuery, WebhooksService } from './webhooks.service';
+import { WebhooksService } from './webhooks.service';
 
 /** spec: Endpoints › Webhooks, plus what a merchant expects beyond create and test (README › Webhooks). */
 @Controller('v1/webhooks')
@@ -53,7 +54,7 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
-  deliveries(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() query: DeliveryListQuery) {
+  deliveries(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() query: ListDeliveriesQueryDto) {
     return this.webhooks.deliveries(caller.workspaceId, id, query);
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import {
   WebhookDeliveryAttemptEntity,
@@ -31,6 +31,15 @@ export class WebhooksRepository {
     return this.db.manager.findOne(WebhookEndpointEntity, { where: { id, workspaceId } });
   }
 
+  /**
+   * The endpoint, row-locked in the caller's transaction: a PATCH or a rotation reads, changes
+   * and writes it back while concurrent ones wait, so none is lost.
+   */
+  async lockEndpoint(tx: EntityManager, workspaceId: string, id: string): Promise<WebhookEndpointEntity | null> {
+    if (!isUuid(id)) return null;
+    return tx.findOne(WebhookEndpointEntity, { where: { id, workspaceId }, lock: { mode: 'pessimistic_write' } });
+  }
+
   listEndpoints(workspaceId: string): Promise<WebhookEndpointEntity[]> {
     return this.db.manager.find(WebhookEndpointEntity, {
       where: { workspaceId },
@@ -38,8 +47,8 @@ export class WebhooksRepository {
     });
   }
 
-  async updateEndpoint(e: WebhookEndpointEntity): Promise<void> {
-    await this.db.manager.update(
+  async updateEndpoint(tx: EntityManager, e: WebhookEndpointEntity): Promise<void> {
+    await tx.update(
       WebhookEndpointEntity,
       { id: e.id, workspaceId: e.workspaceId },
       {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import {
   WEBHOOK_DELIVERY_STATUSES,
   WebhookDeliveryEntity,
@@ -33,6 +34,7 @@ const DEFAULT_TEST_TYPE = 'checkout.session.completed';
 @Injectable()
 export class WebhooksService {
   constructor(
+    private readonly db: DataSource,
     private readonly repo: WebhooksRepository,
     private readonly queue: WebhookQueueService,
     private readonly clock: ClockService,
@@ -67,15 +69,17 @@ export class WebhooksService {
     return endpoint;
   }
 
+  /** Checks first (the URL's DNS in production), then changes the locked row: a concurrent change is never lost. */
   async update(workspaceId: string, id: string, dto: UpdateWebhookDto): Promise<WebhookEndpointEntity> {
-    const endpoint = await this.get(workspaceId, id);
-    if (dto.url !== undefined) endpoint.url = await this.checkUrl(dto.url);
-    if (dto.eventTypes !== undefined) endpoint.eventTypes = this.filters(dto.eventTypes);
-    if (dto.description !== undefined) endpoint.description = dto.description;
-    if (dto.enabled !== undefined) endpoint.enabled = dto.enabled;
-    endpoint.updatedAt = this.clock.now();
-    await this.repo.updateEndpoint(endpoint);
-    return endpoint;
+    await this.get(workspaceId, id); // 404 before any 400 about the fields
+    const url = dto.url !== undefined ? await this.checkUrl(dto.url) : undefined;
+    const eventTypes = dto.eventTypes !== undefined ? this.filters(dto.eventTypes) : undefined;
+    return this.changeLocked(workspaceId, id, (endpoint) => {
+      if (url !== undefined) endpoint.url = url;
+      if (eventTypes !== undefined) endpoint.eventTypes = eventTypes;
+      if (dto.description !== undefined) endpoint.description = dto.description;
+      if (dto.enabled !== undefined) endpoint.enabled = dto.enabled;
+    });
   }
 
   async delete(workspaceId: string, id: string) {
@@ -86,11 +90,25 @@ export class WebhooksService {
 
   /** The old secret stops verifying at once; deliveries still pending are signed with the new one. */
   async rotateSecret(workspaceId: string, id: string): Promise<WebhookEndpointEntity> {
-    const endpoint = await this.get(workspaceId, id);
-    endpoint.secret = generateWebhookSecret();
-    endpoint.updatedAt = this.clock.now();
-    await this.repo.updateEndpoint(endpoint);
-    return endpoint;
+    return this.changeLocked(workspaceId, id, (endpoint) => {
+      endpoint.secret = generateWebhookSecret();
+    });
+  }
+
+  /** Read, change and write the endpoint under its row lock (one transaction). */
+  private changeLocked(
+    workspaceId: string,
+    id: string,
+    change: (endpoint: WebhookEndpointEntity) => void,
+  ): Promise<WebhookEndpointEntity> {
+    return this.db.transaction(async (tx) => {
+      const endpoint = await this.repo.lockEndpoint(tx, workspaceId, id);
+      if (!endpoint) throw notFound(msg.endpointNotFound(id));
+      change(endpoint);
+      endpoint.updatedAt = this.clock.now();
+      await this.repo.updateEndpoint(tx, endpoint);
+      return endpoint;
+    });
   }
 
   /**

@@ -7,8 +7,9 @@ import { notFound } from 'next/navigation';
 import { Notice } from '../../../components/notice';
 import { ProductHeader } from '../../../components/product-header';
 import { SessionCheckout } from '../../../components/session-checkout';
-import { formatTokenAmount, formatUsd } from '../../../lib/format';
+import { fill, formatTokenAmount, formatUsd } from '../../../lib/format';
 import { isSessionId } from '../../../lib/ids';
+import { invoicePath } from '../../../lib/paths';
 import { loadSession } from '../../../lib/loaders';
 import { messagesFor, resolveLocale } from '../../../lib/messages';
 import { requestLocale } from '../../../lib/request';
@@ -21,7 +22,9 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const loaded = isSessionId(id) ? await loadSession(id) : null;
   if (!loaded?.ok) return {};
   const m = messagesFor(resolveLocale(loaded.body.locale, (await headers()).get('accept-language')).lang);
-  return { title: loaded.body.product ? `${m.pageTitle}: ${loaded.body.product.name}` : m.pageTitle };
+  const { product, invoice } = loaded.body;
+  const name = product?.name ?? (invoice?.number ? fill(m.invoiceHeading, { number: invoice.number }) : null);
+  return { title: name ? `${m.pageTitle}: ${name}` : m.pageTitle };
 }
 
 export default async function SessionPage({ params }: Params) {
@@ -36,18 +39,34 @@ export default async function SessionPage({ params }: Params) {
   const session = loaded.body;
   const locale = resolveLocale(session.locale, (await headers()).get('accept-language'));
   const m = messagesFor(locale.lang);
-  // spec: What the service does 3 › an invoice session cannot be displayed by the hosted page yet.
-  if (session.source === 'invoice' || !session.product)
-    return <Notice title={m.invoiceTitle} detail={m.invoiceDetail} />;
+  // money contract › Invoices: the hosted page shows and pays invoice sessions (superseding the
+  // spec's "cannot be displayed yet"): the invoice's number and amount head the page.
+  const header = session.invoice ? (
+    <ProductHeader
+      name={session.invoice.number ? fill(m.invoiceHeading, { number: session.invoice.number }) : m.invoicePageTitle}
+      description={null}
+      imageUrl={null}
+      total={{ label: m.total, value: formatUsd(session.invoice.amount, locale.tag) }}
+    >
+      <p className="leave no-print">
+        <a href={invoicePath(session.invoice.publicId)} data-testid="back-to-invoice">
+          {m.backToInvoice}
+        </a>
+      </p>
+    </ProductHeader>
+  ) : session.product ? (
+    <ProductHeader
+      name={session.product.name}
+      description={session.product.description}
+      imageUrl={session.product.imageUrl}
+      total={headerTotal(session, locale.tag, m.total)}
+    />
+  ) : null;
+  if (!header) return <Notice title={m.unavailableTitle} detail={m.unavailableDetail} tone="bad" />;
 
   return (
     <main className="page">
-      <ProductHeader
-        name={session.product.name}
-        description={session.product.description}
-        imageUrl={session.product.imageUrl}
-        total={headerTotal(session, locale.tag, m.total)}
-      />
+      {header}
       <SessionCheckout initial={session} serverNow={Date.now()} locale={locale.tag} m={m} />
     </main>
   );

@@ -9,7 +9,7 @@ import { Notice } from '../../../components/notice';
 import { ProductHeader } from '../../../components/product-header';
 import { formatTokenAmount } from '../../../lib/format';
 import { isPaymentId, isSlug } from '../../../lib/ids';
-import { loadPayment, loadProduct, loadRail } from '../../../lib/loaders';
+import { loadLinkPayment, loadLinkRail, loadProduct } from '../../../lib/loaders';
 import { messagesFor } from '../../../lib/messages';
 import { requestLocale } from '../../../lib/request';
 import { linkPayment, type PublicProduct } from '../../../lib/types';
@@ -33,8 +33,9 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
   const m = messagesFor(locale.lang);
   const [product, payment, rail] = await Promise.all([
     loadProduct(slug),
-    paymentId ? loadPayment(paymentId) : null,
-    paymentId ? loadRail(paymentId) : null,
+    // checked against the slug by the API: another product's payment is the 404 page
+    paymentId ? loadLinkPayment(slug, paymentId) : null,
+    paymentId ? loadLinkRail(slug, paymentId) : null,
   ]);
 
   if (!product.ok) {

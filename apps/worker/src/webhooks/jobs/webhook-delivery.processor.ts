@@ -1,38 +1,35 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Process, Processor } from '@nestjs/bull';
+import { Logger, mixin, Type } from '@nestjs/common';
 import type { Job } from 'bull';
-import { DELIVER_JOB, DeliveryJobData, RetryLater } from '@svc/webhooks';
+import { DELIVER_JOB, DeliveryJobData, RetryLater, WEBHOOK_QUEUE } from '@svc/webhooks';
 import { DeliveryService } from '../delivery.service';
-import { WebhookQueue } from '../webhook-queue';
-import { DEFAULT_CONCURRENCY, WORKER_OPTIONS, WorkerOptions } from '../worker-options';
 
 /**
  * The one processor of the delivery queue (house style 10): one job per delivery, many at once,
  * so a slow endpoint holds only its own jobs. The work is in DeliveryService.
+ *
+ * @nestjs/bull starts it with the concurrency written in `@Process()`, which is decorator metadata,
+ * while ours is a per-process option (WorkerOptions.concurrency; tests run narrow workers). So the
+ * class is made for a given concurrency, the way Nest's `AuthGuard(type)` is: a mixin.
  */
-@Injectable()
-export class WebhookDeliveryProcessor implements OnApplicationBootstrap {
-  private readonly logger = new Logger('webhooks');
+export function WebhookDeliveryProcessor(concurrency: number): Type<unknown> {
+  @Processor(WEBHOOK_QUEUE)
+  class DeliveryProcessor {
+    private readonly logger = new Logger('webhooks');
 
-  constructor(
-    private readonly queue: WebhookQueue,
-    private readonly deliveries: DeliveryService,
-    @Inject(WORKER_OPTIONS) private readonly options: WorkerOptions,
-  ) {}
+    constructor(private readonly deliveries: DeliveryService) {}
 
-  onApplicationBootstrap(): void {
-    const concurrency = this.options.concurrency ?? DEFAULT_CONCURRENCY;
-    this.queue.queue
-      .process(DELIVER_JOB, concurrency, (job: Job<DeliveryJobData>) => this.handle(job))
-      .catch((err: Error) => this.logger.error(`delivery processing stopped: ${err.message}`));
-  }
-
-  private async handle(job: Job<DeliveryJobData>): Promise<void> {
-    try {
-      await this.deliveries.attempt(job.data.deliveryId);
-    } catch (err) {
-      // RetryLater is the normal way back into the queue; anything else is retried after 5 s.
-      if (!(err instanceof RetryLater)) this.logger.warn(`delivery ${job.data.deliveryId}: ${(err as Error).message}`);
-      throw err;
+    @Process({ name: DELIVER_JOB, concurrency })
+    async deliver(job: Job<DeliveryJobData>): Promise<void> {
+      try {
+        await this.deliveries.attempt(job.data.deliveryId);
+      } catch (err) {
+        // RetryLater is the normal way back into the queue; anything else is retried after 5 s.
+        if (!(err instanceof RetryLater))
+          this.logger.warn(`delivery ${job.data.deliveryId}: ${(err as Error).message}`);
+        throw err;
+      }
     }
   }
+  return mixin(DeliveryProcessor);
 }

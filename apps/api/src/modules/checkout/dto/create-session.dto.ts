@@ -1,67 +1,68 @@
-import { IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsNotEmpty, IsObject, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Optional, OptionalNotNull } from '../../../common/optional';
 
 const URL_MAX = 2048;
 
 /** spec: Endpoints › Checkout sessions › POST /v1/checkout/sessions request. */
 export class CreateSessionDto {
-  @IsOptional()
+  @Optional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
   productId?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
   productSlug?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
   invoiceId?: string;
 
   // spec: a JSON number fails with `amount must be shorter than or equal to 32 characters` and `amount must be a string`.
-  @IsOptional()
+  @Optional()
   @MaxLength(32)
   @IsString()
   amount?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(256)
   reference?: string;
 
-  @IsOptional()
+  @Optional()
   @IsObject()
   metadata?: Record<string, unknown>;
 
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(180)
   idempotencyKey?: string;
 
-  @IsOptional() @IsString() @MaxLength(URL_MAX) successUrl?: string;
-  @IsOptional() @IsString() @MaxLength(URL_MAX) pendingUrl?: string;
-  @IsOptional() @IsString() @MaxLength(URL_MAX) cancelUrl?: string;
-  @IsOptional() @IsString() @MaxLength(URL_MAX) expiredUrl?: string;
-  @IsOptional() @IsString() @MaxLength(URL_MAX) failedUrl?: string;
-  @IsOptional() @IsString() @MaxLength(URL_MAX) returnUrl?: string;
+  @Optional() @IsString() @MaxLength(URL_MAX) successUrl?: string;
+  @Optional() @IsString() @MaxLength(URL_MAX) pendingUrl?: string;
+  @Optional() @IsString() @MaxLength(URL_MAX) cancelUrl?: string;
+  @Optional() @IsString() @MaxLength(URL_MAX) expiredUrl?: string;
+  @Optional() @IsString() @MaxLength(URL_MAX) failedUrl?: string;
+  @Optional() @IsString() @MaxLength(URL_MAX) returnUrl?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(32)
   chain?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(16)
   locale?: string;
 
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(300)
   @Max(604800)
@@ -70,7 +71,7 @@ export class CreateSessionDto {
 
 /** spec: redeem takes `{chain}` only; anything else is `property <name> should not exist`. */
 export class RedeemSessionDto {
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(32)
   chain?: string;

@@ -1,5 +1,6 @@
-import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsObject, IsString, MaxLength } from 'class-validator';
 import { NETWORKS, Network } from '@svc/domain';
+import { Optional, OptionalNotNull } from '../../../common/optional';
 
 /** spec: Endpoints › Payments › POST /v1/payments request. Any other field is a 400. */
 export class CreatePaymentDto {
@@ -8,7 +9,7 @@ export class CreatePaymentDto {
   @MaxLength(32)
   chain!: string;
 
-  @IsOptional()
+  @Optional()
   @IsIn(NETWORKS)
   network?: Network;
 
@@ -27,13 +28,14 @@ export class CreatePaymentDto {
   @MaxLength(24)
   currency!: string;
 
-  @IsOptional()
+  // null is refused: a client that meant to send a key must not silently lose its replay protection
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(120)
   idempotencyKey?: string;
 
-  @IsOptional()
+  @Optional()
   @IsObject()
   metadata?: Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { NETWORKS, Network, PRICING_MODES, PricingMode } from '@svc/domain';
+import { Optional } from '../../../common/optional';
 import { EnabledChainsField, NetworkRowDto, NetworksField } from './product-fields';
 
 export class CreateProductDto {
@@ -12,7 +13,7 @@ export class CreateProductDto {
   @IsIn(['one_off'], { message: 'kind must be one_off (subscription products were removed on 2026-09-17)' })
   kind!: 'one_off';
 
-  @IsOptional()
+  @Optional()
   @IsIn(PRICING_MODES)
   pricingMode?: PricingMode;
 
@@ -26,47 +27,47 @@ export class CreateProductDto {
   @MaxLength(512)
   token!: string;
 
-  @IsOptional()
+  @Optional()
   @IsIn(NETWORKS)
   network?: Network;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(80)
   price?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(32)
   minAmount?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(32)
   maxAmount?: string;
 
-  @NetworksField()
+  @NetworksField('absent')
   networks?: NetworkRowDto[];
 
-  @EnabledChainsField()
+  @EnabledChainsField('absent')
   enabledChains?: string[];
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(2000)
   description?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(2048)
   imageUrl?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(2048)
   successUrl?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(2048)
   cancelUrl?: string;

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { Optional, OptionalNotNull } from '../../../common/optional';
 
 /** spec: Resources › Product › networks rows `{chain, token, price}`. */
 export class NetworkRowDto {
@@ -11,7 +12,8 @@ export class NetworkRowDto {
   @MaxLength(512)
   token!: string;
 
-  @IsOptional()
+  // null as absent: a custom_amount product's rows read back with `price: null`.
+  @Optional()
   @IsString()
   @MaxLength(80)
   price?: string;
@@ -19,13 +21,17 @@ export class NetworkRowDto {
 
 export const MAX_NETWORK_ROWS = 12;
 
-/** Optional, but `null` is validated (and refused) rather than skipped: it would reach the service as a list. */
-const OptionalNotNull = (): PropertyDecorator => ValidateIf((_, v) => v !== undefined);
+/**
+ * What `null` means for `networks` and `enabledChains`: on create the same as leaving them out
+ * (`absent`); on PATCH a 400 (`refused`), since a product always has its chains.
+ */
+type NullMeans = 'absent' | 'refused';
+const optional = (nullMeans: NullMeans): PropertyDecorator => (nullMeans === 'absent' ? Optional() : OptionalNotNull());
 
 /** Decorators shared by create and update for `networks`. */
-export function NetworksField(): PropertyDecorator {
+export function NetworksField(nullMeans: NullMeans): PropertyDecorator {
   return (target, key) => {
-    OptionalNotNull()(target, key);
+    optional(nullMeans)(target, key);
     IsArray()(target, key);
     ArrayMaxSize(MAX_NETWORK_ROWS, { message: `networks must contain at most ${MAX_NETWORK_ROWS} rows` })(target, key);
     ValidateNested({ each: true })(target, key);
@@ -33,9 +39,9 @@ export function NetworksField(): PropertyDecorator {
   };
 }
 
-export function EnabledChainsField(): PropertyDecorator {
+export function EnabledChainsField(nullMeans: NullMeans): PropertyDecorator {
   return (target, key) => {
-    OptionalNotNull()(target, key);
+    optional(nullMeans)(target, key);
     IsArray()(target, key);
     ArrayMaxSize(MAX_NETWORK_ROWS)(target, key);
     IsString({ each: true })(target, key);

@@ -1,5 +1,6 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { Allow, IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { PRODUCT_STATUSES, ProductStatus } from '@svc/domain';
+import { NullClears, OptionalNotNull } from '../../../common/optional';
 import { EnabledChainsField, NetworkRowDto, NetworksField } from './product-fields';
 
 /** Fields PATCH accepts only to refuse them with a message that says why. */
@@ -7,59 +8,59 @@ export const IMMUTABLE_PRODUCT_FIELDS = ['pricingMode', 'chain', 'network', 'tok
 
 export class UpdateProductDto {
   // `null` is refused, not skipped: name and status cannot be cleared.
-  @ValidateIf((_, v) => v !== undefined)
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(120)
   name?: string;
 
-  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @NullClears()
   @IsString()
   @MaxLength(2000)
   description?: string | null;
 
-  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @NullClears()
   @IsString()
   @MaxLength(2048)
   imageUrl?: string | null;
 
-  @ValidateIf((_, v) => v !== undefined)
+  @OptionalNotNull()
   @IsIn(PRODUCT_STATUSES)
   status?: ProductStatus;
 
-  @NetworksField()
+  @NetworksField('refused')
   networks?: NetworkRowDto[];
 
-  @EnabledChainsField()
+  @EnabledChainsField('refused')
   enabledChains?: string[];
 
-  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @NullClears()
   @IsString()
   @MaxLength(2048)
   successUrl?: string | null;
 
-  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @NullClears()
   @IsString()
   @MaxLength(2048)
   cancelUrl?: string | null;
 
   /** custom_amount only; `null` clears one. */
-  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @NullClears()
   @IsString()
   @MaxLength(32)
   minAmount?: string | null;
 
-  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @NullClears()
   @IsString()
   @MaxLength(32)
   maxAmount?: string | null;
 
-  // Accepted by validation only to be refused by the service with the spec's reason.
-  @IsOptional() pricingMode?: unknown;
-  @IsOptional() chain?: unknown;
-  @IsOptional() network?: unknown;
-  @IsOptional() token?: unknown;
-  @IsOptional() price?: unknown;
-  @IsOptional() kind?: unknown;
-  @IsOptional() slug?: unknown;
+  // Accepted by validation only to be refused by the service with the spec's reason (null included).
+  @Allow() pricingMode?: unknown;
+  @Allow() chain?: unknown;
+  @Allow() network?: unknown;
+  @Allow() token?: unknown;
+  @Allow() price?: unknown;
+  @Allow() kind?: unknown;
+  @Allow() slug?: unknown;
 }

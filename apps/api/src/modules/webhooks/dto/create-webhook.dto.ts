@@ -1,5 +1,6 @@
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsNotEmpty, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { WEBHOOK_URL_MAX } from '@svc/webhooks';
+import { Optional } from '../../../common/optional';
 
 export const EVENT_TYPES_MAX = 64;
 export const DESCRIPTION_MAX = 500;
@@ -18,8 +19,8 @@ export class CreateWebhookDto {
   @MaxLength(64, { each: true })
   eventTypes!: string[];
 
-  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @Optional()
   @IsString()
   @MaxLength(DESCRIPTION_MAX)
-  description?: string | null;
+  description?: string;
 }

@@ -1,8 +1,9 @@
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsString, MaxLength } from 'class-validator';
+import { Optional } from '../../../common/optional';
 
 /** POST /v1/webhooks/:id/test: optional `eventType` (default checkout.session.completed). */
 export class TestWebhookDto {
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(64)
   eventType?: string;

@@ -1,25 +1,17 @@
-import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  IsArray,
-  IsBoolean,
-  IsNotEmpty,
-  IsString,
-  MaxLength,
-  ValidateIf,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { WEBHOOK_URL_MAX } from '@svc/webhooks';
+import { NullClears, OptionalNotNull } from '../../../common/optional';
 import { DESCRIPTION_MAX, EVENT_TYPES_MAX } from './create-webhook.dto';
 
 /** PATCH /v1/webhooks/:id: any of url, eventTypes, description (null clears), enabled. */
 export class UpdateWebhookDto {
-  @ValidateIf((_, v) => v !== undefined)
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(WEBHOOK_URL_MAX)
   url?: string;
 
-  @ValidateIf((_, v) => v !== undefined)
+  @OptionalNotNull()
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(EVENT_TYPES_MAX)
@@ -27,12 +19,12 @@ export class UpdateWebhookDto {
   @MaxLength(64, { each: true })
   eventTypes?: string[];
 
-  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @NullClears()
   @IsString()
   @MaxLength(DESCRIPTION_MAX)
   description?: string | null;
 
-  @ValidateIf((_, v) => v !== undefined)
+  @OptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
 }

@@ -9,6 +9,11 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
   const body = await objectBody(req);
   if (!body) return badRequest('The body must be a JSON object {chain, amount, idempotencyKey}.');
   return relay(
-    await callApi('POST', apiPaths.linkCheckout(slug), pickStrings(body, ['chain', 'amount', 'idempotencyKey'])),
+    await callApi(
+      'POST',
+      apiPaths.linkCheckout(slug),
+      pickStrings(body, ['chain', 'amount', 'idempotencyKey']),
+      req.headers,
+    ),
   );
 }

@@ -3,8 +3,8 @@ import { apiPaths, callApi } from '../../../../../lib/api';
 import { isSessionId } from '../../../../../lib/ids';
 import { notFoundJson, relay } from '../../../../../lib/relay';
 
-export async function POST(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+export async function POST(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   if (!isSessionId(id)) return notFoundJson();
-  return relay(await callApi('POST', apiPaths.cancel(id), {}));
+  return relay(await callApi('POST', apiPaths.cancel(id), {}, req.headers));
 }

@@ -8,5 +8,5 @@ export async function POST(req: Request, { params }: { params: Promise<{ id: str
   if (!isSessionId(id)) return notFoundJson();
   const body = await objectBody(req);
   if (!body) return badRequest('The body must be a JSON object {chain}.');
-  return relay(await callApi('POST', apiPaths.redeem(id), pickStrings(body, ['chain'])));
+  return relay(await callApi('POST', apiPaths.redeem(id), pickStrings(body, ['chain']), req.headers));
 }

@@ -7,11 +7,17 @@ import { DataSource, QueryRunner } from 'typeorm';
 import type { ProcessedBlock } from '@svc/db';
 import type { Network } from '@svc/domain';
 
-export interface EvmCursor {
-  nextBlock: bigint;
-  /** oldest first, the last one is nextBlock - 1 */
+/**
+ * Where a watcher stands on its chain, whatever the chain's kind (the row of chain_cursors; its
+ * columns keep their first, EVM names: next_block, genesis_hash).
+ */
+export interface ChainCursor {
+  /** the next block number (EVM) or checkpoint sequence number (Sui) to read */
+  position: bigint;
+  /** EVM: the processed blocks kept for reorg checks, oldest first, the last one is position - 1; Sui: none */
   recent: ProcessedBlock[];
-  genesisHash: string | null;
+  /** what identifies the chain read: the hash of block 0 (EVM) or the chain identifier (Sui); null on an old row */
+  anchor: string | null;
 }
 
 /** The lock or its connection is gone: stop working the chain and claim it again. */
@@ -46,17 +52,17 @@ export class ChainLease {
     return null;
   }
 
-  async load(): Promise<EvmCursor | null> {
+  async load(): Promise<ChainCursor | null> {
     const rows = await this.q<{ next_block: string; recent_blocks: ProcessedBlock[]; genesis_hash: string | null }>(
       `SELECT next_block, recent_blocks, genesis_hash FROM chain_cursors WHERE chain = $1 AND network = $2`,
       [this.chain, this.network],
     );
     if (!rows.length) return null;
-    return { nextBlock: BigInt(rows[0].next_block), recent: rows[0].recent_blocks, genesisHash: rows[0].genesis_hash };
+    return { position: BigInt(rows[0].next_block), recent: rows[0].recent_blocks, anchor: rows[0].genesis_hash };
   }
 
   /** Creates or replaces the cursor (a new chain, or a devnet that was reset). */
-  async reset(cursor: EvmCursor, head: bigint): Promise<void> {
+  async reset(cursor: ChainCursor, head: bigint): Promise<void> {
     await this.q(
       `INSERT INTO chain_cursors (chain, network, next_block, recent_blocks, genesis_hash, head, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, now())
@@ -65,16 +71,16 @@ export class ChainLease {
       [
         this.chain,
         this.network,
-        cursor.nextBlock.toString(),
+        cursor.position.toString(),
         JSON.stringify(cursor.recent),
-        cursor.genesisHash,
+        cursor.anchor,
         head.toString(),
       ],
     );
   }
 
-  /** Moves the cursor from `from` to `cursor.nextBlock`; clears the last error. */
-  async advance(from: bigint, cursor: EvmCursor, head: bigint): Promise<void> {
+  /** Moves the cursor from `from` to `cursor.position`; clears the last error. */
+  async advance(from: bigint, cursor: ChainCursor, head: bigint): Promise<void> {
     const rows = await this.q(
       `UPDATE chain_cursors SET next_block = $4, recent_blocks = $5, head = $6, last_error = NULL, last_error_at = NULL, updated_at = now()
        WHERE chain = $1 AND network = $2 AND next_block = $3 RETURNING 1`,
@@ -82,7 +88,7 @@ export class ChainLease {
         this.chain,
         this.network,
         from.toString(),
-        cursor.nextBlock.toString(),
+        cursor.position.toString(),
         JSON.stringify(cursor.recent),
         head.toString(),
       ],
