@@ -3,7 +3,8 @@
 // the re-check under the payment's lock decide); and a stuck payout (Anvil without auto-mining, the
 // transaction dropped from the node's pool) is replaced with the same nonce at a higher fee once
 // the stuck time has passed on the service clock, and completes once. money contract › Payouts 5.
-import { Wallet } from 'ethers';
+// And `failed` only for a transaction that reverted on chain: the next run builds a new sweep.
+import { HDNodeWallet, Interface, Wallet } from 'ethers';
 import { ChainRegistry } from '@svc/chains';
 import { PayoutPlanner } from '../apps/payouts/src/payout-planner.service';
 import { PayoutRunner } from '../apps/payouts/src/payout-runner.service';
@@ -126,4 +127,74 @@ test('a stuck payout (dropped from the pool) is replaced after the stuck time an
   } finally {
     await node().rpc('evm_setAutomine', [true]);
   }
+});
+
+test('a sweep whose transaction reverts is failed (transaction_reverted); the next run builds sequence 2', async () => {
+  const payment = await h.paidPayment(h.m, { chain: 'bnb', token: 'USDC', amount: '8', currency: 'USDC' });
+  const before = await h.tokenBalance('bnb', 'USDC', to);
+  const [{ address_index: index }] = await h.t.db.query('SELECT address_index FROM payments WHERE id = $1', [
+    payment.id,
+  ]);
+  const erc20 = new Interface([
+    'function approve(address spender, uint256 amount) returns (bool)',
+    'function transferFrom(address from, address to, uint256 amount) returns (bool)',
+  ]);
+  const usdc = h.devnet.get('bnb').tokens.USDC;
+  const payer = h.payer('bnb');
+  // someone holding the seed lets the payer move the deposit's tokens (a stand-in for anything that empties it)
+  await payer.sendNative(payment.paymentAddress, 10n ** 16n);
+  const deposit = HDNodeWallet.fromPhrase(h.mnemonic, undefined, `m/44'/60'/0'/0/${index}`).connect(payer.provider);
+  expect(deposit.address).toBe(payment.paymentAddress);
+  await (
+    await deposit.sendTransaction({ to: usdc, data: erc20.encodeFunctionData('approve', [payer.address, 2n ** 255n]) })
+  ).wait();
+
+  await node().rpc('evm_setAutomine', [false]);
+  try {
+    await h.runPayouts();
+    let [sweep] = await h.sweepsOf(h.m, payment.id);
+    expect(sweep.payoutState).toBe('submitted');
+    const [{ max_fee_per_gas: price }] = await h.t.db.query(
+      'SELECT max_fee_per_gas FROM outbound_transfers WHERE id = (SELECT transfer_id FROM sweeps WHERE id = $1)',
+      [sweep.id],
+    );
+    // the same block first takes the tokens away (a higher tip is mined first): the sweep reverts
+    await payer.wallet.sendTransaction({
+      to: usdc,
+      data: erc20.encodeFunctionData('transferFrom', [payment.paymentAddress, payer.address, toAtomicUnits('8', 18)]),
+      gasLimit: 100_000n,
+      maxFeePerGas: BigInt(price) * 10n,
+      maxPriorityFeePerGas: BigInt(price) * 10n,
+    });
+    await node().rpc('evm_mine');
+    await h.runPayouts();
+    [sweep] = await h.sweepsOf(h.m, payment.id);
+    expect(sweep).toMatchObject({
+      sequence: 1,
+      payoutState: 'failed',
+      reason: 'transaction_reverted',
+      requiresManualPayout: false,
+      txHash: expect.stringMatching(/^0x/),
+      completedAt: null,
+    });
+  } finally {
+    await node().rpc('evm_setAutomine', [true]);
+  }
+  // the next run builds a new sweep; with nothing at the deposit address it waits held
+  await h.runPayouts();
+  let sweeps = await h.sweepsOf(h.m, payment.id);
+  expect(sweeps.map((s) => [s.sequence, s.payoutState, s.reason])).toEqual([
+    [1, 'failed', 'transaction_reverted'],
+    [2, 'held', 'deposit_balance_low'],
+  ]);
+  // the money comes back: sequence 2 completes with it, and settlement.completed says sequence 2
+  await payer.sendToken(usdc, payment.paymentAddress, toAtomicUnits('8', 18));
+  sweeps = await h.settle(h.m, payment.id, (s) => s[1]?.payoutState === 'completed');
+  expect(sweeps[1]).toMatchObject({ sequence: 2, amount: '8', payoutState: 'completed' });
+  expect((await h.tokenBalance('bnb', 'USDC', to)) - before).toBe(toAtomicUnits('8', 18));
+  const events = await h.t.db.query(
+    `SELECT data FROM events WHERE type = 'settlement.completed' AND data->>'paymentId' = $1`,
+    [payment.id],
+  );
+  expect(events.map((e: Row) => [e.data.sequence, e.data.lifetimeTotal])).toEqual([[2, '8']]);
 });
