@@ -157,15 +157,18 @@ async function seedPayouts(config, merchantId, devnet) {
   const db = await createDataSource(config.databaseUrl, 2).initialize();
   try {
     for (const c of devnet.chains) {
-      const [, added] = await db.query(
+      const added = await db.query(
         `INSERT INTO settlement_addresses (id, workspace_id, chain, network, address, label, status, is_default,
            activates_at, activated_at, created_at, updated_at)
-         SELECT gen_random_uuid(), $1, $2, $3, $4, 'Devnet wallet', 'active', true, now(), now(), now(), now()
+         SELECT gen_random_uuid(), $1::uuid, $2::varchar, $3::varchar, $4::varchar, 'Devnet wallet', 'active', true,
+           now(), now(), now(), now()
          WHERE NOT EXISTS (SELECT 1 FROM settlement_addresses
-                           WHERE workspace_id = $1 AND chain = $2 AND network = $3 AND status = 'active')`,
+                           WHERE workspace_id = $1::uuid AND chain = $2::varchar AND network = $3::varchar
+                             AND status = 'active')
+         RETURNING id`,
         [merchantId, c.spec.chain, c.spec.network, DEV_SETTLEMENT_ADDRESS],
       );
-      if (added) say(`settlement address ${DEV_SETTLEMENT_ADDRESS} is the ${c.spec.chain}/${c.spec.network} default`);
+      if (added.length) say(`settlement address ${DEV_SETTLEMENT_ADDRESS} is the ${c.spec.chain}/${c.spec.network} default`);
     }
   } finally {
     await db.destroy();

@@ -1,8 +1,10 @@
+import * as fs from 'node:fs';
 import { ChainConfig, ChainRegistry, EvmAccounts, generateMnemonic } from '@svc/chains';
 import { resolveMnemonic, SvcConfig } from '@svc/config';
 import { formatAtomic } from '@svc/domain';
 import { EvmRail, feePolicy, JsonRpcClient } from '@svc/signer';
 import { parseOptions } from '../cli-args';
+import { DEV_CHAINS_FILE } from './dev-pay.command';
 
 export interface GasTankArgs {
   json: boolean;
@@ -31,7 +33,8 @@ export interface GasTankLine {
  * runtime contract › Operator CLI › `gas-tank [--json]`: per EVM (chain, network) of the registry
  * the gas tank's address (m/44'/60'/1'/0/0 of the seed: one address on every EVM chain) and its
  * native balance, read from the registry's RPC URLs. The address is derived from the seed; no
- * private key is ever made here. `--json` prints one JSON line per rail (JSON lines).
+ * private key is ever made here. `--json` prints one JSON line per rail (JSON lines). Outside
+ * production without SVC_CHAINS_FILE, the devnet's chains file of `npm run dev` is read (as dev:pay does).
  */
 export class GasTankCommand {
   constructor(private readonly config: SvcConfig) {}
@@ -39,7 +42,8 @@ export class GasTankCommand {
   async run({ json }: GasTankArgs): Promise<void> {
     const config = resolveMnemonic(this.config, generateMnemonic);
     const address = new EvmAccounts(config.mnemonic as string).address('gas_tank', 0);
-    const rails = ChainRegistry.fromFile(config.chainsFile)
+    const devnet = config.env !== 'production' && fs.existsSync(DEV_CHAINS_FILE) ? DEV_CHAINS_FILE : undefined;
+    const rails = ChainRegistry.fromFile(config.chainsFile ?? devnet)
       .all()
       .filter((c) => c.kind === 'evm');
     const lines = await Promise.all(rails.map((rail) => this.line(rail, address)));
