@@ -168,7 +168,8 @@ async function seedPayouts(config, merchantId, devnet) {
          RETURNING id`,
         [merchantId, c.spec.chain, c.spec.network, DEV_SETTLEMENT_ADDRESS],
       );
-      if (added.length) say(`settlement address ${DEV_SETTLEMENT_ADDRESS} is the ${c.spec.chain}/${c.spec.network} default`);
+      if (added.length)
+        say(`settlement address ${DEV_SETTLEMENT_ADDRESS} is the ${c.spec.chain}/${c.spec.network} default`);
     }
   } finally {
     await db.destroy();
