@@ -276,6 +276,8 @@ describe('when a payout is due (money contract › Payouts 1)', () => {
       payoutState: 'manual_required',
       reason: 'native_sui',
       requiresManualPayout: true,
+      token: 'SUI',
+      tokenAddress: null,
     });
     await h.runPayouts();
     expect(await h.sweepsOf(m, rows[0].id)).toHaveLength(1);

@@ -126,7 +126,7 @@ export class PayoutPlanner {
         chain: payment.chain,
         network: payment.network,
         token: payment.token,
-        tokenAddress: subject.support.kind === 'native' ? null : (payment.tokenAddress ?? subject.token.address),
+        tokenAddress: subject.token.native ? null : (payment.tokenAddress ?? subject.token.address),
         decimals: payment.decimals as number,
         amountAtomic: remainder,
         creditedAtomic: remainder,

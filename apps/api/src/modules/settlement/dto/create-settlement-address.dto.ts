@@ -1,5 +1,6 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { NETWORKS, Network } from '@svc/domain';
+import { Optional } from '../../../common/optional';
 
 export const LABEL_MAX = 200;
 
@@ -10,7 +11,7 @@ export class CreateSettlementAddressDto {
   @MaxLength(32)
   chain!: string;
 
-  @IsOptional()
+  @Optional()
   @IsIn(NETWORKS)
   network?: Network;
 
@@ -19,8 +20,8 @@ export class CreateSettlementAddressDto {
   @MaxLength(128)
   address!: string;
 
-  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @Optional()
   @IsString()
   @MaxLength(LABEL_MAX)
-  label?: string | null;
+  label?: string;
 }

@@ -1,15 +1,7 @@
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { NETWORKS, Network } from '@svc/domain';
+import { Optional } from '../../../common/optional';
 
 export const MAX_ROUTES = 64;
 
@@ -20,7 +12,7 @@ export class SettlementRouteDto {
   chain!: string;
 
   /** default mainnet, as on settlement addresses */
-  @IsOptional()
+  @Optional()
   @IsIn(NETWORKS)
   network?: Network;
 
