@@ -5,6 +5,7 @@
 // tables' row counts and newest updated_at are the same before and after it).
 // Reproduce a failure with FUZZ_SEED=<seed printed below>; FUZZ_RUNS raises the number of cases.
 import fc from 'fast-check';
+import { Wallet } from 'ethers';
 import { WorkspacesService } from '@svc/workspaces';
 import { customProduct, fixedProduct, merchant, Merchant, paymentBody } from './factories/merchant.factory';
 import { startTestApp, TestApp } from './support/test-app';
@@ -14,6 +15,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 600);
 const TIME_LIMIT_MS = 45_000;
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+const freshAddress = () => Wallet.createRandom().address;
 type Row = Record<string, any>;
 
 let t: TestApp;
@@ -87,6 +89,19 @@ const ROUTES: Record<string, { body?: () => Row; query?: string[] }> = {
   'POST /v1/invoices/:id/void': {},
   'GET /v1/public/invoices/:publicId': {},
   'POST /v1/public/invoices/:publicId/checkout': {},
+  'POST /v1/settlement-addresses': {
+    body: () => ({ chain: 'bnb', network: 'mainnet', address: freshAddress(), label: 'l' }),
+  },
+  'GET /v1/settlement-addresses': { query: ['chain', 'network'] },
+  'GET /v1/settlement-addresses/:id': {},
+  'POST /v1/settlement-addresses/:id/default': {},
+  'DELETE /v1/settlement-addresses/:id': {},
+  'GET /v1/products/:id/settlement-routes': {},
+  'PUT /v1/products/:id/settlement-routes': {
+    body: () => ({ routes: [{ chain: 'bnb', network: 'mainnet', settlementAddressId: ids.settlementAddress[0] }] }),
+  },
+  'GET /v1/sweeps': { query: ['updatedAfter', 'limit', 'cursor', 'paymentId', 'status', 'network'] },
+  'GET /v1/sweeps/:id': {},
   'GET /v1/dev/clock': {},
   // advanceSeconds stays 0 or invalid (see clockBody): moving the clock would make later refusals
   // legitimately store what the projections find
@@ -98,6 +113,8 @@ function idKind(route: string, param: string): string {
   if (param === 'slug') return 'slug';
   if (param === 'deliveryId') return 'delivery';
   if (param === 'publicId') return 'invoicePublic';
+  if (route.includes('/settlement-addresses/')) return 'settlementAddress';
+  if (route.includes('/sweeps/')) return 'sweep';
   if (route.includes('/receipts/')) return 'receipt';
   if (route.includes('/invoices/')) return 'invoice';
   if (route.includes('/products/:slug/payments')) return 'linkPayment';
@@ -141,6 +158,9 @@ async function fingerprint(): Promise<Row> {
     (SELECT count(*) FROM webhook_delivery_attempts) AS attempts,
     (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM invoices) AS invoices,
     (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM receipts) AS receipts,
+    (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM settlement_addresses) AS settlement_addresses,
+    (SELECT count(*) || '/' || coalesce(max(created_at)::text, '') FROM product_settlement_routes) AS routes,
+    (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM sweeps) AS sweeps,
     (SELECT coalesce(max(xmin::text), '') FROM service_clock) AS clock`);
   return row;
 }
@@ -283,6 +303,12 @@ beforeAll(async () => {
   ids.invoicePublic = [finalized.publicId];
   // no payment is paid here, so no receipt exists: the receipt routes get unknown and odd ids
   ids.receipt = ['00000000-0000-4000-8000-000000000002'];
+  const addresses = [];
+  for (let i = 0; i < 3; i++)
+    addresses.push((await m.post('/v1/settlement-addresses', { chain: 'bnb', address: freshAddress() })).body);
+  ids.settlementAddress = addresses.map((a) => a.id);
+  // no payout ran here: the sweep routes get unknown and odd ids
+  ids.sweep = ['00000000-0000-4000-8000-000000000003'];
 });
 afterAll(() => t.close());
 

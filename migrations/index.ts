@@ -7,6 +7,7 @@ import { Outbound1763900000000 } from './1763900000000-Outbound';
 import { Documents1763910000000 } from './1763910000000-Documents';
 import { ApiKeyLastUsed1763920000000 } from './1763920000000-ApiKeyLastUsed';
 import { ExpiryWaitsForWatcher1763925000000 } from './1763925000000-ExpiryWaitsForWatcher';
+import { Payouts1763930000000 } from './1763930000000-Payouts';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Documents1763910000000,
   ApiKeyLastUsed1763920000000,
   ExpiryWaitsForWatcher1763925000000,
+  Payouts1763930000000,
 ];

@@ -9,6 +9,9 @@
 // testnet), a block a second, its chains file under .svc/devnet/ handed to every process as
 // SVC_CHAINS_FILE; `npm run svc -- dev:pay --payment <id>` pays on it.
 // The hosted pages (pay) run from their Next.js build (apps/pay/.next), rebuilt when apps/pay changed.
+// Payouts: the Demo workspace gets an active default settlement address on every dev chain (the
+// cool-down is skipped for the seed) and the gas tank is funded from the devnet's payer, so the
+// demo payment is paid out a few seconds after it confirms (SVC_PAYOUT_INTERVAL_MS 5000 here).
 const fs = require('node:fs');
 const path = require('node:path');
 const { root, dist, isBuildCurrent } = require('./svc.js');
@@ -18,6 +21,7 @@ const { isPayBuildCurrent, buildPay } = require('./pay.js');
 // Development defaults; whatever the environment already says wins.
 process.env.SVC_ENV ??= 'development';
 process.env.SVC_DEV_CLOCK ??= '1';
+process.env.SVC_PAYOUT_INTERVAL_MS ??= '5000'; // the demo payment is paid out within seconds
 
 const DEMO_WORKSPACE = 'Demo';
 const DEMO_PRODUCT = {
@@ -36,6 +40,9 @@ const DEMO_KEY_FILE = path.join(root, '.svc', 'demo-api-key');
 const HEALTH_TIMEOUT_MS = 60_000;
 
 const built = (...parts) => path.join(root, 'dist', ...parts);
+const APPS = ['api', 'cli', 'listener', 'worker', 'payouts'];
+/** Native coin the gas tank gets on each devnet node at start (it pays the gas of token payouts). */
+const GAS_TANK_FUNDING = 100n * 10n ** 18n;
 
 function saveDemoKey(apiKey) {
   fs.mkdirSync(path.dirname(DEMO_KEY_FILE), { recursive: true });
@@ -136,7 +143,56 @@ async function startDevnet() {
   return devnet;
 }
 
-function printSummary(config, { apiKey, slug, sessionUrl, payment }) {
+/**
+ * Payouts on the devnet: the Demo workspace's settlement wallet as the active default of every dev
+ * chain (inserted active: the cool-down is skipped for the seed; idempotent), and the gas tank
+ * funded from the devnet's payer on each node. Returns the settlement address.
+ */
+async function seedPayouts(config, merchantId, devnet) {
+  require('reflect-metadata');
+  const { createDataSource } = require(built('libs', 'db', 'src'));
+  const { EvmAccounts, generateMnemonic } = require(built('libs', 'chains', 'src'));
+  const { resolveMnemonic } = require(built('libs', 'config', 'src'));
+  const { DevPayer, DEV_SETTLEMENT_ADDRESS } = require(built('libs', 'devnet', 'src'));
+  const db = await createDataSource(config.databaseUrl, 2).initialize();
+  try {
+    for (const c of devnet.chains) {
+      const added = await db.query(
+        `INSERT INTO settlement_addresses (id, workspace_id, chain, network, address, label, status, is_default,
+           activates_at, activated_at, created_at, updated_at)
+         SELECT gen_random_uuid(), $1::uuid, $2::varchar, $3::varchar, $4::varchar, 'Devnet wallet', 'active', true,
+           now(), now(), now(), now()
+         WHERE NOT EXISTS (SELECT 1 FROM settlement_addresses
+                           WHERE workspace_id = $1::uuid AND chain = $2::varchar AND network = $3::varchar
+                             AND status = 'active')
+         RETURNING id`,
+        [merchantId, c.spec.chain, c.spec.network, DEV_SETTLEMENT_ADDRESS],
+      );
+      if (added.length)
+        say(`settlement address ${DEV_SETTLEMENT_ADDRESS} is the ${c.spec.chain}/${c.spec.network} default`);
+    }
+  } finally {
+    await db.destroy();
+  }
+  // the same seed the processes use (.svc/mnemonic outside production)
+  const { mnemonic } = resolveMnemonic(config, generateMnemonic);
+  const tank = new EvmAccounts(mnemonic).address('gas_tank', 0);
+  const funded = new Set();
+  for (const c of devnet.chains) {
+    if (funded.has(c.node.url)) continue; // arc mainnet and testnet share a node
+    funded.add(c.node.url);
+    const payer = new DevPayer(c.node.url, devnet.payerKey, c.node.chainId);
+    try {
+      await payer.sendNative(tank, GAS_TANK_FUNDING);
+    } finally {
+      payer.close();
+    }
+  }
+  say(`gas tank ${tank} funded with 100 native coins on each devnet chain (npm run svc -- gas-tank)`);
+  return DEV_SETTLEMENT_ADDRESS;
+}
+
+function printSummary(config, { apiKey, slug, sessionUrl, payment, settlementAddress }) {
   const lines = [
     '',
     `svc is running (${config.env})`,
@@ -152,6 +208,8 @@ function printSummary(config, { apiKey, slug, sessionUrl, payment }) {
           `  Pay it         npm run svc -- dev:pay --payment ${payment.id}`,
           `  Watch it       curl -s ${config.baseUrl}/v1/payments/${payment.id} -H 'x-api-key: ${apiKey}'`,
           '                 (confirmed within a few seconds: the devnet makes a block a second)',
+          `  Payout         curl -s "${config.baseUrl}/v1/sweeps?paymentId=${payment.id}" -H 'x-api-key: ${apiKey}'`,
+          `                 (swept to the demo settlement wallet ${settlementAddress} seconds after it confirms)`,
         ]
       : []),
     'Webhooks: POST /v1/webhooks with a URL on this machine (http://localhost:<port>/...) is allowed here.',
@@ -162,12 +220,9 @@ function printSummary(config, { apiKey, slug, sessionUrl, payment }) {
 }
 
 async function main() {
-  if (!isBuildCurrent([dist('api'), dist('cli'), dist('listener'), dist('worker')])) {
+  if (!isBuildCurrent(APPS.map(dist))) {
     say('building (the build is missing or older than the sources)');
-    if (
-      (await runOnce('npm', ['run', 'build'])) !== 0 ||
-      !isBuildCurrent([dist('api'), dist('cli'), dist('listener'), dist('worker')])
-    ) {
+    if ((await runOnce('npm', ['run', 'build'])) !== 0 || !isBuildCurrent(APPS.map(dist))) {
       say('the build failed; fix the errors above and run `npm run dev` again');
       return 1;
     }
@@ -186,6 +241,7 @@ async function main() {
   const seeded = await seedWorkspace(config);
 
   const devnet = await startDevnet();
+  const settlementAddress = devnet ? await seedPayouts(config, seeded.merchantId, devnet) : null;
   const service = supervise(PROCESSES);
   let stopped = false;
   let seedFailed = false;
@@ -207,7 +263,13 @@ async function main() {
           currency: 'USDC',
         })
       : null;
-    printSummary(config, { apiKey: seeded.apiKey, slug: product.slug, sessionUrl: session.url, payment });
+    printSummary(config, {
+      apiKey: seeded.apiKey,
+      slug: product.slug,
+      sessionUrl: session.url,
+      payment,
+      settlementAddress,
+    });
   } catch (err) {
     if (!stopped) {
       seedFailed = true;

@@ -15,6 +15,7 @@ const PROCESSES = [
   node('api', dist('api')),
   node('listener', dist('listener')),
   node('worker', dist('worker')),
+  node('payouts', dist('payouts')), // the only process besides the api that holds the seed: it signs payouts
   payProcess(), // the hosted pages: next start apps/pay on PAY_PORT (its build is apps/pay/.next)
 ];
 

@@ -62,13 +62,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(chains: DevChainSpec[] = defaultDevChains(2)): Promise<Harness> {
+export async function startHarness(
+  chains: DevChainSpec[] = defaultDevChains(2),
+  env: Record<string, string> = {},
+): Promise<Harness> {
   const devnet = await startTestDevnet({ chains });
   let t: TestApp | null = null;
   const listeners: INestApplicationContext[] = [];
   const payers = new Map<string, DevPayer>();
   try {
-    t = await startTestApp({ SVC_CHAINS_FILE: devnet.chainsFile });
+    t = await startTestApp({ SVC_CHAINS_FILE: devnet.chainsFile, ...env });
     const m = await merchant(t);
     const app = t;
     let files = 0;

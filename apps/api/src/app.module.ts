@@ -16,6 +16,8 @@ import { ProductsModule } from './modules/products/products.module';
 import { ReceiptsModule } from './modules/receipts/receipts.module';
 import { RateLimitGuard } from './modules/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
+import { SettlementModule } from './modules/settlement/settlement.module';
+import { SweepsModule } from './modules/sweeps/sweeps.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 
@@ -38,6 +40,8 @@ export class AppModule {
         EventsModule,
         ReceiptsModule,
         InvoicesModule,
+        SettlementModule,
+        SweepsModule,
         ...(config.devClock ? [DevModule] : []),
       ],
       providers: [

@@ -27,6 +27,8 @@ commands:
                                                      a printed local secret, to a local URL (like stripe listen)
   dev:pay --payment <uuid> [--amount <token units>] [--token <symbol>]
                                                      pay a payment on the devnet (npm run dev; not in production)
+  gas-tank [--json]                                  the gas tank's address and native balance per EVM chain and
+                                                     network (--json: one JSON line per rail)
 
 An API key is shown once and stored only as a hash.
 `;

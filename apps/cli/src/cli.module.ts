@@ -8,6 +8,7 @@ import { ApiKeyListCommand } from './commands/apikey-list.command';
 import { ApiKeyRevokeCommand } from './commands/apikey-revoke.command';
 import { DevPayCommand } from './commands/dev-pay.command';
 import { ListenCommand } from './commands/listen.command';
+import { GasTankCommand } from './commands/gas-tank.command';
 import { MigrateCommand } from './commands/migrate.command';
 import { RecoverCommand } from './commands/recover.command';
 import { WorkspaceCreateCommand } from './commands/workspace-create.command';
@@ -39,6 +40,7 @@ export class CliModule implements OnModuleDestroy {
         },
         { provide: DevPayCommand, useFactory: (db: DataSource) => new DevPayCommand(db, config), inject: [DataSource] },
         { provide: ListenCommand, useFactory: () => new ListenCommand(config) },
+        { provide: GasTankCommand, useFactory: () => new GasTankCommand(config) },
         WorkspacesService,
         WorkspaceCreateCommand,
         ApiKeyCreateCommand,

@@ -10,6 +10,7 @@ import { ApiKeyListCommand, parseApiKeyListArgs } from './commands/apikey-list.c
 import { ApiKeyRevokeCommand, parseApiKeyRevokeArgs } from './commands/apikey-revoke.command';
 import { PG_INVALID_CATALOG_NAME, PG_UNDEFINED_TABLE } from './commands/database';
 import { DevPayCommand, DevPayError, parseDevPayArgs } from './commands/dev-pay.command';
+import { GasTankCommand, parseGasTankArgs } from './commands/gas-tank.command';
 import { ListenCommand, parseListenArgs } from './commands/listen.command';
 import { MigrateCommand, parseMigrateArgs } from './commands/migrate.command';
 import { parseRecoverArgs, RecoverCommand, RecoveryFailed, RecoveryRefused } from './commands/recover.command';
@@ -64,6 +65,10 @@ function plan(argv: string[]): Run | 'help' {
       const parsed = parseDevPayArgs(args);
       return (app) => app.get(DevPayCommand).run(parsed);
     }
+    case 'gas-tank': {
+      const parsed = parseGasTankArgs(args);
+      return (app) => app.get(GasTankCommand).run(parsed);
+    }
     default:
       throw new UsageError(`unknown command "${command}".`, true);
   }
@@ -75,7 +80,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  const config = loadConfig(process.env, { seed: false }); // the CLI derives no key: the seed is never read
+  // Only gas-tank reads the seed (its address is derived from it); every other command derives no key.
+  const config = loadConfig(process.env, { seed: argv[0] === 'gas-tank' });
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), {
     logger: ['error'],
     abortOnError: false,

@@ -1,4 +1,4 @@
-import { depositAddressForm, watchAddress } from './addresses';
+import { depositAddressForm, parseSettlementAddress, watchAddress } from './addresses';
 import { sameAddress } from './registry';
 
 describe('address spellings per chain kind', () => {
@@ -31,5 +31,40 @@ describe('address spellings per chain kind', () => {
     ).toBe(true);
     expect(sameAddress('sui', '0x2::sui::SUI', `0x${'0'.repeat(63)}2::sui::SUI`)).toBe(true);
     expect(sameAddress('sui', '0x2::sui::SUI', '0x2::coin::COIN')).toBe(false);
+  });
+});
+
+describe('settlement addresses (money contract › Settlement addresses)', () => {
+  const checksummed = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
+  it('EVM: 0x + 40 hex, stored checksummed; a mixed-case spelling must carry a valid checksum', () => {
+    expect(parseSettlementAddress('evm', 'bnb', checksummed.toLowerCase())).toEqual({ address: checksummed });
+    expect(parseSettlementAddress('evm', 'bnb', ` ${checksummed} `)).toEqual({ address: checksummed });
+    expect(parseSettlementAddress('evm', 'bnb', checksummed.replace('f39Fd', 'f39FD'))).toEqual({
+      error: expect.stringContaining('wrong checksum'),
+    });
+    expect(parseSettlementAddress('evm', 'bnb', '0x1234')).toEqual({
+      error: 'address must be an EVM address on bnb (0x followed by 40 hex characters).',
+    });
+    expect(parseSettlementAddress('evm', 'bnb', `0x${'0'.repeat(40)}`)).toEqual({
+      error: expect.stringContaining('zero address'),
+    });
+  });
+
+  it('Sui: exactly 0x + 64 hex, lower-cased (no short forms)', () => {
+    expect(parseSettlementAddress('sui', 'sui', `0x${'AB'.repeat(32)}`)).toEqual({ address: `0x${'ab'.repeat(32)}` });
+    expect(parseSettlementAddress('sui', 'sui', '0x2')).toEqual({
+      error: 'address must be a Sui address on sui (0x followed by 64 hex characters).',
+    });
+  });
+
+  it('Solana and Tron: base58 as they are', () => {
+    expect(parseSettlementAddress('tron', 'tron', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toEqual({
+      address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    });
+    expect(parseSettlementAddress('solana', 'solana', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')).toEqual({
+      address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    });
+    expect('error' in parseSettlementAddress('tron', 'tron', '0xabc')).toBe(true);
   });
 });

@@ -99,6 +99,26 @@ describe('configuration (runtime contract › Configuration)', () => {
     expect(() => loadConfig({ SVC_ENV: 'test', SVC_SIGNER_CRASH_AT: 'later' })).toThrow(ConfigError);
   });
 
+  test('payouts: SVC_SETTLEMENT_COOLDOWN_SECONDS, SVC_PAYOUT_INTERVAL_MS, SVC_PAYOUT_DELAY_SECONDS', () => {
+    expect(loadConfig({})).toMatchObject({
+      settlementCooldownSeconds: 86_400,
+      payoutIntervalMs: 60_000,
+      payoutDelaySeconds: 0,
+    });
+    expect(
+      loadConfig({
+        SVC_SETTLEMENT_COOLDOWN_SECONDS: '0',
+        SVC_PAYOUT_INTERVAL_MS: '250',
+        SVC_PAYOUT_DELAY_SECONDS: '3600',
+      }),
+    ).toMatchObject({ settlementCooldownSeconds: 0, payoutIntervalMs: 250, payoutDelaySeconds: 3600 });
+    expect(() => loadConfig({ SVC_PAYOUT_INTERVAL_MS: '5' })).toThrow(
+      /SVC_PAYOUT_INTERVAL_MS must be an integer >= 10/,
+    );
+    expect(() => loadConfig({ SVC_SETTLEMENT_COOLDOWN_SECONDS: '-1' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SVC_PAYOUT_DELAY_SECONDS: '1.5' })).toThrow(ConfigError);
+  });
+
   test('development generates a mnemonic once and keeps it under .svc/', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-'));
     let calls = 0;

@@ -33,6 +33,12 @@ export interface SvcConfig {
   webhookAllowPrivate: string[];
   /** Test only (SVC_SIGNER_CRASH_AT): the signer kills its own process at this step (crash-safety tests). */
   signerCrashAt: SignerCrashPoint | null;
+  /** How long a new settlement address stays `pending` (SVC_SETTLEMENT_COOLDOWN_SECONDS, default 86400). */
+  settlementCooldownSeconds: number;
+  /** How often the payout process looks for work (SVC_PAYOUT_INTERVAL_MS, default 60000). */
+  payoutIntervalMs: number;
+  /** How long confirmed funds wait at the deposit address before a payout (SVC_PAYOUT_DELAY_SECONDS, default 0). */
+  payoutDelaySeconds: number;
   /** Limits of the anonymous routes (README › Rate limits); 0 turns one off. */
   rateLimits: RateLimits;
   /** Addresses whose X-Forwarded-For the API believes (Express `trust proxy` values: IPs, CIDRs, `loopback` …). */
@@ -173,6 +179,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     webhookTimeoutMs: webhookTimeout(env.SVC_WEBHOOK_TIMEOUT_MS),
     webhookAllowPrivate: allowPrivate(env.SVC_WEBHOOK_ALLOW_PRIVATE),
     signerCrashAt: signerCrashAt(env.SVC_SIGNER_CRASH_AT, svcEnv),
+    settlementCooldownSeconds: int('SVC_SETTLEMENT_COOLDOWN_SECONDS', env.SVC_SETTLEMENT_COOLDOWN_SECONDS, 86_400),
+    payoutIntervalMs: int('SVC_PAYOUT_INTERVAL_MS', env.SVC_PAYOUT_INTERVAL_MS, 60_000, 10),
+    payoutDelaySeconds: int('SVC_PAYOUT_DELAY_SECONDS', env.SVC_PAYOUT_DELAY_SECONDS, 0),
     rateLimits: rateLimits(env),
     trustedProxies: trustedProxies(env.SVC_TRUSTED_PROXIES),
   };

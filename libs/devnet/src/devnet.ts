@@ -2,7 +2,7 @@
 // funded payer, and an SVC_CHAINS_FILE (runtime contract › Chain registry file) pointing at it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Wallet } from 'ethers';
+import { Wallet, id } from 'ethers';
 import { ANVIL_KEYS, AnvilNode, startAnvil } from './anvil';
 import { compileToken, deployToken } from './token';
 
@@ -11,6 +11,13 @@ export const DEV_DEPLOYER_KEY = ANVIL_KEYS[0];
 /** The funded dev payer of `dev:pay` and the tests: holds every dev token and native coin. */
 export const DEV_PAYER_KEY = ANVIL_KEYS[1];
 export const DEV_PAYER_ADDRESS = new Wallet(DEV_PAYER_KEY).address;
+/**
+ * The Demo workspace's settlement wallet on the devnet (`npm run dev` seeds it as the active
+ * default on every dev chain): a publicly known dev key (keccak256 of a fixed phrase), empty at
+ * start, so what the payouts send it is plain to see. Never use it anywhere else.
+ */
+export const DEV_SETTLEMENT_KEY = id('svc devnet settlement wallet');
+export const DEV_SETTLEMENT_ADDRESS = new Wallet(DEV_SETTLEMENT_KEY).address;
 
 export interface DevTokenSpec {
   symbol: string;

@@ -7,3 +7,4 @@ export * from './payment-engine';
 export * from './permissions';
 export * from './outbound';
 export * from './documents';
+export * from './payouts';

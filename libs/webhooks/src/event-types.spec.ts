@@ -2,7 +2,7 @@ import { EVENT_TYPES, filterMatches, matchesAny, parseEventFilters } from './eve
 
 describe('parseEventFilters (spec: Endpoints › Webhooks)', () => {
   test('accepts every event type of the spec table and the wildcards', () => {
-    const all = [...EVENT_TYPES, 'payment.*', 'checkout.*', 'facilitator.*', 'payment.flow.*', '*'];
+    const all = [...EVENT_TYPES, 'payment.*', 'checkout.*', 'facilitator.*', 'payment.flow.*', 'settlement.*', '*'];
     expect(parseEventFilters(all)).toEqual({ ok: true, filters: all });
   });
 
@@ -44,7 +44,7 @@ describe('parseEventFilters (spec: Endpoints › Webhooks)', () => {
     'payment.',
     'payment.paid',
     'receipt.*',
-    'settlement.*',
+    'settlement',
     '**',
     'Payment.confirmed',
     ' payment.confirmed',
@@ -64,6 +64,9 @@ describe('filterMatches', () => {
     ['payment.flow.*', 'payment.confirmed', false],
     ['checkout.*', 'checkout.session.expired', true],
     ['facilitator.*', 'payment.confirmed', false],
+    ['settlement.*', 'settlement.completed', true],
+    ['settlement.*', 'settlement.address_added', true],
+    ['settlement.*', 'payment.confirmed', false],
     ['payment.expired', 'payment.expired', true],
     ['payment.expired', 'payment.expired2', false],
     ['payment.confirmed', 'payment.amount_increased', false],

@@ -1,6 +1,6 @@
 // spec: Events (the table of event types) and Endpoints › Webhooks (accepted and refused filters).
 
-/** Every event type of the spec's Events table, and the money contract's `invoice.paid`. */
+/** Every event type of the spec's Events table, the money contract's `invoice.paid` and its settlement address events. */
 export const EVENT_TYPES = [
   'checkout.session.completed',
   'checkout.session.expired',
@@ -16,6 +16,9 @@ export const EVENT_TYPES = [
   'payment.flow.approved',
   'payment.flow.rejected',
   'settlement.completed',
+  // money contract › Settlement addresses
+  'settlement.address_added',
+  'settlement.address_activated',
   'receipt.issued',
   'receipt.supplemented',
   'receipt.credit_note.issued',
@@ -24,8 +27,18 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The spec's wildcards, plus `*` (every event; our addition). */
-export const WILDCARD_FILTERS = ['*', 'payment.*', 'checkout.*', 'facilitator.*', 'payment.flow.*'] as const;
+/**
+ * The spec's wildcards, plus `*` (every event) and `settlement.*` (payouts and settlement
+ * addresses: an owner can hear of every address introduced), our additions.
+ */
+export const WILDCARD_FILTERS = [
+  '*',
+  'payment.*',
+  'checkout.*',
+  'facilitator.*',
+  'payment.flow.*',
+  'settlement.*',
+] as const;
 
 const REFUSED: Record<string, string> = {
   'checkout.session.*':

@@ -10,10 +10,13 @@ import { OutboundAttemptEntity } from './outbound-attempt.entity';
 import { OutboundTransferEntity } from './outbound-transfer.entity';
 import { PaymentEntity } from './payment.entity';
 import { ProductEntity } from './product.entity';
+import { ProductSettlementRouteEntity } from './product-settlement-route.entity';
 import { RefundWalletEntity } from './refund-wallet.entity';
 import { InvoiceEntity } from './invoice.entity';
 import { ReceiptEntity } from './receipt.entity';
 import { ServiceClockEntity } from './service-clock.entity';
+import { SettlementAddressEntity } from './settlement-address.entity';
+import { SweepEntity } from './sweep.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
@@ -32,10 +35,13 @@ export {
   OutboundTransferEntity,
   PaymentEntity,
   ProductEntity,
+  ProductSettlementRouteEntity,
   RefundWalletEntity,
   InvoiceEntity,
   ReceiptEntity,
   ServiceClockEntity,
+  SettlementAddressEntity,
+  SweepEntity,
   WebhookDeliveryAttemptEntity,
   WebhookDeliveryEntity,
   WebhookEndpointEntity,
@@ -69,4 +75,7 @@ export const ENTITIES = [
   InvoiceEntity,
   ReceiptEntity,
   DocumentCounterEntity,
+  SettlementAddressEntity,
+  ProductSettlementRouteEntity,
+  SweepEntity,
 ];

@@ -1,0 +1,50 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ClockService, notFound } from '@svc/core';
+import { isUuid } from '@svc/domain';
+import { PaymentRepository, SweepRepository, sweepObject } from '@svc/payments';
+import { Caller, CurrentCaller } from '../auth/auth.decorators';
+import { encodeCursor, WALK_LAG_MS } from '../payments/payments-walk';
+import { parseSweepList, SweepListQuery } from './sweeps-walk';
+
+/** money contract › Payouts 8: the sweeps walk and one sweep. Sweeps are written by the payout process only. */
+@Controller('v1/sweeps')
+export class SweepsController {
+  constructor(
+    private readonly sweeps: SweepRepository,
+    private readonly payments: PaymentRepository,
+    private readonly clock: ClockService,
+  ) {}
+
+  @Get()
+  async list(@CurrentCaller() caller: Caller, @Query() query: SweepListQuery) {
+    const parsed = parseSweepList(query);
+    if (parsed.mode === 'payment') {
+      const payment = await this.payments.findInWorkspace(caller.workspaceId, parsed.paymentId);
+      if (!payment) throw notFound(`No such payment: ${parsed.paymentId}.`);
+      const rows = await this.sweeps.byPayment(caller.workspaceId, payment.id);
+      return { data: rows.map(sweepObject), hasMore: false, nextCursor: null };
+    }
+    // spec: Walk 2 — rows updated in the last 60 seconds (service clock) are withheld.
+    const rows = await this.sweeps.walk(caller.workspaceId, {
+      cutoff: new Date(this.clock.now().getTime() - WALK_LAG_MS),
+      updatedAfter: parsed.updatedAfter,
+      cursor: parsed.cursor,
+      limit: parsed.limit,
+    });
+    const hasMore = rows.length > parsed.limit;
+    const page = rows.slice(0, parsed.limit);
+    const last = page[page.length - 1];
+    return {
+      data: page.map(sweepObject),
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor({ updatedAt: last.updatedAt, id: last.id }) : null,
+    };
+  }
+
+  @Get(':id')
+  async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+    const sweep = isUuid(id) ? await this.sweeps.get(caller.workspaceId, id) : null;
+    if (!sweep) throw notFound(`No such sweep: ${id}.`);
+    return sweepObject(sweep);
+  }
+}

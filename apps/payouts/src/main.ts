@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { ChainRegistry, generateMnemonic } from '@svc/chains';
+import { ConfigError, loadConfig, resolveMnemonic } from '@svc/config';
+import { OutboundService } from '@svc/signer';
+import { createPayoutsApp } from './payouts.factory';
+
+// `npm run start:payouts`: payouts (sweeps) to the merchants' settlement addresses, every
+// SVC_PAYOUT_INTERVAL_MS. Any number of copies may run: each rail is worked by one copy at a time.
+async function main(): Promise<void> {
+  const config = resolveMnemonic(loadConfig(), generateMnemonic);
+  const app = await createPayoutsApp(config);
+  await app.init();
+  const signer = app.get(OutboundService);
+  const rails = app
+    .get(ChainRegistry)
+    .all()
+    .filter((c) => c.kind === 'evm' && c.rpcUrls.length > 0)
+    .map((c) => `${c.chain}/${c.network}`);
+  new Logger('payouts').log(
+    `started (${config.env}); every ${config.payoutIntervalMs} ms, delay ${config.payoutDelaySeconds} s; ` +
+      `signing on ${rails.join(', ') || 'no EVM rail'}; gas tank ${signer.ctx.keyring.gasTankAddress}`,
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+  process.exit(1);
+});

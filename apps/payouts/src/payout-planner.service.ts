@@ -1,0 +1,320 @@
+// The planning half of a payout run (money contract › Payouts 1, 2, 4, 5, 9): which payments get a
+// sweep, where it goes, whether it can go now, and the sweep row written with its sequence in the
+// same transaction as the signer's transfer (nothing is signed here). A sweep that cannot go yet is
+// written `held` with its reason and resumes by itself on a later run; one no run can forward is
+// `manual_required`. Every write re-checks under the payment's (or the sweep's) lock what the
+// chain check was made for, and at most one open sweep per payment exists (a unique index).
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { ChainConfig, ChainRegistry, TokenConfig } from '@svc/chains';
+import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
+import { OutboundTransferEntity, PaymentEntity, SettlementAddressEntity, SweepEntity } from '@svc/db';
+import {
+  HeldReason,
+  isPayoutEligible,
+  PayoutState,
+  payoutRemainder,
+  SweepReason,
+  sweepSupport,
+  SweepSupport,
+} from '@svc/domain';
+import {
+  PAYOUT_RESERVATIONS,
+  PayoutReservations,
+  PaymentRepository,
+  SettlementAddressRepository,
+  SweepRepository,
+} from '@svc/payments';
+import { depositKey, OutboundNotCancellableError, OutboundService } from '@svc/signer';
+
+/** What a run decided for a payment's sweep before it writes. */
+type Writable =
+  | { kind: 'plan'; destination: SettlementAddressEntity }
+  | {
+      kind: 'wait';
+      payoutState: Extract<PayoutState, 'held' | 'manual_required'>;
+      reason: SweepReason;
+      destination: SettlementAddressEntity | null;
+    };
+type Decision = Writable | { kind: 'skip'; why: string };
+
+interface Subject {
+  payment: PaymentEntity;
+  token: TokenConfig;
+  support: SweepSupport;
+}
+
+@Injectable()
+export class PayoutPlanner {
+  private readonly logger = new Logger('payouts');
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly clock: ClockService,
+    private readonly chains: ChainRegistry,
+    private readonly payments: PaymentRepository,
+    private readonly sweeps: SweepRepository,
+    private readonly addresses: SettlementAddressRepository,
+    private readonly signer: OutboundService,
+    @Inject(PAYOUT_RESERVATIONS) private readonly reservations: PayoutReservations,
+    @Inject(SVC_CONFIG) private readonly config: SvcConfig,
+  ) {}
+
+  /** New sweeps for the rail's payments with money not yet paid out; returns how many were written. */
+  async planNew(rail: ChainConfig, limit: number): Promise<number> {
+    let written = 0;
+    const ids = await this.sweeps.candidates(rail, this.clock.now(), this.config.payoutDelaySeconds, limit);
+    for (const id of ids) {
+      try {
+        if (await this.planPayment(rail, id)) written++;
+      } catch (err) {
+        this.logger.warn(`payment ${id}: no sweep planned this run: ${(err as Error).message}`);
+      }
+    }
+    return written;
+  }
+
+  /**
+   * Open sweeps that have no transfer (held, or whose transfer was given up): decided again, and
+   * planned when they can go now. A planned transfer that must not go (its destination retired, a
+   * refund in flight) is given up first, while nothing is signed. Returns how many now move.
+   */
+  async resumeOpen(rail: ChainConfig, limit: number): Promise<number> {
+    let resumed = 0;
+    for (const sweep of await this.sweeps.open(rail, limit)) {
+      try {
+        if (sweep.transferId !== null && !(await this.giveUpIfStale(sweep))) continue;
+        if (sweep.transferId === null && (await this.resume(rail, sweep))) resumed++;
+      } catch (err) {
+        this.logger.warn(`sweep ${sweep.id}: not resumed this run: ${(err as Error).message}`);
+      }
+    }
+    return resumed;
+  }
+
+  // ---- new sweeps -------------------------------------------------------------------------
+
+  private async planPayment(rail: ChainConfig, paymentId: string): Promise<boolean> {
+    const subject = await this.subject(rail, paymentId);
+    if (!subject) return false;
+    const decision = await this.decide(rail, subject);
+    if (decision.kind === 'skip') {
+      this.logger.log(`payment ${paymentId}: waiting (${decision.why})`);
+      return false;
+    }
+    return this.db.transaction(async (tx) => {
+      const payment = await this.sweeps.lockPayment(tx, paymentId);
+      if (!payment || !isPayoutEligible(payment, this.clock.now(), this.config.payoutDelaySeconds)) return false;
+      if (await this.sweeps.hasOpen(tx, payment.id)) return false; // another runner was first
+      const reservation = await this.reservations.reservation(tx, payment.id);
+      const remainder = payoutRemainder(
+        payment.receivedAmountAtomic,
+        reservation.reservedAtomic,
+        await this.sweeps.sweptTotal(tx, payment.id),
+      );
+      if (remainder === 0n) return false;
+      let d: Writable = decision;
+      if (reservation.refundInFlight) d = this.held('refund_in_progress', destinationOf(decision));
+      if (d.kind === 'plan' && !(await this.stillActive(tx, d.destination))) return false; // retired meanwhile: next run
+      const now = this.clock.now();
+      const sweep: Omit<SweepEntity, 'payment' | 'settlementAddress'> = {
+        id: randomUUID(),
+        workspaceId: payment.workspaceId,
+        paymentId: payment.id,
+        sequence: await this.sweeps.nextSequence(tx, payment.id),
+        chain: payment.chain,
+        network: payment.network,
+        token: payment.token,
+        tokenAddress: subject.token.native ? null : (payment.tokenAddress ?? subject.token.address),
+        decimals: payment.decimals as number,
+        amountAtomic: remainder,
+        creditedAtomic: remainder,
+        fromAddress: payment.paymentAddress,
+        toAddress: destinationOf(d)?.address ?? null,
+        settlementAddressId: destinationOf(d)?.id ?? null,
+        payoutState: d.kind === 'plan' ? 'pending' : d.payoutState,
+        reason: d.kind === 'plan' ? null : d.reason,
+        txHash: null,
+        transferId: null,
+        createdAt: now,
+        updatedAt: now,
+        completedAt: null,
+      };
+      if (d.kind === 'plan') sweep.transferId = (await this.planTransfer(tx, subject, sweep.id, d.destination)).id;
+      await this.sweeps.insert(tx, sweep);
+      this.logger.log(
+        `sweep ${sweep.id}: payment ${payment.id} #${sweep.sequence} ${sweep.payoutState}${sweep.reason ? ` (${sweep.reason})` : ''}` +
+          `${sweep.toAddress ? ` → ${sweep.toAddress}` : ''}`,
+      );
+      return true;
+    });
+  }
+
+  // ---- open sweeps ------------------------------------------------------------------------
+
+  private async resume(rail: ChainConfig, open: SweepEntity): Promise<boolean> {
+    const subject = await this.subject(rail, open.paymentId);
+    if (!subject) return false;
+    const decision = await this.decide(rail, subject);
+    if (decision.kind === 'skip') return false;
+    return this.db.transaction(async (tx) => {
+      const sweep = await this.sweeps.lock(tx, open.id);
+      if (!sweep || sweep.transferId !== null || !['pending', 'held'].includes(sweep.payoutState)) return false;
+      let d: Writable = decision;
+      if ((await this.reservations.reservation(tx, sweep.paymentId)).refundInFlight)
+        d = this.held('refund_in_progress', destinationOf(decision));
+      if (d.kind === 'plan' && !(await this.stillActive(tx, d.destination))) return false;
+      const now = this.clock.now();
+      if (d.kind !== 'plan') {
+        await this.sweeps.update(
+          tx,
+          sweep,
+          {
+            payoutState: d.payoutState,
+            reason: d.reason,
+            toAddress: d.destination?.address ?? null,
+            settlementAddressId: d.destination?.id ?? null,
+          },
+          now,
+        );
+        return false;
+      }
+      const transfer = await this.planTransfer(tx, subject, sweep.id, d.destination);
+      await this.sweeps.update(
+        tx,
+        sweep,
+        {
+          payoutState: 'pending',
+          reason: null,
+          transferId: transfer.id,
+          toAddress: d.destination.address,
+          settlementAddressId: d.destination.id,
+        },
+        now,
+      );
+      this.logger.log(`sweep ${sweep.id}: resumed → ${d.destination.address}`);
+      return true;
+    });
+  }
+
+  /**
+   * A planned transfer whose destination is no longer active (retired), or whose payment has a
+   * refund in flight, is cancelled while nothing is signed; the sweep is decided again. Returns
+   * whether the sweep is now without a transfer.
+   */
+  private async giveUpIfStale(sweep: SweepEntity): Promise<boolean> {
+    const transfer = await this.signer.get(sweep.transferId as string);
+    if (transfer.state === 'cancelled') return this.detach(sweep.id, transfer.id);
+    if (transfer.state !== 'planned' || transfer.nonce !== null) return false;
+    const destination = sweep.settlementAddressId
+      ? await this.addresses.get(sweep.workspaceId, sweep.settlementAddressId)
+      : null;
+    const refund = (await this.reservations.reservation(this.db.manager, sweep.paymentId)).refundInFlight;
+    if (destination?.status === 'active' && !refund) return false;
+    try {
+      await this.signer.cancel(transfer.id);
+    } catch (err) {
+      if (err instanceof OutboundNotCancellableError) return false; // signed meanwhile: it goes where it was signed to
+      throw err;
+    }
+    this.logger.log(
+      `sweep ${sweep.id}: gave up its unsigned transfer (${refund ? 'a refund is in flight' : 'its settlement address was retired'})`,
+    );
+    return this.detach(sweep.id, transfer.id);
+  }
+
+  private detach(sweepId: string, transferId: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const sweep = await this.sweeps.lock(tx, sweepId);
+      if (!sweep || sweep.transferId !== transferId) return false;
+      await this.sweeps.update(
+        tx,
+        sweep,
+        { transferId: null, toAddress: null, settlementAddressId: null },
+        this.clock.now(),
+      );
+      return true;
+    });
+  }
+
+  // ---- deciding ---------------------------------------------------------------------------
+
+  private async subject(rail: ChainConfig, paymentId: string): Promise<Subject | null> {
+    const payment = await this.payments.findById(paymentId);
+    if (!payment || payment.decimals === null) return null;
+    const token = this.chains.findToken(payment.chain, payment.network, payment.token);
+    if (!token) return null;
+    return { payment, token, support: sweepSupport(rail.kind, token) };
+  }
+
+  /** Where the sweep goes and whether it can go now (the signer's "can it pay?", read-only). */
+  private async decide(rail: ChainConfig, s: Subject): Promise<Decision> {
+    const p = s.payment;
+    const destination = await this.addresses.destination(p.workspaceId, p.productId, rail);
+    if (s.support.kind === 'manual')
+      return { kind: 'wait', payoutState: 'manual_required', reason: s.support.reason, destination };
+    if (!destination) return this.held('no_settlement_address', null);
+    if (p.addressKind !== 'evm') return { kind: 'skip', why: `a ${p.addressKind} deposit address on an EVM rail` };
+    const check = await this.signer.check({
+      chain: rail.chain,
+      network: rail.network,
+      from: depositKey(p.addressIndex),
+      to: destination.address,
+      token: s.support.kind === 'token' ? (p.tokenAddress ?? s.token.address) : null,
+      amount: 'all',
+    });
+    if (check.ok) return { kind: 'plan', destination };
+    switch (check.waitReason) {
+      case 'gas_tank_low':
+        return this.held('gas_tank_low', destination);
+      case 'balance_low':
+      case 'nothing_to_send':
+        return this.held('deposit_balance_low', destination);
+      case 'fee_above_cap':
+        return { kind: 'plan', destination }; // the signer waits for the price to fall by itself
+      case 'address_busy': // another transfer from this deposit address (a refund) is on its way
+      case 'waiting_for_top_up':
+      case 'rpc_error':
+        return { kind: 'skip', why: `${check.waitReason}: ${check.reason}` };
+    }
+  }
+
+  private held(reason: HeldReason, destination: SettlementAddressEntity | null): Writable {
+    return { kind: 'wait', payoutState: 'held', reason, destination };
+  }
+
+  private async stillActive(tx: EntityManager, a: SettlementAddressEntity): Promise<boolean> {
+    const [locked] = await this.addresses.lockShared(tx, a.workspaceId, [a.id]);
+    return locked?.status === 'active';
+  }
+
+  /**
+   * The signer's transfer for the sweep, in the caller's transaction. Its purpose id is the sweep's
+   * id; when that is taken (the sweep's first transfer was given up) the new one gets an id of its
+   * own: `sweeps.transfer_id` is the link either way.
+   */
+  private async planTransfer(
+    tx: EntityManager,
+    s: Subject,
+    sweepId: string,
+    to: SettlementAddressEntity,
+  ): Promise<OutboundTransferEntity> {
+    const p = s.payment;
+    const purposeId = (await this.sweeps.transferPurposeTaken(tx, sweepId)) ? randomUUID() : sweepId;
+    const req = {
+      chain: p.chain,
+      network: p.network,
+      sweepId: purposeId,
+      depositIndex: p.addressIndex,
+      to: to.address,
+    };
+    if (s.support.kind === 'token') {
+      return this.signer.planTokenSweep({ ...req, token: (p.tokenAddress ?? s.token.address) as string }, tx);
+    }
+    return this.signer.planNativeSweep(req, tx);
+  }
+}
+
+const destinationOf = (d: Decision): SettlementAddressEntity | null =>
+  d.kind === 'plan' ? d.destination : d.kind === 'wait' ? d.destination : null;

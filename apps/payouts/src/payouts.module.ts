@@ -1,0 +1,52 @@
+import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ChainRegistry } from '@svc/chains';
+import { ClockService, CoreModule, SvcConfig } from '@svc/core';
+import { NO_RESERVATIONS, PAYOUT_RESERVATIONS, PaymentLedgerModule, PayoutsDataModule } from '@svc/payments';
+import { SignerModule } from '@svc/signer';
+import { PayoutPlanner } from './payout-planner.service';
+import { PayoutRunner } from './payout-runner.service';
+import { DEFAULT_PAYOUTS_OPTIONS, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
+import { SweepTracker } from './sweep-tracker.service';
+
+/**
+ * The payout process (`npm run start:payouts`): the only process besides the API that holds the
+ * seed, and the only one that turns it into spending keys (money contract › Payouts 6).
+ */
+@Module({})
+export class PayoutsModule {
+  static forRoot(config: SvcConfig, options: Partial<PayoutsOptions> = {}): DynamicModule {
+    if (!config.mnemonic) throw new Error('the payout process needs the seed (SVC_MNEMONIC)');
+    const mnemonic = config.mnemonic;
+    const tuning: PayoutsOptions = { ...DEFAULT_PAYOUTS_OPTIONS, ...options };
+    const signerLog = new Logger('signer');
+    return {
+      module: PayoutsModule,
+      imports: [
+        CoreModule.forRoot(config),
+        PaymentLedgerModule,
+        PayoutsDataModule,
+        SignerModule.forRootAsync({
+          inject: [DataSource, ClockService, ChainRegistry],
+          useFactory: (dataSource: DataSource, clock: ClockService, registry: ChainRegistry) => ({
+            dataSource,
+            clock,
+            registry,
+            mnemonic,
+            feePolicy: tuning.feePolicy,
+            crashAt: config.signerCrashAt,
+            logger: { log: (m: string) => signerLog.log(m), warn: (m: string) => signerLog.warn(m) },
+          }),
+        }),
+      ],
+      providers: [
+        { provide: PAYOUTS_OPTIONS, useValue: tuning },
+        { provide: PAYOUT_RESERVATIONS, useValue: NO_RESERVATIONS },
+        PayoutPlanner,
+        SweepTracker,
+        PayoutRunner,
+      ],
+      exports: [PayoutRunner, SignerModule],
+    };
+  }
+}

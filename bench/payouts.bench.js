@@ -1,0 +1,364 @@
+#!/usr/bin/env node
+// npm run bench:payouts — the built payout process (`dist/apps/payouts/src/main.js`, a child
+// process as `npm run start:payouts` runs it) on real PostgreSQL and Anvil from npm, with the
+// OpenZeppelin ERC-20 USDC (18 decimals) of the devnet, auto-mining, 1 confirmation.
+//   (1) native: BENCH_NATIVE paid BNB payments (default 20) swept: gas per sweep, what stays at
+//       the deposit address;
+//   (2) token: BENCH_PAYMENTS paid USDC payments (default 1,000) waiting when the process starts:
+//       sweeps per second until every one completed, gas per swept payment (the gas tank's top-up
+//       and the token transfer), the native dust each deposit address keeps.
+// Payments are inserted paid (as the listener leaves them); their money is sent on chain first.
+// BENCH_PAYMENTS, BENCH_NATIVE, BENCH_PAYOUT_INTERVAL_MS, BENCH_PAYOUTS_NODE_ARGS (e.g.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run.
+'use strict';
+require('reflect-metadata');
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const { Client } = require('pg');
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST = path.join(ROOT, 'dist');
+const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 1000);
+const NATIVE = Number(process.env.BENCH_NATIVE ?? 20);
+const INTERVAL_MS = Number(process.env.BENCH_PAYOUT_INTERVAL_MS ?? 50);
+const E18 = 10n ** 18n;
+
+const dist = (...p) => require(path.join(DIST, ...p));
+const { startDevnet, DevPayer } = dist('libs', 'devnet', 'src');
+const { createDataSource } = dist('libs', 'db', 'src');
+const { DepositAddressDeriver, EvmAccounts, generateMnemonic } = dist('libs', 'chains', 'src');
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const say = (line) => process.stderr.write(`[bench] ${line}\n`);
+const fmt = (n) => Number(n).toLocaleString('en-US');
+
+async function admin(sql) {
+  const c = new Client({ connectionString: `${PG}/postgres` });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+async function database() {
+  const name = `svc_bench_payouts_${Date.now().toString(36)}`;
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = `${PG}/${name}`;
+  const ds = createDataSource(url, 2);
+  await ds.initialize();
+  await ds.runMigrations({ transaction: 'all' });
+  await ds.destroy();
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  const workspaceId = (
+    await client.query(`INSERT INTO workspaces (id, name) VALUES (gen_random_uuid(), 'bench') RETURNING id`)
+  ).rows[0].id;
+  return {
+    name,
+    url,
+    client,
+    workspaceId,
+    async close() {
+      await client.end();
+      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+/** Paid payments at deposit indexes [from, from + count), inserted as the listener leaves them. */
+async function insertPaid(db, deriver, { from, count, token, tokenAddress, amountAtomic }) {
+  const addresses = [];
+  for (let i = from; i < from + count; i++) addresses.push(deriver.derive('evm', BigInt(i)));
+  await db.client.query(
+    `INSERT INTO payments (id, workspace_id, chain, network, token, token_address, decimals, amount, currency,
+       expected_amount_atomic, received_amount_atomic, payment_address, address_kind, address_index, status,
+       expires_at, confirmed_at)
+     SELECT gen_random_uuid(), $1, 'bnb', 'mainnet', $2, $3, 18, $4, $2, $5::numeric, $5::numeric,
+       ($6::text[])[i - $7 + 1], 'evm', i, 'confirmed', now() - interval '1 minute', now() - interval '1 minute'
+     FROM generate_series($7::int, $7::int + $8::int - 1) AS i`,
+    [
+      db.workspaceId,
+      token,
+      tokenAddress,
+      (amountAtomic / E18).toString(),
+      amountAtomic.toString(),
+      addresses,
+      from,
+      count,
+    ],
+  );
+  await db.client.query(`SELECT setval('deposit_address_index_seq', $1)`, [from + count]);
+  await db.client.query('ANALYZE payments');
+  return addresses;
+}
+
+/**
+ * A JSON-RPC proxy in front of the node that counts the payout process's calls by method, so the
+ * bench can say where a sweep's time goes (a round trip each). Returns its URL.
+ */
+async function countingProxy(target, counts) {
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      try {
+        const parsed = JSON.parse(body.toString('utf8'));
+        for (const call of Array.isArray(parsed) ? parsed : [parsed])
+          counts.set(call.method, (counts.get(call.method) ?? 0) + 1);
+      } catch {
+        // not JSON: forwarded as it is
+      }
+      const upstream = http.request(
+        target,
+        { method: 'POST', headers: { 'content-type': 'application/json' } },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, { 'content-type': 'application/json' });
+          r.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.writeHead(502).end());
+      upstream.end(body);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+function startPayouts(db, chainsFile, mnemonic) {
+  const nodeArgs = (process.env.BENCH_PAYOUTS_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'apps', 'payouts', 'src', 'main.js')], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATABASE_URL: db.url,
+      SVC_ENV: 'test',
+      SVC_CHAINS_FILE: chainsFile,
+      SVC_MNEMONIC: mnemonic,
+      SVC_PAYOUT_INTERVAL_MS: String(INTERVAL_MS),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function until(db, token, count, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let firstRowAt = null;
+  for (;;) {
+    const { rows } = await db.client.query(
+      `SELECT count(*)::int AS rows, count(*) FILTER (WHERE payout_state = 'completed')::int AS completed,
+              count(*) FILTER (WHERE payout_state IN ('held', 'failed', 'manual_required'))::int AS stuck
+       FROM sweeps WHERE token = $1`,
+      [token],
+    );
+    if (firstRowAt === null && rows[0].rows > 0) firstRowAt = performance.now();
+    if (rows[0].completed >= count) return { doneAt: performance.now(), firstRowAt };
+    if (rows[0].stuck > 0) throw new Error(`${rows[0].stuck} ${token} sweep(s) held or failed`);
+    if (Date.now() > deadline) throw new Error(`only ${rows[0].completed}/${count} ${token} sweeps completed in time`);
+    await sleep(100);
+  }
+}
+
+const median = (values) => {
+  const s = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return s[Math.floor(s.length / 2)];
+};
+const range = (values) => {
+  const s = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${fmt(s[0])}–${fmt(s[s.length - 1])}`;
+};
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-payouts-'));
+  const devnet = await startDevnet({
+    dir,
+    chains: [
+      {
+        chain: 'bnb',
+        network: 'mainnet',
+        chainId: 56,
+        confirmations: 1,
+        tokens: [
+          { symbol: 'USDC', decimals: 18, watched: true },
+          { symbol: 'BNB', decimals: 18, watched: true, native: true },
+        ],
+      },
+    ],
+  });
+  const db = await database();
+  const bnb = devnet.get('bnb');
+  const usdc = bnb.tokens.USDC;
+  const payer = new DevPayer(bnb.node.url, devnet.payerKey, 56);
+  const provider = payer.provider;
+  const mnemonic = generateMnemonic();
+  const deriver = new DepositAddressDeriver(mnemonic);
+  const tank = new EvmAccounts(mnemonic).address('gas_tank', 0);
+  const settlement = `0x${'5e'.repeat(20)}`;
+  try {
+    await db.client.query(
+      `INSERT INTO settlement_addresses (id, workspace_id, chain, network, address, label, status, is_default,
+         activates_at, activated_at, created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, 'bnb', 'mainnet', $2, 'bench', 'active', true, now(), now(), now(), now())`,
+      [db.workspaceId, require('ethers').getAddress(settlement)],
+    );
+    await payer.sendNative(tank, 1000n * E18);
+
+    // (1) native sweeps, and one token sweep to the settlement address while it holds no USDC yet
+    say(`native: ${NATIVE} paid BNB payments of 0.5 BNB; one USDC payment to an empty settlement address`);
+    const nativeAddresses = await insertPaid(db, deriver, {
+      from: 1,
+      count: NATIVE,
+      token: 'BNB',
+      tokenAddress: null,
+      amountAtomic: E18 / 2n,
+    });
+    for (const a of nativeAddresses) await payer.sendNative(a, E18 / 2n);
+    const [firstTokenAddress] = await insertPaid(db, deriver, {
+      from: NATIVE + 1,
+      count: 1,
+      token: 'USDC',
+      tokenAddress: usdc,
+      amountAtomic: 10n * E18,
+    });
+    await payer.sendToken(usdc, firstTokenAddress, 10n * E18);
+    const process1 = startPayouts(db, devnet.chainsFile, mnemonic);
+    await until(db, 'BNB', NATIVE, 180_000);
+    await until(db, 'USDC', 1, 180_000);
+    await process1.stop();
+    const native = (
+      await db.client.query(
+        `SELECT t.gas_used, t.effective_gas_price FROM sweeps s JOIN outbound_transfers t ON t.id = s.transfer_id WHERE s.token = 'BNB'`,
+      )
+    ).rows.map((r) => BigInt(r.gas_used));
+    const nativeDust = await Promise.all(nativeAddresses.map((a) => provider.getBalance(a)));
+    const [firstToken] = (
+      await db.client.query(
+        `SELECT t.gas_used AS gas, t.gas_limit, t.effective_gas_price AS price, u.gas_used AS top_up_gas, s.from_address
+         FROM sweeps s JOIN outbound_transfers t ON t.id = s.transfer_id
+         JOIN outbound_transfers u ON u.parent_id = t.id AND u.state = 'completed' WHERE s.token = 'USDC'`,
+      )
+    ).rows;
+    const firstDust = await provider.getBalance(firstToken.from_address);
+
+    // (2) token sweeps
+    say(`token: ${fmt(PAYMENTS)} paid USDC payments of 10 USDC, sent on chain 100 a transaction`);
+    const tokenAddresses = await insertPaid(db, deriver, {
+      from: NATIVE + 2,
+      count: PAYMENTS,
+      token: 'USDC',
+      tokenAddress: usdc,
+      amountAtomic: 10n * E18,
+    });
+    for (let i = 0; i < tokenAddresses.length; i += 100) {
+      await payer.sendTokenMany(usdc, tokenAddresses.slice(i, i + 100), 10n * E18);
+    }
+    say('starting the payout process');
+    const startedAt = performance.now();
+    const counts = new Map();
+    const proxy = await countingProxy(bnb.node.url, counts);
+    const proxiedChains = path.join(dir, 'chains-proxied.json');
+    const file = JSON.parse(fs.readFileSync(devnet.chainsFile, 'utf8'));
+    for (const c of file.chains) c.rpcUrls = [proxy.url];
+    fs.writeFileSync(proxiedChains, JSON.stringify(file));
+    const process2 = startPayouts(db, proxiedChains, mnemonic);
+    const { doneAt, firstRowAt } = await until(db, 'USDC', PAYMENTS + 1, 30 * 60_000);
+    await process2.stop();
+    await proxy.close();
+    const rpcCalls = [...counts.values()].reduce((a, b) => a + b, 0);
+    const byMethod = [...counts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([method, n]) => `${method} ${(n / PAYMENTS).toFixed(1)}`)
+      .join(', ');
+    const tokenRows = (
+      await db.client.query(
+        `SELECT t.gas_used AS gas, u.gas_used AS top_up_gas, u.amount_atomic AS top_up, u.fee_atomic AS top_up_fee,
+                t.effective_gas_price AS price, t.gas_limit, s.from_address
+         FROM sweeps s JOIN outbound_transfers t ON t.id = s.transfer_id
+         JOIN outbound_transfers u ON u.parent_id = t.id AND u.state = 'completed'
+         WHERE s.token = 'USDC' AND s.from_address = ANY($1) ORDER BY s.created_at`,
+        [tokenAddresses],
+      )
+    ).rows;
+    const planned = (
+      await db.client.query(
+        `SELECT extract(epoch FROM max(created_at) - min(created_at)) AS seconds FROM sweeps WHERE from_address = ANY($1)`,
+        [tokenAddresses],
+      )
+    ).rows[0].seconds;
+    const sample = tokenRows.filter((_, i) => i % 10 === 0);
+    const tokenDust = await Promise.all(sample.map((r) => provider.getBalance(r.from_address)));
+    const dustGas = tokenDust.map((d, i) => d / BigInt(sample[i].price));
+    const laterTokenGas = tokenRows.map((r) => BigInt(r.gas));
+    const received = await new (require('ethers').Contract)(
+      usdc,
+      ['function balanceOf(address) view returns (uint256)'],
+      provider,
+    ).balanceOf(settlement);
+
+    const tokenGas = tokenRows.map((r) => BigInt(r.gas));
+    const topUpGas = tokenRows.map((r) => BigInt(r.top_up_gas));
+    const seconds = (doneAt - startedAt) / 1000;
+    const working = (doneAt - firstRowAt) / 1000;
+    const lines = [
+      '',
+      `payouts on the bnb devnet (Anvil, OpenZeppelin ERC-20 USDC with 18 decimals, auto-mining, 1 confirmation), ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
+      '',
+      '| figure | value |',
+      '|---|---|',
+      `| gas per swept token payment, the first to a settlement address without the token | ${fmt(firstToken.top_up_gas)} (gas tank top-up) + ${fmt(firstToken.gas)} (token transfer) = ${fmt(BigInt(firstToken.top_up_gas) + BigInt(firstToken.gas))} |`,
+      `| gas per swept token payment, the settlement address already holding the token | ${fmt(median(topUpGas))} + ${fmt(median(laterTokenGas))} (median; ${range(laterTokenGas)}) = ${fmt(median(topUpGas) + median(laterTokenGas))} |`,
+      `| gas per swept native payment | ${fmt(median(native))} (${range(native)}) |`,
+      `| native dust left per deposit address, token sweep | ${fmt(median(tokenDust))} wei = ${fmt(median(dustGas))} gas × its price (median of ${sample.length}; ${range(dustGas)}); the first sweep to the empty address: ${fmt(firstDust / BigInt(firstToken.price))} gas × price |`,
+      `| native dust left per deposit address, native sweep | ${fmt(nativeDust.reduce((a, b) => (a > b ? a : b), 0n))} wei (max of ${NATIVE}) |`,
+      `| sweeps per second, ${fmt(PAYMENTS)} paid payments waiting | ${(PAYMENTS / seconds).toFixed(1)} (all ${fmt(PAYMENTS)} completed ${seconds.toFixed(1)} s after the process started; ${(PAYMENTS / working).toFixed(1)}/s from the first sweep row) |`,
+      `| sweep rows planned | ${fmt(PAYMENTS)} in ${Number(planned).toFixed(1)} s |`,
+      `| JSON-RPC calls per token sweep (planning check, top-up, transfer, receipts) | ${(rpcCalls / PAYMENTS).toFixed(1)}: ${byMethod} |`,
+      '',
+      `settlement address received ${fmt(received / E18)} USDC (expected ${fmt(PAYMENTS * 10 + 10)}); every deposit address holds 0 USDC: ${
+        (
+          await Promise.all(
+            sample.map((r) =>
+              new (require('ethers').Contract)(
+                usdc,
+                ['function balanceOf(address) view returns (uint256)'],
+                provider,
+              ).balanceOf(r.from_address),
+            ),
+          )
+        ).every((b) => b === 0n)
+          ? 'yes'
+          : 'NO'
+      } (sampled ${sample.length})`,
+      '',
+    ];
+    process.stdout.write(lines.join('\n'));
+  } finally {
+    payer.close();
+    await db.close();
+    await devnet.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

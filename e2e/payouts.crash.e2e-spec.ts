@@ -1,0 +1,165 @@
+// Crash safety of the payout process (money contract › Payouts 5): the real process
+// (apps/payouts/src/main.ts, a child through swc, configured from the environment as
+// `npm run start:payouts` is) is SIGKILLed by the signer's SVC_SIGNER_CRASH_AT hook right after a
+// signed transaction is stored (before its broadcast) and right after the broadcast (before it is
+// recorded), at every transaction of a sweep; restarted cleanly, exactly one transfer reaches the
+// settlement address (balances on chain), one top-up pays the token sweep's gas, and the sweep
+// completes once with one settlement.completed.
+import { ChildProcess, spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { Wallet } from 'ethers';
+import type { DevChainSpec } from './support/anvil';
+import type { Row } from './support/listener-harness';
+import { PayoutsHarness, startPayoutsHarness, toAtomicUnits, waitFor } from './support/payouts-harness';
+
+jest.setTimeout(300_000);
+
+const ROOT = path.resolve(__dirname, '..');
+const CHAINS: DevChainSpec[] = [
+  {
+    chain: 'bnb',
+    network: 'mainnet',
+    chainId: 56,
+    confirmations: 1,
+    tokens: [
+      { symbol: 'USDC', decimals: 18, watched: true },
+      { symbol: 'BNB', decimals: 18, watched: true, native: true },
+    ],
+  },
+];
+
+let h: PayoutsHarness;
+let to: string;
+
+beforeAll(async () => {
+  h = await startPayoutsHarness({ chains: CHAINS });
+  to = Wallet.createRandom().address;
+  await h.activeAddress(h.m, 'bnb', 'mainnet', to);
+  await h.fundGasTank('bnb', 'mainnet', 10n ** 18n);
+});
+afterAll(() => h?.close());
+
+function payouts(crashAt?: 'after_sign' | 'after_broadcast'): {
+  child: ChildProcess;
+  exit: Promise<{ code: number | null; signal: string | null; stderr: string }>;
+} {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    SVC_ENV: 'test',
+    SVC_DEV_CLOCK: '1',
+    DATABASE_URL: h.t.config.databaseUrl,
+    REDIS_URL: h.t.config.redisUrl,
+    SVC_CHAINS_FILE: h.devnet.chainsFile,
+    SVC_MNEMONIC: h.mnemonic,
+    SVC_PAYOUT_INTERVAL_MS: '100',
+  };
+  if (crashAt) env.SVC_SIGNER_CRASH_AT = crashAt;
+  const child = spawn(
+    process.execPath,
+    ['-e', `require('./scripts/swc-register.js'); require('./apps/payouts/src/main.ts')`],
+    { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr += d));
+  const exit = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, stderr })),
+  );
+  return { child, exit };
+}
+
+/** One run of the process that the crash hook kills. */
+async function killedAt(point: 'after_sign' | 'after_broadcast'): Promise<void> {
+  const { exit } = payouts(point);
+  const ended = await exit;
+  if (ended.signal !== 'SIGKILL') throw new Error(`expected a SIGKILL at ${point}, got ${JSON.stringify(ended)}`);
+}
+
+/** A clean process until the payment's sweep completed, then stopped. */
+async function cleanRunUntilCompleted(paymentId: string): Promise<Row[]> {
+  const { child, exit } = payouts();
+  try {
+    await waitFor(
+      'the sweep to complete',
+      async () => (await h.sweepsOf(h.m, paymentId))[0]?.payoutState === 'completed',
+      90_000,
+    );
+  } finally {
+    child.kill('SIGTERM');
+    await exit;
+  }
+  return h.sweepsOf(h.m, paymentId);
+}
+
+const transfersOf = async (sweepId: string) =>
+  h.t.db.query(
+    `SELECT t.id, t.purpose, t.state, t.token_address, t.amount_atomic, t.fee_atomic,
+            (SELECT count(*)::int FROM outbound_attempts a WHERE a.transfer_id = t.id) AS attempts
+     FROM outbound_transfers t
+     WHERE t.id = (SELECT transfer_id FROM sweeps WHERE id = $1)
+        OR t.parent_id = (SELECT transfer_id FROM sweeps WHERE id = $1)
+     ORDER BY t.created_at`,
+    [sweepId],
+  );
+const completedEvents = async (paymentId: string) =>
+  (
+    await h.t.db.query(
+      `SELECT count(*)::int AS n FROM events WHERE type = 'settlement.completed' AND data->>'paymentId' = $1`,
+      [paymentId],
+    )
+  )[0].n as number;
+
+test('a native sweep: killed after signing, then after broadcasting; the restart pays exactly once', async () => {
+  const payment = await h.paidPayment(h.m, { chain: 'bnb', token: 'BNB', amount: '2', currency: 'BNB' });
+  const before = await h.nativeBalance('bnb', 'mainnet', to);
+
+  await killedAt('after_sign');
+  let [sweep] = await h.sweepsOf(h.m, payment.id);
+  expect(sweep.payoutState).toBe('pending'); // the row came first; its transaction is signed and stored
+  expect(await h.nativeBalance('bnb', 'mainnet', to)).toBe(before);
+
+  await killedAt('after_broadcast'); // sent (and mined: Anvil auto-mines) but not recorded
+  const paid = (await h.nativeBalance('bnb', 'mainnet', to)) - before;
+  expect(paid).toBeGreaterThan(0n);
+
+  [sweep] = await cleanRunUntilCompleted(payment.id);
+  expect((await h.nativeBalance('bnb', 'mainnet', to)) - before).toBe(paid); // exactly once
+  expect(await h.nativeBalance('bnb', 'mainnet', payment.paymentAddress)).toBe(0n);
+  const [transfer] = await transfersOf(sweep.id);
+  expect(transfer).toMatchObject({ purpose: 'sweep', state: 'completed', attempts: 1 });
+  expect(paid).toBe(toAtomicUnits('2', 18) - BigInt(transfer.fee_atomic));
+  expect(sweep.amountAtomic).toBe(paid.toString());
+  expect(await h.sweepsOf(h.m, payment.id)).toHaveLength(1);
+  expect(await completedEvents(payment.id)).toBe(1);
+});
+
+test('a token sweep: killed at the top-up (signed, broadcast) and at the token transfer (signed, broadcast); one top-up, one transfer', async () => {
+  const payment = await h.paidPayment(h.m, { chain: 'bnb', token: 'USDC', amount: '99.99', currency: 'USDC' });
+  const amount = toAtomicUnits('99.99', 18);
+  const before = await h.tokenBalance('bnb', 'USDC', to);
+  const tank = h.gasTankAddress();
+  const tankBefore = await h.nativeBalance('bnb', 'mainnet', tank);
+
+  await killedAt('after_sign'); // the gas top-up is the first thing signed
+  await killedAt('after_broadcast'); // the top-up is sent, not recorded
+  await killedAt('after_sign'); // the restart finds the top-up mined, signs the token transfer
+  expect(await h.tokenBalance('bnb', 'USDC', to)).toBe(before);
+  await killedAt('after_broadcast'); // the token transfer is sent, not recorded
+  expect((await h.tokenBalance('bnb', 'USDC', to)) - before).toBe(amount);
+
+  const [sweep] = await cleanRunUntilCompleted(payment.id);
+  expect((await h.tokenBalance('bnb', 'USDC', to)) - before).toBe(amount);
+  expect(await h.tokenBalance('bnb', 'USDC', payment.paymentAddress)).toBe(0n);
+  const transfers = await transfersOf(sweep.id);
+  expect(transfers.map((t: Row) => [t.purpose, t.state, t.attempts])).toEqual([
+    ['sweep', 'completed', 1],
+    ['gas_topup', 'completed', 1],
+  ]);
+  const topUp = transfers[1];
+  // the tank paid one top-up and its fee, nothing more
+  expect(await h.nativeBalance('bnb', 'mainnet', tank)).toBe(
+    tankBefore - BigInt(topUp.amount_atomic) - BigInt(topUp.fee_atomic),
+  );
+  expect(sweep).toMatchObject({ sequence: 1, amount: '99.99', payoutState: 'completed' });
+  expect(await completedEvents(payment.id)).toBe(1);
+});

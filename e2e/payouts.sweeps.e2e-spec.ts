@@ -1,0 +1,353 @@
+// Payouts on a real devnet (money contract › Payouts): Anvil with OpenZeppelin ERC-20s, the real
+// API, the listener confirming payments from real transfers, and the payout process run by run.
+// Balances are read on chain: what a settlement address receives, what a deposit address keeps.
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { Wallet } from 'ethers';
+import { RecoveryService } from '@svc/payments';
+import { fixedProduct, Merchant } from './factories/merchant.factory';
+import { PayoutsHarness, startPayoutsHarness, toAtomicUnits } from './support/payouts-harness';
+import type { Row } from './support/listener-harness';
+
+jest.setTimeout(180_000);
+
+const ROOT = path.resolve(__dirname, '..');
+const E18 = 10n ** 18n;
+let h: PayoutsHarness;
+let m: Merchant;
+let bnbDefault: Row;
+
+const fresh = () => Wallet.createRandom().address;
+const usdc = (units: string) => toAtomicUnits(units, 18);
+const events = async (type: string, paymentId: string): Promise<Array<Record<string, any>>> =>
+  (
+    await h.t.db.query(`SELECT data FROM events WHERE type = $1 AND data->>'paymentId' = $2 ORDER BY created_at, id`, [
+      type,
+      paymentId,
+    ])
+  ).map((r: { data: Record<string, any> }) => r.data);
+
+beforeAll(async () => {
+  h = await startPayoutsHarness();
+  m = h.m;
+});
+afterAll(() => h?.close());
+
+describe('held until fixed, then resumed by itself', () => {
+  test('no settlement address: held (no_settlement_address); adding one and letting it activate completes it', async () => {
+    const payment = await h.paidPayment(m, { chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' });
+    await h.runPayouts();
+    let [sweep] = await h.sweepsOf(m, payment.id);
+    expect(sweep).toMatchObject({
+      object: 'sweep',
+      paymentId: payment.id,
+      merchantId: m.merchantId,
+      sequence: 1,
+      chain: 'bnb',
+      network: 'mainnet',
+      token: 'USDC',
+      amount: '10',
+      amountAtomic: usdc('10').toString(),
+      fromAddress: payment.paymentAddress,
+      toAddress: null,
+      settlementAddressId: null,
+      payoutState: 'held',
+      requiresManualPayout: true,
+      reason: 'no_settlement_address',
+      txHash: null,
+      completedAt: null,
+    });
+    // a held sweep is not re-saved on every run: its updatedAt stays (money contract › Payouts 8)
+    await h.runPayouts();
+    expect((await h.sweepsOf(m, payment.id))[0].updatedAt).toBe(sweep.updatedAt);
+
+    // the gas tank is empty too, but the address comes first
+    const to = fresh();
+    bnbDefault = await h.activeAddress(m, 'bnb', 'mainnet', to);
+    expect(bnbDefault).toMatchObject({ status: 'active', isDefault: true });
+    await h.runPayouts();
+    [sweep] = await h.sweepsOf(m, payment.id);
+    expect(sweep).toMatchObject({
+      payoutState: 'held',
+      reason: 'gas_tank_low',
+      requiresManualPayout: true,
+      toAddress: to,
+      settlementAddressId: bnbDefault.id,
+    });
+
+    await h.fundGasTank('bnb', 'mainnet', 10n * E18);
+    const done = await h.settle(m, payment.id, (s) => s[0]?.payoutState === 'completed');
+    expect(done).toHaveLength(1);
+    expect(done[0]).toMatchObject({ payoutState: 'completed', requiresManualPayout: false, reason: null });
+    expect(await h.tokenBalance('bnb', 'USDC', to)).toBe(usdc('10'));
+    expect(await h.tokenBalance('bnb', 'USDC', payment.paymentAddress)).toBe(0n);
+  });
+});
+
+describe('a confirmed payment is swept', () => {
+  test('to the rail default: exactly the amount arrives, the deposit address keeps no token, settlement.completed', async () => {
+    const before = await h.tokenBalance('bnb', 'USDC', bnbDefault.address);
+    const payment = await h.paidPayment(m, { chain: 'bnb', token: 'USDC', amount: '12.5', currency: 'USDC' });
+    const [sweep] = await h.settle(m, payment.id, (s) => s[0]?.payoutState === 'completed');
+    expect(sweep).toMatchObject({
+      sequence: 1,
+      amount: '12.5',
+      amountAtomic: usdc('12.5').toString(),
+      tokenAddress: h.devnet.get('bnb').tokens.USDC,
+      fromAddress: payment.paymentAddress,
+      toAddress: bnbDefault.address,
+      settlementAddressId: bnbDefault.id,
+      payoutState: 'completed',
+      requiresManualPayout: false,
+      reason: null,
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      completedAt: expect.any(String),
+    });
+    expect(Object.keys(sweep).sort()).toEqual(
+      [
+        'id',
+        'object',
+        'paymentId',
+        'merchantId',
+        'sequence',
+        'chain',
+        'network',
+        'token',
+        'tokenAddress',
+        'amount',
+        'amountAtomic',
+        'fromAddress',
+        'toAddress',
+        'settlementAddressId',
+        'payoutState',
+        'requiresManualPayout',
+        'reason',
+        'txHash',
+        'createdAt',
+        'updatedAt',
+        'completedAt',
+      ].sort(),
+    );
+    expect((await h.tokenBalance('bnb', 'USDC', bnbDefault.address)) - before).toBe(usdc('12.5'));
+    expect(await h.tokenBalance('bnb', 'USDC', payment.paymentAddress)).toBe(0n);
+    // the transfer on chain is the sweep's
+    const receipt = await h.payer('bnb').provider.getTransactionReceipt(sweep.txHash);
+    expect(receipt?.status).toBe(1);
+    expect((await m.get(`/v1/sweeps/${sweep.id}`)).body).toEqual(sweep);
+    // funds reaching the merchant wallet never change a payment status (spec)
+    expect((await h.getPayment(payment.id)).status).toBe('confirmed');
+
+    const [completed] = await events('settlement.completed', payment.id);
+    expect(completed).toEqual({
+      merchantId: m.merchantId,
+      eventType: 'settlement.completed',
+      sweep,
+      paymentId: payment.id,
+      sequence: 1,
+      lifetimeTotal: '12.5',
+    });
+  });
+
+  test("a routed product's payment goes to its routed address, not the default", async () => {
+    const routed = await h.activeAddress(m, 'bnb', 'mainnet', fresh());
+    expect(routed.isDefault).toBe(false);
+    const product = await m.product(fixedProduct({ price: '7' }));
+    const put = await m.put(`/v1/products/${product.id}/settlement-routes`, {
+      routes: [{ chain: 'bnb', network: 'mainnet', settlementAddressId: routed.id }],
+    });
+    expect(put.status).toBe(200);
+    const link = await h.t.http().post(`/v1/public/products/${product.slug}/checkout`).send({ chain: 'bnb' });
+    expect(link.status).toBe(201);
+    await h.pay(link.body.payment, '7');
+    await h.until(link.body.payment.id, (p) => p.status === 'confirmed');
+    const defaultBefore = await h.tokenBalance('bnb', 'USDC', bnbDefault.address);
+
+    const [sweep] = await h.settle(m, link.body.payment.id, (s) => s[0]?.payoutState === 'completed');
+    expect(sweep).toMatchObject({ toAddress: routed.address, settlementAddressId: routed.id, amount: '7' });
+    expect(await h.tokenBalance('bnb', 'USDC', routed.address)).toBe(usdc('7'));
+    expect(await h.tokenBalance('bnb', 'USDC', bnbDefault.address)).toBe(defaultBefore);
+    expect(await h.tokenBalance('bnb', 'USDC', link.body.payment.paymentAddress)).toBe(0n);
+  });
+
+  test('a session-bound payment: settlement.completed carries checkoutSession', async () => {
+    const product = await m.product(fixedProduct({ price: '3' }));
+    const session = await m.session({ productId: product.id, reference: 'order-77', metadata: { cart: 9 } });
+    const redeem = await h.t.http().post(`/v1/public/checkout/sessions/${session.id}/redeem`).send({ chain: 'bnb' });
+    const paymentId = redeem.body.payment?.id ?? (await m.get(`/v1/checkout/sessions/${session.id}`)).body.paymentId;
+    const payment = await h.getPayment(paymentId);
+    await h.pay(payment, '3');
+    await h.until(paymentId, (p) => p.status === 'confirmed');
+    await h.settle(m, paymentId, (s) => s[0]?.payoutState === 'completed');
+    const [completed] = await events('settlement.completed', paymentId);
+    expect(completed.checkoutSession).toEqual({ id: session.id, reference: 'order-77', metadata: { cart: 9 } });
+  });
+});
+
+describe('native coins pay their own gas: balance minus fee arrives, nothing stays', () => {
+  test.each([
+    ['brokerchain', 'mainnet', 'ETH', '0.25'],
+    ['arc', 'testnet', 'USDC', '42.5'],
+  ] as const)('%s/%s %s', async (chain, network, token, amount) => {
+    const to = fresh();
+    await h.activeAddress(m, chain, network, to);
+    const tankBefore = await h.nativeBalance(chain, network, h.gasTankAddress());
+    const payment = await h.paidPayment(m, { chain, network, token, amount, currency: token });
+    const [sweep] = await h.settle(m, payment.id, (s) => s[0]?.payoutState === 'completed');
+    const received = await h.nativeBalance(chain, network, to);
+    const [transfer] = await h.t.db.query(
+      `SELECT gas_used, effective_gas_price, fee_atomic, amount_atomic FROM outbound_transfers WHERE id = (SELECT transfer_id FROM sweeps WHERE id = $1)`,
+      [sweep.id],
+    );
+    expect(BigInt(transfer.gas_used)).toBe(21_000n);
+    const fee = BigInt(transfer.fee_atomic);
+    expect(received).toBe(toAtomicUnits(amount, 18) - fee);
+    expect(sweep.amountAtomic).toBe(received.toString());
+    expect(await h.nativeBalance(chain, network, payment.paymentAddress)).toBe(0n);
+    // the gas tank paid nothing for a native sweep
+    expect(await h.nativeBalance(chain, network, h.gasTankAddress())).toBe(tankBefore);
+    // nothing remains to pay out: no second sweep on later runs
+    await h.runPayouts();
+    expect(await h.sweepsOf(m, payment.id)).toHaveLength(1);
+  });
+});
+
+describe('recovery re-opens a paid-out payment (spec: Payment › confirmed › manual recovery credit)', () => {
+  test('sequence 2 pays exactly the new money; the second settlement.completed carries the lifetime total', async () => {
+    const payment = await h.paidPayment(m, { chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' });
+    await h.settle(m, payment.id, (s) => s[0]?.payoutState === 'completed');
+    const before = await h.tokenBalance('bnb', 'USDC', bnbDefault.address);
+
+    // 5 more arrive on the paid payment: not detected automatically; support recovers it
+    const late = await h.pay(payment, '5');
+    const recovery = h.payoutApps[0].get(RecoveryService);
+    const result = await recovery.recover(payment.id, late.hash);
+    expect(result).toMatchObject({ outcome: 'credited', status: 'overpaid', receivedAmount: '15' });
+
+    const sweeps = await h.settle(m, payment.id, (s) => s.length === 2 && s[1].payoutState === 'completed');
+    expect(sweeps.map((s) => [s.sequence, s.amount, s.payoutState])).toEqual([
+      [1, '10', 'completed'],
+      [2, '5', 'completed'],
+    ]);
+    expect((await h.tokenBalance('bnb', 'USDC', bnbDefault.address)) - before).toBe(usdc('5'));
+    expect(await h.tokenBalance('bnb', 'USDC', payment.paymentAddress)).toBe(0n);
+    const completed = await events('settlement.completed', payment.id);
+    expect(completed.map((e) => [e.sequence, e.sweep.amount, e.lifetimeTotal])).toEqual([
+      [1, '10', '10'],
+      [2, '5', '15'],
+    ]);
+    // and nothing more on later runs
+    await h.runPayouts();
+    expect(await h.sweepsOf(m, payment.id)).toHaveLength(2);
+  });
+});
+
+describe('when a payout is due (money contract › Payouts 1)', () => {
+  test('an underpaid payment waits until its 7-day tail has closed', async () => {
+    const payment = await h.paidPayment(m, { chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' }, '4');
+    expect(payment.status).toBe('underpaid');
+    await h.runPayouts();
+    expect(await h.sweepsOf(m, payment.id)).toEqual([]);
+    await h.advanceClock(7 * 24 * 3600 + 30 * 60);
+    const [sweep] = await h.settle(m, payment.id, (s) => s[0]?.payoutState === 'completed');
+    expect(sweep.amount).toBe('4');
+  });
+
+  test('Sui: USDC and native SUI are manual_required (no run can forward them)', async () => {
+    const rows: Row[] = [];
+    for (const token of ['USDC', 'SUI']) {
+      const p = await m.payment({ chain: 'sui', token, amount: '2', currency: token });
+      // no Sui node here: the payment is marked paid as the Sui watcher would leave it
+      await h.t.db.query(
+        `UPDATE payments SET status = 'confirmed', received_amount_atomic = expected_amount_atomic, confirmed_at = now() - interval '1 day' WHERE id = $1`,
+        [p.id],
+      );
+      rows.push(p);
+    }
+    await h.runPayouts();
+    const [usdcSweep] = await h.sweepsOf(m, rows[0].id);
+    const [suiSweep] = await h.sweepsOf(m, rows[1].id);
+    expect(usdcSweep).toMatchObject({
+      payoutState: 'manual_required',
+      reason: 'no_sweep_support',
+      requiresManualPayout: true,
+      amount: '2',
+    });
+    expect(suiSweep).toMatchObject({
+      payoutState: 'manual_required',
+      reason: 'native_sui',
+      requiresManualPayout: true,
+      token: 'SUI',
+      tokenAddress: null,
+    });
+    await h.runPayouts();
+    expect(await h.sweepsOf(m, rows[0].id)).toHaveLength(1);
+  });
+});
+
+describe('retiring the only active address holds the rail (money contract › Settlement addresses › DELETE)', () => {
+  test('the sweep waits held; a new address activates and it completes there', async () => {
+    const other = await h.newMerchant();
+    const first = await h.activeAddress(other, 'bnb', 'mainnet', fresh());
+    const del = await other.delete(`/v1/settlement-addresses/${first.id}`);
+    expect(del.status).toBe(200);
+    expect(del.body).toMatchObject({ status: 'retired', isDefault: false });
+    const payment = await h.paidPayment(other, { chain: 'bnb', token: 'USDC', amount: '1', currency: 'USDC' });
+    await h.runPayouts();
+    expect((await h.sweepsOf(other, payment.id))[0]).toMatchObject({
+      payoutState: 'held',
+      reason: 'no_settlement_address',
+    });
+    const next = await h.activeAddress(other, 'bnb', 'mainnet', fresh());
+    expect(next.isDefault).toBe(true);
+    await h.fundGasTank('bnb', 'mainnet', E18);
+    const [sweep] = await h.settle(other, payment.id, (s) => s[0]?.payoutState === 'completed');
+    expect(sweep.toAddress).toBe(next.address);
+    expect(await h.tokenBalance('bnb', 'USDC', next.address)).toBe(usdc('1'));
+  });
+});
+
+describe('npm run svc -- gas-tank --json', () => {
+  test("prints one JSON line per EVM rail: the gas tank's address and native balance", async () => {
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        ['scripts/svc.js', 'gas-tank', '--json'],
+        {
+          cwd: ROOT,
+          timeout: 60_000,
+          env: {
+            ...process.env,
+            DATABASE_URL: h.t.config.databaseUrl,
+            SVC_ENV: 'test',
+            SVC_MNEMONIC: h.mnemonic,
+            SVC_CHAINS_FILE: h.devnet.chainsFile,
+          },
+        },
+        (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    expect(run).toMatchObject({ code: 0 });
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Row);
+    const bnb = lines.find((l) => l.chain === 'bnb' && l.network === 'mainnet');
+    const balance = await h.nativeBalance('bnb', 'mainnet', h.gasTankAddress());
+    expect(bnb).toEqual({
+      chain: 'bnb',
+      network: 'mainnet',
+      address: h.gasTankAddress(),
+      symbol: 'BNB',
+      decimals: 18,
+      balance: expect.any(String),
+      balanceAtomic: balance.toString(),
+      error: null,
+    });
+    expect(lines.every((l) => l.address === h.gasTankAddress())).toBe(true);
+    // a rail without RPC URLs says so instead of a balance
+    expect(lines.find((l) => l.chain === 'base' && l.network === 'mainnet')).toMatchObject({
+      balance: null,
+      error: 'no rpcUrls in the chain registry',
+    });
+  });
+});

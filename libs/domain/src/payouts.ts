@@ -1,0 +1,250 @@
+// Payouts (sweeps) and settlement addresses (money contract › Settlement addresses, › Payouts):
+// the vocabulary as closed unions and the decisions, pure. Callers (the API, the listener's
+// activation job, the payout process) do the I/O.
+import type { OutboundState, OutboundWaitReason } from './outbound';
+import { UNDERPAID_TAIL_MS } from './session-projection';
+import { assertUnreachable, PaymentStatus } from './types';
+
+// ---- settlement addresses ---------------------------------------------------------------------
+
+/** pending (in cool-down) → active → retired; a cancelled pending address is deleted. */
+export const SETTLEMENT_ADDRESS_STATUSES = ['pending', 'active', 'retired'] as const;
+export type SettlementAddressStatus = (typeof SETTLEMENT_ADDRESS_STATUSES)[number];
+
+/** money contract › Settlement addresses › DELETE, row by row. */
+export type SettlementRemoval =
+  | { kind: 'delete' } // pending: cancelled, the row goes (204)
+  | { kind: 'retire'; lastOnRail: boolean } // active: retired (200); the last active one leaves its rail without a default
+  | { kind: 'already_retired' } // retired: answered as it is (DELETE is idempotent)
+  | { kind: 'conflict'; message: string };
+
+export function decideSettlementRemoval(
+  address: { status: SettlementAddressStatus; isDefault: boolean; chain: string; network: string },
+  /** active addresses of the same workspace and rail, this one included */
+  activeOnRail: number,
+): SettlementRemoval {
+  switch (address.status) {
+    case 'pending':
+      return { kind: 'delete' };
+    case 'retired':
+      return { kind: 'already_retired' };
+    case 'active':
+      if (!address.isDefault) return { kind: 'retire', lastOnRail: activeOnRail <= 1 };
+      if (activeOnRail > 1) {
+        return {
+          kind: 'conflict',
+          message: `Choose another default for ${address.chain}/${address.network} first.`,
+        };
+      }
+      return { kind: 'retire', lastOnRail: true };
+    default:
+      return assertUnreachable(address.status);
+  }
+}
+
+export const ONLY_ACTIVE_CAN_BE_DEFAULT = 'Only an active settlement address can be the default.';
+
+// ---- sweeps -----------------------------------------------------------------------------------
+
+/**
+ * pending          written, nothing on chain yet (its transfer is planned, or about to be)
+ * submitted        its transaction is signed and on its way (txHash set; a replacement changes it)
+ * completed        the transaction is final on chain
+ * held             waits for something the merchant or operator must do (`reason`); resumes by itself
+ * manual_required  no run can forward it (a chain without sweep support, native SUI)
+ * failed           the transaction reverted on chain; the next run builds a new sweep
+ */
+export const PAYOUT_STATES = ['pending', 'submitted', 'completed', 'held', 'manual_required', 'failed'] as const;
+export type PayoutState = (typeof PAYOUT_STATES)[number];
+
+export const HELD_REASONS = [
+  /** no active settlement address on the rail (none added yet, still in cool-down, or the last one retired) */
+  'no_settlement_address',
+  /** the gas tank holds less than the token sweep's gas top-up needs */
+  'gas_tank_low',
+  /** a refund of the payment is in flight (refunds reserve the money first) */
+  'refund_in_progress',
+  /** the deposit address holds less than the sweep needs (a native balance below the fee, or tokens gone) */
+  'deposit_balance_low',
+] as const;
+export type HeldReason = (typeof HELD_REASONS)[number];
+
+export const MANUAL_REASONS = [
+  /** native SUI (spec) */
+  'native_sui',
+  /** a chain or token the payout runs cannot send yet (every non-EVM chain today, Sui tokens included) */
+  'no_sweep_support',
+] as const;
+export type ManualReason = (typeof MANUAL_REASONS)[number];
+
+export const FAILED_REASONS = ['transaction_reverted'] as const;
+export type FailedReason = (typeof FAILED_REASONS)[number];
+
+export type SweepReason = HeldReason | ManualReason | FailedReason;
+
+/** money contract › Payouts: `requiresManualPayout` is true exactly for held and manual_required. */
+export function requiresManualPayout(state: PayoutState): boolean {
+  switch (state) {
+    case 'held':
+    case 'manual_required':
+      return true;
+    case 'pending':
+    case 'submitted':
+    case 'completed':
+    case 'failed':
+      return false;
+    default:
+      return assertUnreachable(state);
+  }
+}
+
+/** A sweep a run still works on: at most one per payment (database-enforced). */
+export function isOpenPayoutState(state: PayoutState): boolean {
+  switch (state) {
+    case 'pending':
+    case 'submitted':
+    case 'held':
+      return true;
+    case 'completed':
+    case 'manual_required':
+    case 'failed':
+      return false;
+    default:
+      return assertUnreachable(state);
+  }
+}
+
+export const OPEN_PAYOUT_STATES: readonly PayoutState[] = PAYOUT_STATES.filter(isOpenPayoutState);
+
+/**
+ * money contract › Payouts › Rule 1: whose final credited funds a run forwards. `confirmed` and
+ * `overpaid` (late ones included) once `delaySeconds` have passed since `confirmedAt`;
+ * `underpaid` once its 7-day tail has closed (expiresAt + 7 days); a `refunded` payment's
+ * remainder, if any. Whether anything remains to be paid out is the caller's sum.
+ */
+export function isPayoutEligible(
+  payment: { status: PaymentStatus; confirmedAt: Date | null; expiresAt: Date },
+  now: Date,
+  delaySeconds: number,
+): boolean {
+  switch (payment.status) {
+    case 'confirmed':
+    case 'overpaid':
+      return payment.confirmedAt !== null && payment.confirmedAt.getTime() + delaySeconds * 1000 <= now.getTime();
+    case 'underpaid':
+      return payment.expiresAt.getTime() + UNDERPAID_TAIL_MS <= now.getTime();
+    case 'refunded':
+      return true;
+    case 'waiting_for_payment':
+    case 'detected':
+    case 'confirming':
+    case 'expired':
+    case 'created':
+    case 'settled':
+    case 'failed':
+      return false;
+    default:
+      return assertUnreachable(payment.status);
+  }
+}
+
+/**
+ * What is not paid out yet, in atomic units: the final credited total, less what refunds hold,
+ * less what every sweep so far accounts for (its `creditedAtomic`: reserved while it is open,
+ * then what left the deposit address for it). Never negative.
+ */
+export function payoutRemainder(receivedAtomic: bigint, reservedAtomic: bigint, sweptAtomic: bigint): bigint {
+  const rest = receivedAtomic - reservedAtomic - sweptAtomic;
+  return rest > 0n ? rest : 0n;
+}
+
+/**
+ * What a completed or failed sweep accounts for: what left the deposit address in the payment's
+ * token for it. A native sweep pays its fee out of the payment's coins (balance minus fee); a
+ * token sweep's gas comes from the gas tank. A reverted transaction moved nothing but its fee.
+ */
+export function sweptFromDeposit(
+  outcome: 'completed' | 'failed',
+  native: boolean,
+  movedAtomic: bigint,
+  feeAtomic: bigint,
+): bigint {
+  const fee = native ? feeAtomic : 0n;
+  return outcome === 'completed' ? movedAtomic + fee : fee;
+}
+
+/** How a rail's money can leave a deposit address (money contract › Payouts 4 and 9). */
+export type SweepSupport = { kind: 'native' } | { kind: 'token' } | { kind: 'manual'; reason: ManualReason };
+
+export function sweepSupport(
+  chainKind: 'evm' | 'sui' | 'solana' | 'tron',
+  token: { native: boolean; address: string | null },
+): SweepSupport {
+  switch (chainKind) {
+    case 'evm':
+      if (token.native) return { kind: 'native' };
+      return token.address ? { kind: 'token' } : { kind: 'manual', reason: 'no_sweep_support' };
+    case 'sui':
+      return { kind: 'manual', reason: token.native ? 'native_sui' : 'no_sweep_support' };
+    case 'solana':
+    case 'tron':
+      return { kind: 'manual', reason: 'no_sweep_support' };
+    default:
+      return assertUnreachable(chainKind);
+  }
+}
+
+/**
+ * A sweep's state from its outbound transfer (README › Money out: the signer › States).
+ * `replan`: the transfer was cancelled before anything was signed (its destination retired):
+ * the sweep needs a new transfer.
+ */
+export type PayoutFromTransfer =
+  { payoutState: PayoutState; reason: SweepReason | null } | { payoutState: 'replan'; reason: null };
+
+export function payoutFromTransfer(state: OutboundState, waitReason: OutboundWaitReason | null): PayoutFromTransfer {
+  switch (state) {
+    case 'planned':
+      return { payoutState: heldByWait(waitReason) ? 'held' : 'pending', reason: heldByWait(waitReason) };
+    case 'signed':
+    case 'submitted':
+    case 'replacing':
+    case 'mined':
+      return { payoutState: 'submitted', reason: null };
+    case 'completed':
+      return { payoutState: 'completed', reason: null };
+    case 'failed':
+      return { payoutState: 'failed', reason: 'transaction_reverted' };
+    case 'cancelled':
+      return { payoutState: 'replan', reason: null };
+    default:
+      return assertUnreachable(state);
+  }
+}
+
+/** The signer's wait reasons that need the merchant or the operator; the others resolve by themselves. */
+export function heldByWait(waitReason: OutboundWaitReason | null): HeldReason | null {
+  switch (waitReason) {
+    case 'gas_tank_low':
+      return 'gas_tank_low';
+    case 'balance_low':
+    case 'nothing_to_send':
+      return 'deposit_balance_low';
+    case 'address_busy':
+    case 'waiting_for_top_up':
+    case 'fee_above_cap':
+    case 'rpc_error':
+    case null:
+      return null;
+    default:
+      return assertUnreachable(waitReason);
+  }
+}
+
+/** money contract › Payouts 8: a sweep's `updatedAt` moves only when its payoutState, reason or txHash changes. */
+export function sweepChangeIsVisible(
+  before: { payoutState: PayoutState; reason: string | null; txHash: string | null },
+  after: { payoutState: PayoutState; reason: string | null; txHash: string | null },
+): boolean {
+  return before.payoutState !== after.payoutState || before.reason !== after.reason || before.txHash !== after.txHash;
+}

@@ -1,0 +1,181 @@
+// Queries of sweeps (house style 5): the API's reads and walk, and the payout runs' work lists and
+// writes. Writes take the caller's transaction.
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { PaymentEntity, SweepEntity } from '@svc/db';
+import { Network, OPEN_PAYOUT_STATES, sweepChangeIsVisible } from '@svc/domain';
+import type { Rail } from '../settlement/settlement-address.repository';
+
+export interface SweepWalkPage {
+  /** rows updated at or before this instant only (spec: Walk 2, the 60-second lag) */
+  cutoff: Date;
+  updatedAfter?: Date;
+  cursor?: { updatedAt: Date; id: string };
+  limit: number;
+}
+
+/** The columns a run may change on a sweep. */
+export type SweepChanges = Partial<
+  Pick<
+    SweepEntity,
+    | 'payoutState'
+    | 'reason'
+    | 'txHash'
+    | 'transferId'
+    | 'amountAtomic'
+    | 'creditedAtomic'
+    | 'toAddress'
+    | 'settlementAddressId'
+    | 'completedAt'
+  >
+>;
+
+const OPEN = OPEN_PAYOUT_STATES as string[];
+
+@Injectable()
+export class SweepRepository {
+  constructor(private readonly db: DataSource) {}
+
+  // ------------------------------------------------------------------ the API's reads
+
+  get(workspaceId: string, id: string): Promise<SweepEntity | null> {
+    return this.db.manager.findOne(SweepEntity, { where: { id, workspaceId } });
+  }
+
+  /** money contract › Payouts 8: one payment's sweeps by sequence (no lag). */
+  byPayment(workspaceId: string, paymentId: string, tx: EntityManager = this.db.manager): Promise<SweepEntity[]> {
+    return tx.find(SweepEntity, { where: { workspaceId, paymentId }, order: { sequence: 'ASC' } });
+  }
+
+  /** spec: Reconciliation walk: oldest-changed first by (updatedAt, id); one row more than the page says whether more follow. */
+  walk(workspaceId: string, page: SweepWalkPage): Promise<SweepEntity[]> {
+    const qb = this.db.manager
+      .createQueryBuilder(SweepEntity, 's')
+      .where('s.workspace_id = :ws', { ws: workspaceId })
+      .andWhere('s.updated_at <= :cutoff', { cutoff: page.cutoff });
+    if (page.updatedAfter) qb.andWhere('s.updated_at > :after', { after: page.updatedAfter });
+    if (page.cursor) {
+      qb.andWhere('(s.updated_at, s.id) > (:cAt, :cId)', { cAt: page.cursor.updatedAt, cId: page.cursor.id });
+    }
+    return qb
+      .orderBy('s.updated_at', 'ASC')
+      .addOrderBy('s.id', 'ASC')
+      .limit(page.limit + 1)
+      .getMany();
+  }
+
+  // ------------------------------------------------------------------ the payout runs' work lists
+
+  /**
+   * Payments of a rail with money not yet paid out and no open sweep (money contract › Payouts 1;
+   * the same rule as `isPayoutEligible`, which the planner applies again under the payment's lock):
+   * confirmed/overpaid once `delaySeconds` passed since confirmedAt, underpaid once the 7-day tail
+   * closed, refunded for a remainder; `received − Σ credited of its sweeps > 0`.
+   * Refunds: what a refund reserves is subtracted by the planner (PayoutReservations).
+   */
+  async candidates(rail: Rail, now: Date, delaySeconds: number, limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT p.id FROM payments p
+       WHERE p.chain = $1 AND p.network = $2 AND p.decimals IS NOT NULL
+         AND (
+           (p.status IN ('confirmed', 'overpaid') AND p.confirmed_at <= $3::timestamptz - make_interval(secs => $4))
+           OR (p.status = 'underpaid' AND p.expires_at <= $3::timestamptz - interval '7 days')
+           OR p.status = 'refunded'
+         )
+         AND NOT EXISTS (SELECT 1 FROM sweeps o WHERE o.payment_id = p.id AND o.payout_state = ANY($6))
+         AND p.received_amount_atomic > COALESCE((SELECT sum(s.credited_atomic) FROM sweeps s WHERE s.payment_id = p.id), 0)
+       ORDER BY p.updated_at, p.id
+       LIMIT $5`,
+      [rail.chain, rail.network, now, delaySeconds, limit, OPEN],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Open sweeps of a rail (pending, submitted, held), oldest first. */
+  open(rail: Rail, limit: number): Promise<SweepEntity[]> {
+    return this.db.manager.find(SweepEntity, {
+      where: { chain: rail.chain, network: rail.network as Network, payoutState: In(OPEN) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      take: limit,
+    });
+  }
+
+  // ------------------------------------------------------------------ writes (caller's transaction)
+
+  /** The payment row, locked; a row a credit holds is skipped (left to the next run). */
+  lockPayment(tx: EntityManager, id: string): Promise<PaymentEntity | null> {
+    return tx.findOne(PaymentEntity, {
+      where: { id },
+      lock: { mode: 'pessimistic_write', onLocked: 'skip_locked' },
+    });
+  }
+
+  lock(tx: EntityManager, id: string): Promise<SweepEntity | null> {
+    return tx.findOne(SweepEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Σ credited over every sweep of the payment (money contract: what is paid out or on its way). */
+  async sweptTotal(tx: EntityManager, paymentId: string): Promise<bigint> {
+    const [row]: Array<{ total: string | null }> = await tx.query(
+      'SELECT sum(credited_atomic)::text AS total FROM sweeps WHERE payment_id = $1',
+      [paymentId],
+    );
+    return BigInt(row?.total ?? '0');
+  }
+
+  /** Σ amount of the payment's completed sweeps: `lifetimeTotal` of settlement.completed. */
+  async completedTotal(tx: EntityManager, paymentId: string): Promise<bigint> {
+    const [row]: Array<{ total: string | null }> = await tx.query(
+      `SELECT sum(amount_atomic)::text AS total FROM sweeps WHERE payment_id = $1 AND payout_state = 'completed'`,
+      [paymentId],
+    );
+    return BigInt(row?.total ?? '0');
+  }
+
+  hasOpen(tx: EntityManager, paymentId: string): Promise<boolean> {
+    return tx.exists(SweepEntity, { where: { paymentId, payoutState: In(OPEN) } });
+  }
+
+  /** Whether an outbound transfer already carries this id as its purpose (a sweep's first, given-up transfer). */
+  async transferPurposeTaken(tx: EntityManager, purposeId: string): Promise<boolean> {
+    const [row]: Array<{ taken: boolean }> = await tx.query(
+      `SELECT EXISTS (SELECT 1 FROM outbound_transfers WHERE purpose = 'sweep' AND purpose_id = $1) AS taken`,
+      [purposeId],
+    );
+    return row.taken;
+  }
+
+  async nextSequence(tx: EntityManager, paymentId: string): Promise<number> {
+    const [row]: Array<{ n: number | null }> = await tx.query(
+      'SELECT max(sequence) AS n FROM sweeps WHERE payment_id = $1',
+      [paymentId],
+    );
+    return (row?.n ?? 0) + 1;
+  }
+
+  async insert(tx: EntityManager, s: Omit<SweepEntity, 'payment' | 'settlementAddress'>): Promise<void> {
+    await tx.insert(SweepEntity, s);
+  }
+
+  /**
+   * Applies `changes` to a locked sweep. money contract › Payouts 8: `updatedAt` moves only when
+   * payoutState, reason or txHash changes. Returns whether anything changed.
+   */
+  async update(tx: EntityManager, s: SweepEntity, changes: SweepChanges, now: Date): Promise<boolean> {
+    const next = { ...s, ...changes };
+    const changed = (Object.keys(changes) as Array<keyof SweepChanges>).filter((k) => !same(s[k], next[k]));
+    if (!changed.length) return false;
+    const visible = sweepChangeIsVisible(s, next);
+    const set: SweepChanges & { updatedAt?: Date } = {};
+    for (const k of changed) (set as Record<string, unknown>)[k] = next[k];
+    if (visible) set.updatedAt = now;
+    await tx.update(SweepEntity, { id: s.id }, set);
+    Object.assign(s, set);
+    return true;
+  }
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return a === b;
+}
