@@ -12,10 +12,37 @@ export interface ChangelogEntry {
 
 /**
  * This service's own history (the dates its features shipped), newest first. It lists what
- * exists: payouts (sweeps), settlement addresses and refunds (with their credit notes) get their
- * entries when they ship, not before.
+ * exists, and only that: e2e/changelog.e2e-spec.ts fails when an entry names a route the API
+ * does not serve.
  */
 export const CHANGELOG: readonly ChangelogEntry[] = [
+  {
+    date: '2026-11-23',
+    title: 'Payouts to settlement addresses',
+    breaking: false,
+    changes: [
+      'Settlement addresses per chain and network with a cool-down (SVC_SETTLEMENT_COOLDOWN_SECONDS), exactly one default each: POST /v1/settlement-addresses, GET /v1/settlement-addresses, GET /v1/settlement-addresses/:id, POST /v1/settlement-addresses/:id/default, DELETE /v1/settlement-addresses/:id; settlement.address_added and settlement.address_activated.',
+      'Per-product routes: GET /v1/products/:id/settlement-routes and PUT /v1/products/:id/settlement-routes.',
+      'The payout process (npm run start:payouts) forwards paid payments to the routed or default address; sweeps are pending, submitted, completed, held (with a reason), manual_required or failed; settlement.completed carries the sequence and the lifetime total, and a recovery credit on a paid-out payment gets sequence 2.',
+      'GET /v1/sweeps (the reconciliation walk, or one payment with paymentId) and GET /v1/sweeps/:id; the settlement.write and settlement.route permissions.',
+    ],
+    migrationGuide: null,
+    anchor: '2026-11-23-payouts',
+  },
+  {
+    date: '2026-11-23',
+    title: 'Hostile input refused, anonymous routes limited',
+    breaking: true,
+    changes: [
+      'null in an optional field means the same as leaving it out, or is a 400 naming the field (idempotencyKey); a string holding a NUL character or a lone surrogate is a 400 naming the field; a repeated, bracketed or unknown query parameter is a 400 naming it.',
+      'The anonymous routes are limited per client and per session, slug or payment (SVC_RATE_LIMIT_*): 429 with Retry-After.',
+      'GET /healthz shows status, database, redis and per-chain lag only; the details moved to GET /v1/operator/health (owner and admin keys).',
+      'GET /v1/events takes tail=true (no 60-second withholding) for a follower that deduplicates by id, as npm run svc -- listen does.',
+    ],
+    migrationGuide:
+      'Send no idempotencyKey instead of null; send each query parameter once and only the ones a route documents. Read chain heads and errors from GET /v1/operator/health. A client that gets 429 waits Retry-After seconds.',
+    anchor: '2026-11-23-hostile-input',
+  },
   {
     date: '2026-11-23',
     title: 'Receipts and invoices',
