@@ -8,6 +8,7 @@ import { Documents1763910000000 } from './1763910000000-Documents';
 import { ApiKeyLastUsed1763920000000 } from './1763920000000-ApiKeyLastUsed';
 import { ExpiryWaitsForWatcher1763925000000 } from './1763925000000-ExpiryWaitsForWatcher';
 import { Payouts1763930000000 } from './1763930000000-Payouts';
+import { Refunds1763940000000 } from './1763940000000-Refunds';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   ApiKeyLastUsed1763920000000,
   ExpiryWaitsForWatcher1763925000000,
   Payouts1763930000000,
+  Refunds1763940000000,
 ];

@@ -14,6 +14,7 @@ import { InvoicesModule } from './modules/invoices/invoices.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProductsModule } from './modules/products/products.module';
 import { ReceiptsModule } from './modules/receipts/receipts.module';
+import { RefundsModule } from './modules/refunds/refunds.module';
 import { RateLimitGuard } from './modules/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { SettlementModule } from './modules/settlement/settlement.module';
@@ -42,6 +43,7 @@ export class AppModule {
         InvoicesModule,
         SettlementModule,
         SweepsModule,
+        RefundsModule,
         ...(config.devClock ? [DevModule] : []),
       ],
       providers: [

@@ -15,6 +15,8 @@ import type { Network } from '@svc/domain';
 import { OutboundService } from '@svc/signer';
 import { PayoutPlanner } from './payout-planner.service';
 import { PAYOUTS_LOCK_NAMESPACE, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
+import { RefundPlanner } from './refund-planner.service';
+import { RefundTracker } from './refund-tracker.service';
 import { SweepTracker } from './sweep-tracker.service';
 
 export interface RailPayoutReport {
@@ -26,6 +28,8 @@ export interface RailPayoutReport {
   advanced: number;
   completed: number;
   failed: number;
+  /** refunds planned, completed and failed */
+  refunds: { planned: number; completed: number; failed: number };
   errors: string[];
 }
 
@@ -42,6 +46,8 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly chains: ChainRegistry,
     private readonly planner: PayoutPlanner,
     private readonly tracker: SweepTracker,
+    private readonly refundPlanner: RefundPlanner,
+    private readonly refundTracker: RefundTracker,
     private readonly signer: OutboundService,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
     @Inject(PAYOUTS_OPTIONS) private readonly options: PayoutsOptions,
@@ -97,6 +103,7 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
       advanced: 0,
       completed: 0,
       failed: 0,
+      refunds: { planned: 0, completed: 0, failed: 0 },
       errors: [],
     };
     const size = this.options.batchSize;
@@ -109,6 +116,8 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
     };
     const signs = rail.kind === 'evm';
     if (signs) await step('resume', async () => void (report.resumed = await this.planner.resumeOpen(rail, size)));
+    // after resume (which gives up an unsigned payout while a refund is in flight), before new payouts
+    await step('refunds', async () => void (report.refunds.planned = await this.refundPlanner.planOpen(rail, size)));
     await step('plan', async () => void (report.planned = await this.planner.planNew(rail, size)));
     if (signs) {
       await step('sign', async () => {
@@ -120,6 +129,11 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
         const tracked = await this.tracker.track(rail, size);
         report.completed = tracked.completed;
         report.failed = tracked.failed;
+      });
+      await step('follow refunds', async () => {
+        const tracked = await this.refundTracker.track(rail, size);
+        report.refunds.completed = tracked.completed;
+        report.refunds.failed = tracked.failed;
       });
     }
     return report;
@@ -144,9 +158,9 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
       const run = this.runOnce()
         .then((reports) => {
           for (const r of reports) {
-            if (r.resumed || r.planned || r.completed || r.failed) {
+            if (r.resumed || r.planned || r.completed || r.failed || r.refunds.planned || r.refunds.completed) {
               this.logger.log(
-                `${r.chain}/${r.network}: ${r.planned} planned, ${r.resumed} resumed, ${r.advanced} transfer(s) advanced, ${r.completed} completed, ${r.failed} failed`,
+                `${r.chain}/${r.network}: ${r.planned} planned, ${r.resumed} resumed, ${r.advanced} transfer(s) advanced, ${r.completed} completed, ${r.failed} failed; refunds: ${r.refunds.planned} planned, ${r.refunds.completed} completed, ${r.refunds.failed} failed`,
               );
             }
             for (const e of r.errors) this.logger.warn(`${r.chain}/${r.network}: ${e}`);

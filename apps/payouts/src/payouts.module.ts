@@ -2,11 +2,13 @@ import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
 import { ClockService, CoreModule, SvcConfig } from '@svc/core';
-import { NO_RESERVATIONS, PAYOUT_RESERVATIONS, PaymentLedgerModule, PayoutsDataModule } from '@svc/payments';
+import { PAYOUT_RESERVATIONS, PaymentLedgerModule, PayoutsDataModule, RefundRepository } from '@svc/payments';
 import { SignerModule } from '@svc/signer';
 import { PayoutPlanner } from './payout-planner.service';
 import { PayoutRunner } from './payout-runner.service';
 import { DEFAULT_PAYOUTS_OPTIONS, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
+import { RefundPlanner } from './refund-planner.service';
+import { RefundTracker } from './refund-tracker.service';
 import { SweepTracker } from './sweep-tracker.service';
 
 /**
@@ -41,7 +43,10 @@ export class PayoutsModule {
       ],
       providers: [
         { provide: PAYOUTS_OPTIONS, useValue: tuning },
-        { provide: PAYOUT_RESERVATIONS, useValue: NO_RESERVATIONS },
+        // money contract › Payouts 1: what refunds reserve is not paid out; a refund in flight holds the payout
+        { provide: PAYOUT_RESERVATIONS, useExisting: RefundRepository },
+        RefundPlanner,
+        RefundTracker,
         PayoutPlanner,
         SweepTracker,
         PayoutRunner,

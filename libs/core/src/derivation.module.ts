@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { DepositAddressDeriver } from '@svc/chains';
+import { DepositAddressDeriver, EvmAccounts } from '@svc/chains';
 import { SvcConfig } from './config.provider';
 
 /**
@@ -16,8 +16,12 @@ export class DerivationModule {
     const mnemonic = config.mnemonic;
     return {
       module: DerivationModule,
-      providers: [{ provide: DepositAddressDeriver, useFactory: () => new DepositAddressDeriver(mnemonic) }],
-      exports: [DepositAddressDeriver],
+      providers: [
+        { provide: DepositAddressDeriver, useFactory: () => new DepositAddressDeriver(mnemonic) },
+        // addresses of the seed's other EVM accounts (refund wallets); spending keys stay with the signer
+        { provide: EvmAccounts, useFactory: () => new EvmAccounts(mnemonic) },
+      ],
+      exports: [DepositAddressDeriver, EvmAccounts],
     };
   }
 }

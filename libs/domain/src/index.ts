@@ -8,3 +8,4 @@ export * from './permissions';
 export * from './outbound';
 export * from './documents';
 export * from './payouts';
+export * from './refunds';

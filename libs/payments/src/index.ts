@@ -20,3 +20,5 @@ export * from './presenters/settlement.presenter';
 export * from './settlement/settlement-activation';
 export * from './settlement/settlement-address.repository';
 export * from './payouts/payouts-data.module';
+export * from './refunds/refund.repository';
+export * from './presenters/refund.presenter';

@@ -7,6 +7,7 @@ import { ReceiptRepository } from './documents/receipt.repository';
 import { PaymentLedger } from './payment-ledger';
 import { PaymentRepository } from './payment.repository';
 import { RecoveryService } from './recovery.service';
+import { RefundRepository } from './refunds/refund.repository';
 
 const PROVIDERS = [
   PaymentRepository,
@@ -17,6 +18,7 @@ const PROVIDERS = [
   InvoiceRepository,
   DocumentCounters,
   DocumentIssuer,
+  RefundRepository,
 ];
 
 /**

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { ChainConfig, ChainKind, ChainRegistry, ObservedTransfer, sameAddress, TokenConfig } from '@svc/chains';
 import { ClockService } from '@svc/core';
-import { BlockchainTransactionEntity, CheckoutSessionEntity, PaymentEntity } from '@svc/db';
+import { BlockchainTransactionEntity, CheckoutSessionEntity, PaymentEntity, RefundEntity } from '@svc/db';
 import {
   AutomaticCreditRefusal,
   automaticCreditRefusal,
@@ -16,7 +16,9 @@ import {
   decideCancel,
   decideRecovery,
   evaluatePayment,
+  formatAtomic,
   isFinal,
+  isFullyRefunded,
   PaymentStatus,
   projectSession,
   RecoveryDecision,
@@ -25,8 +27,9 @@ import {
 import { CheckoutSessionRepository, LoadedSession } from './checkout-session.repository';
 import { DocumentIssuer } from './documents/document-issuer';
 import { appendEvents } from './events/outbox';
-import { paymentEvent, sessionRef } from './events/payment-events';
+import { paymentEvent, paymentRefundedEvent, RefundTransaction, sessionRef } from './events/payment-events';
 import { PaymentRepository, PaymentTarget } from './payment.repository';
+import { RefundRepository } from './refunds/refund.repository';
 import { projectable, sessionEventData, SessionContext } from './presenters/session.presenter';
 
 /**
@@ -86,6 +89,7 @@ export class PaymentLedger {
     private readonly chains: ChainRegistry,
     private readonly clock: ClockService,
     private readonly documents: DocumentIssuer,
+    private readonly refunds: RefundRepository,
   ) {}
 
   /**
@@ -311,5 +315,75 @@ export class PaymentLedger {
       now,
     );
     return decision;
+  }
+
+  /**
+   * money contract › Refunds 5: the refund's transfer is final. The caller holds the refund's lock;
+   * here, in its transaction: the credit note (`CN-…`, receipt.credit_note.issued), the refund
+   * completed with it, and when the completed refunds reach the maximum (`received − fee`) the
+   * payment becomes `refunded` with payment.refunded and a bound session `failed` with
+   * checkout.session.failed. A partial refund changes no status. Returns the event types appended.
+   */
+  async completeRefund(tx: EntityManager, refund: RefundEntity, transfer: RefundTransaction): Promise<string[]> {
+    const now = this.clock.now();
+    const target = await this.payments.findById(refund.paymentId, tx);
+    if (!target) throw new Error(`refund ${refund.id}: payment ${refund.paymentId} vanished`);
+    // Lock order: the session, then the payment (as credits, redeem and cancel do).
+    const session = target.checkoutSessionId ? await this.sessions.lock(tx, target.checkoutSessionId) : null;
+    const payment = await this.payments.lock(tx, refund.paymentId);
+    if (!payment || payment.decimals === null) throw new Error(`refund ${refund.id}: its payment has no token`);
+    const note = await this.documents.issue(
+      tx,
+      payment,
+      {
+        kind: 'credit_note',
+        amountAtomic: refund.amountAtomic,
+        refundId: refund.id,
+        transactions: [
+          {
+            txHash: transfer.txHash,
+            logIndex: -1,
+            blockNumber: transfer.blockNumber.toString(),
+            amount: formatAtomic(refund.amountAtomic, payment.decimals),
+          },
+        ],
+      },
+      now,
+    );
+    await this.refunds.update(
+      tx,
+      refund,
+      {
+        status: 'completed',
+        failureReason: null,
+        txHash: transfer.txHash,
+        blockNumber: transfer.blockNumber,
+        creditNoteId: note.id,
+        completedAt: transfer.at,
+      },
+      now,
+    );
+    const events = ['receipt.credit_note.issued'];
+    const { completed } = await this.refunds.totals(tx, payment.id);
+    const full = isFullyRefunded({
+      receivedAtomic: payment.receivedAmountAtomic,
+      feeAtomic: payment.feeAmountAtomic,
+      completedAtomic: completed,
+    });
+    if (!full || payment.status === 'refunded') return events;
+    Object.assign(payment, { status: 'refunded' satisfies PaymentStatus, updatedAt: now });
+    await this.payments.saveEvaluation(tx, payment);
+    await appendEvents(
+      tx,
+      payment.workspaceId,
+      [paymentRefundedEvent(payment, transfer, session ? sessionRef(session) : null)],
+      now,
+    );
+    events.push('payment.refunded');
+    // spec: Checkout session › processing, completed → failed when the bound payment is fully refunded.
+    if (session && session.paymentId === payment.id) {
+      events.push(...(await this.projectSession(tx, await this.sessions.context(tx, session, payment), now)));
+    }
+    return events;
   }
 }

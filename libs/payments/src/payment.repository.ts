@@ -338,6 +338,16 @@ export class PaymentRepository {
     }));
   }
 
+  /** money contract › Refunds 3: the sender of the payment's first transfer, the refund's default destination. */
+  async firstSender(tx: EntityManager, paymentId: string): Promise<string | null> {
+    const rows: Array<{ from_address: string }> = await tx.query(
+      `SELECT from_address FROM blockchain_transactions WHERE payment_id = $1
+       ORDER BY block_number, log_index, created_at, id LIMIT 1`,
+      [paymentId],
+    );
+    return rows[0]?.from_address ?? null;
+  }
+
   /** Stores the engine's verdict: status, received total, confirmedAt; `updatedAt` moves. */
   async saveEvaluation(
     tx: EntityManager,

@@ -12,6 +12,7 @@ import {
   PaymentRepository,
   ReceiptRepository,
   RecoveryService,
+  RefundRepository,
 } from '@svc/payments';
 import { parseOptions, requireOption, UsageError } from '../cli-args';
 import { connect } from './database';
@@ -65,7 +66,14 @@ export class RecoverCommand {
         payments,
         this.config,
       );
-      const ledger = new PaymentLedger(payments, new CheckoutSessionRepository(this.db, sql), chains, clock, documents);
+      const ledger = new PaymentLedger(
+        payments,
+        new CheckoutSessionRepository(this.db, sql),
+        chains,
+        clock,
+        documents,
+        new RefundRepository(this.db),
+      );
       const recovery = new RecoveryService(this.db, chains, payments, ledger);
       const result = await recovery.recover(paymentId, txHash).catch((err: unknown) => {
         throw err instanceof DomainError ? recoveryFailure(err.code, err.message) : err;

@@ -17,6 +17,7 @@ import { ReceiptEntity } from './receipt.entity';
 import { ServiceClockEntity } from './service-clock.entity';
 import { SettlementAddressEntity } from './settlement-address.entity';
 import { SweepEntity } from './sweep.entity';
+import { RefundEntity } from './refund.entity';
 import { WebhookDeliveryAttemptEntity } from './webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
@@ -42,6 +43,7 @@ export {
   ServiceClockEntity,
   SettlementAddressEntity,
   SweepEntity,
+  RefundEntity,
   WebhookDeliveryAttemptEntity,
   WebhookDeliveryEntity,
   WebhookEndpointEntity,
@@ -78,4 +80,5 @@ export const ENTITIES = [
   SettlementAddressEntity,
   ProductSettlementRouteEntity,
   SweepEntity,
+  RefundEntity,
 ];

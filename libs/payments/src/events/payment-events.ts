@@ -1,5 +1,5 @@
 import { BlockchainTransactionEntity, CheckoutSessionEntity, PaymentEntity } from '@svc/db';
-import { assertUnreachable, PaymentEventType } from '@svc/domain';
+import { assertUnreachable, formatAtomic, PaymentEventType } from '@svc/domain';
 import { blockchainTransaction, CheckoutSessionRef, paymentObject } from '../presenters/payment.presenter';
 import { OutboxEvent } from './outbox';
 
@@ -47,4 +47,58 @@ export function paymentEvent(
     default:
       return assertUnreachable(type);
   }
+}
+
+/** The refund transfer as the `blockchainTransaction` of payment.refunded (money contract › Refunds 5). */
+export interface RefundTransaction {
+  /** the outbound transfer's id */
+  id: string;
+  txHash: string;
+  blockNumber: bigint;
+  fromAddress: string;
+  toAddress: string;
+  tokenAddress: string | null;
+  amountAtomic: bigint;
+  confirmations: number;
+  at: Date;
+}
+
+/**
+ * payment.refunded: {merchantId, eventType, payment, blockchainTransaction, checkoutSession?} like
+ * the other payment events; its blockchainTransaction is the refund transfer (logIndex -1: the
+ * transaction's own transfer, as for a native coin).
+ */
+export function paymentRefundedEvent(
+  payment: PaymentEntity,
+  refund: RefundTransaction,
+  session: CheckoutSessionRef | null,
+): OutboxEvent {
+  const type = 'payment.refunded';
+  return {
+    type,
+    data: {
+      merchantId: payment.workspaceId,
+      eventType: type,
+      payment: paymentObject(payment),
+      blockchainTransaction: {
+        id: refund.id,
+        paymentId: payment.id,
+        merchantId: payment.workspaceId,
+        chain: payment.chain,
+        network: payment.network,
+        txHash: refund.txHash,
+        logIndex: -1,
+        fromAddress: refund.fromAddress,
+        toAddress: refund.toAddress,
+        tokenAddress: refund.tokenAddress,
+        amount: formatAtomic(refund.amountAtomic, payment.decimals ?? 0),
+        blockNumber: refund.blockNumber.toString(),
+        confirmations: refund.confirmations,
+        status: 'confirmed',
+        createdAt: refund.at.toISOString(),
+        updatedAt: refund.at.toISOString(),
+      },
+      ...(session ? { checkoutSession: session } : {}),
+    },
+  };
 }

@@ -1,0 +1,205 @@
+// money contract › Refunds 1–3: who may be refunded, how much, and where to. The API only writes the
+// refund with its amount reserved — under the payment's row lock, so concurrent refunds never
+// exceed the maximum — and the payout process (the only one that signs) sends it.
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ChainConfig, ChainRegistry, parseSettlementAddress } from '@svc/chains';
+import { badRequest, ClockService, conflict, notFound, unavailable } from '@svc/core';
+import { RefundEntity } from '@svc/db';
+import { formatAtomic, isRefundable, isUuid, refundMaximumAtomic, toAtomic, TOKEN_AMOUNT_RE } from '@svc/domain';
+import { PaymentRepository, RefundRepository } from '@svc/payments';
+import { DEFAULT_FEE_POLICY, EvmRail, JsonRpcClient, RefundWallets } from '@svc/signer';
+import { CreateRefundDto } from './dto/create-refund.dto';
+import * as msg from './refunds.errors';
+
+@Injectable()
+export class RefundsService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly clock: ClockService,
+    private readonly chains: ChainRegistry,
+    private readonly payments: PaymentRepository,
+    private readonly refunds: RefundRepository,
+    private readonly refundWallets: RefundWallets,
+  ) {}
+
+  /** The new refund, or the Idempotency-Key's earlier one for the same request. */
+  async create(
+    workspaceId: string,
+    paymentId: string,
+    dto: CreateRefundDto,
+    idempotencyKey: string | null,
+  ): Promise<RefundEntity> {
+    const found = isUuid(paymentId) ? await this.payments.findInWorkspace(workspaceId, paymentId) : null;
+    if (!found) throw notFound(msg.paymentNotFound(paymentId));
+    const rail = this.chains.get(found.chain, found.network);
+    const explicitTo = dto.toAddress === undefined ? null : this.destination(rail, found.chain, dto.toAddress);
+    // The default destination's contract check reads the chain: done before the transaction holds the lock.
+    const payerTo = explicitTo ? null : await this.payerDestination(rail, found.id, found.chain, found.network);
+
+    return this.db.transaction(async (tx) => {
+      const payment = await this.payments.lock(tx, found.id);
+      if (!payment) throw notFound(msg.paymentNotFound(paymentId));
+      if (idempotencyKey !== null) {
+        const earlier = await this.refunds.byIdempotencyKey(tx, workspaceId, idempotencyKey);
+        if (earlier) return this.replay(earlier, payment.id, dto, explicitTo, idempotencyKey);
+      }
+      // spec: Refund rules: only confirmed and overpaid payments
+      if (!isRefundable(payment.status)) throw conflict(msg.notRefundable(payment.status));
+      const decimals = payment.decimals as number;
+      const { held } = await this.refunds.totals(tx, payment.id);
+      // maximum: receivedAmount − feeAmount − (completed + in-flight refunds)
+      const max = refundMaximumAtomic({
+        receivedAtomic: payment.receivedAmountAtomic,
+        feeAtomic: payment.feeAmountAtomic,
+        refundedAtomic: held,
+      });
+      if (dto.amount === undefined && max === 0n) throw conflict(msg.NOTHING_LEFT);
+      const amount = dto.amount === undefined ? max : this.amount(dto.amount, decimals);
+      if (amount > max) {
+        throw badRequest(msg.amountAboveMaximum(formatAtomic(max, decimals), payment.token), {
+          maximum: formatAtomic(max, decimals),
+        });
+      }
+      const now = this.clock.now();
+      const refund: Omit<RefundEntity, 'payment'> = {
+        id: randomUUID(),
+        workspaceId,
+        paymentId: payment.id,
+        chain: payment.chain,
+        network: payment.network,
+        token: payment.token,
+        tokenAddress: this.tokenAddress(rail, payment.token, payment.tokenAddress),
+        decimals,
+        amountAtomic: amount,
+        toAddress: (explicitTo ?? payerTo) as string,
+        reason: dto.reason ?? null,
+        status: 'pending',
+        source: null,
+        fromAddress: null,
+        txHash: null,
+        blockNumber: null,
+        failureReason: null,
+        creditNoteId: null,
+        idempotencyKey,
+        transferId: null,
+        createdAt: now,
+        updatedAt: now,
+        completedAt: null,
+      };
+      // The payment's lock serialises refunds of one payment; the unique index settles one key used on two payments at once.
+      if (!(await this.refunds.insert(tx, refund))) throw conflict(msg.idempotencyReused(idempotencyKey ?? ''));
+      return refund as RefundEntity;
+    });
+  }
+
+  async get(workspaceId: string, id: string): Promise<RefundEntity> {
+    const refund = isUuid(id) ? await this.refunds.get(workspaceId, id) : null;
+    if (!refund) throw notFound(msg.refundNotFound(id));
+    return refund;
+  }
+
+  newest(workspaceId: string): Promise<RefundEntity[]> {
+    return this.refunds.newest(workspaceId);
+  }
+
+  /**
+   * money contract › Refunds 4: the workspace's refund wallet on each EVM rail of the registry, with
+   * what it holds (the native coin and every registered token; null where the node did not answer).
+   */
+  async wallets(workspaceId: string) {
+    const wallet = await this.refundWallets.ensure(workspaceId);
+    const rails = this.chains.all().filter((c) => c.kind === 'evm');
+    return Promise.all(
+      rails.map(async (rail) => ({
+        chain: rail.chain,
+        network: rail.network,
+        address: wallet.address,
+        balances: await this.balances(rail, wallet.address),
+      })),
+    );
+  }
+
+  // ---- rules --------------------------------------------------------------------------------
+
+  /** Same key, same request: the same refund. Same key, another request: 409 (as Stripe). */
+  private replay(
+    earlier: RefundEntity,
+    paymentId: string,
+    dto: CreateRefundDto,
+    explicitTo: string | null,
+    key: string,
+  ): RefundEntity {
+    const same =
+      earlier.paymentId === paymentId &&
+      (dto.amount === undefined || toAtomic(dto.amount, earlier.decimals) === earlier.amountAtomic) &&
+      (explicitTo === null || explicitTo === earlier.toAddress) &&
+      (dto.reason === undefined || dto.reason === earlier.reason);
+    if (!same) throw conflict(msg.idempotencyReused(key));
+    return earlier;
+  }
+
+  /** zero, negative, malformed or more decimals than the token: 400 (money contract › Refunds 2). */
+  private amount(raw: string, decimals: number): bigint {
+    const atomic = TOKEN_AMOUNT_RE.test(raw) ? toAtomic(raw, decimals) : null;
+    if (atomic === null || atomic <= 0n) throw badRequest(msg.amountMalformed(decimals));
+    return atomic;
+  }
+
+  private destination(rail: ChainConfig | undefined, chain: string, raw: string): string {
+    if (!rail) throw badRequest(`toAddress cannot be checked: ${chain} is not in the chain registry.`);
+    const parsed = parseSettlementAddress(rail.kind, chain, raw);
+    if ('error' in parsed) throw badRequest(parsed.error.replace(/^address\b/, 'toAddress'));
+    return parsed.address;
+  }
+
+  /** money contract › Refunds 3: the first transfer's sender, refused when it holds contract code. */
+  private async payerDestination(
+    rail: ChainConfig | undefined,
+    paymentId: string,
+    chain: string,
+    network: string,
+  ): Promise<string | null> {
+    const sender = await this.payments.firstSender(this.db.manager, paymentId);
+    if (sender === null) return null; // nothing received: the status check answers
+    if (rail?.kind !== 'evm') return sender;
+    if (rail.rpcUrls.length === 0) throw unavailable(msg.payerUncheckable(chain, network));
+    let code: string;
+    try {
+      code = await new JsonRpcClient(rail.rpcUrls, 5_000).call<string>('eth_getCode', [sender, 'latest']);
+    } catch {
+      throw unavailable(msg.payerUncheckable(chain, network));
+    }
+    if (code !== '0x' && code !== '0x0') throw conflict(msg.PAYER_IS_CONTRACT);
+    return sender;
+  }
+
+  private tokenAddress(
+    rail: ChainConfig | undefined,
+    symbol: string,
+    paymentTokenAddress: string | null,
+  ): string | null {
+    const token = rail?.tokens.find((t) => t.symbol === symbol);
+    if (!token || token.native) return null;
+    return paymentTokenAddress ?? token.address;
+  }
+
+  private async balances(rail: ChainConfig, address: string): Promise<Array<{ token: string; amount: string | null }>> {
+    const tokens = rail.tokens.filter((t) => t.native || t.address !== null);
+    if (rail.rpcUrls.length === 0) return tokens.map((t) => ({ token: t.symbol, amount: null }));
+    const reader = new EvmRail(rail, new JsonRpcClient(rail.rpcUrls, 5_000), DEFAULT_FEE_POLICY);
+    return Promise.all(
+      tokens.map(async (t) => {
+        try {
+          const atomic = t.native
+            ? await reader.nativeBalance(address, 'latest')
+            : await reader.tokenBalance(t.address as string, address, 'latest');
+          return { token: t.symbol, amount: formatAtomic(atomic, t.decimals) };
+        } catch {
+          return { token: t.symbol, amount: null };
+        }
+      }),
+    );
+  }
+}

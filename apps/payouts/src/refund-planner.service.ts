@@ -1,0 +1,159 @@
+// The refund half of a payout run (money contract › Refunds 4): where each open refund's money comes
+// from, and its outbound transfer written with it (nothing is signed here). The payment's deposit
+// address pays while its funds are there — no sweep of the payment has been signed — with the gas
+// of a token refund from the gas tank, as sweeps do; once the payment was paid out, the
+// workspace's refund wallet on that chain pays. When neither can, the refund is `awaiting_funds`
+// with a reason and is decided again on every run, so funding the wallet or the tank resumes it.
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ChainConfig } from '@svc/chains';
+import { ClockService } from '@svc/core';
+import { RefundEntity } from '@svc/db';
+import { RefundReason, RefundSource } from '@svc/domain';
+import { PaymentRepository, RefundRepository } from '@svc/payments';
+import { depositKey, OutboundService, PayCheck, RefundWallets, SignerKeyRef } from '@svc/signer';
+
+/** What a run decided for a refund before it writes. */
+type Decision =
+  | { kind: 'plan'; source: RefundSource; from: SignerKeyRef; fromAddress: string }
+  | { kind: 'wait'; reason: RefundReason }
+  | { kind: 'skip'; why: string };
+
+@Injectable()
+export class RefundPlanner {
+  private readonly logger = new Logger('refunds');
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly clock: ClockService,
+    private readonly payments: PaymentRepository,
+    private readonly refunds: RefundRepository,
+    private readonly wallets: RefundWallets,
+    private readonly signer: OutboundService,
+  ) {}
+
+  /** Open refunds of the rail without a transfer: decided, and planned when they can go now. Returns how many were planned. */
+  async planOpen(rail: ChainConfig, limit: number): Promise<number> {
+    let planned = 0;
+    for (const refund of await this.refunds.open(rail, limit)) {
+      if (refund.transferId !== null) continue;
+      try {
+        if (await this.planRefund(rail, refund)) planned++;
+      } catch (err) {
+        this.logger.warn(`refund ${refund.id}: not planned this run: ${(err as Error).message}`);
+      }
+    }
+    return planned;
+  }
+
+  private async planRefund(rail: ChainConfig, read: RefundEntity): Promise<boolean> {
+    const decision = await this.decide(rail, read);
+    if (decision.kind === 'skip') {
+      this.logger.log(`refund ${read.id}: waiting (${decision.why})`);
+      return false;
+    }
+    return this.db.transaction(async (tx) => {
+      const refund = await this.refunds.lock(tx, read.id);
+      if (!refund || refund.transferId !== null || !['pending', 'awaiting_funds'].includes(refund.status)) return false;
+      const now = this.clock.now();
+      if (decision.kind === 'wait') {
+        await this.refunds.update(tx, refund, { status: 'awaiting_funds', failureReason: decision.reason }, now);
+        return false;
+      }
+      // A refund whose first transfer was given up gets a transfer id of its own (refunds.transfer_id links either way).
+      const taken = await this.signer.ctx.repo.byPurpose(tx, 'refund', refund.id);
+      const transfer = await this.signer.planRefund(
+        {
+          chain: refund.chain,
+          network: refund.network,
+          from: decision.from,
+          to: refund.toAddress,
+          token: refund.tokenAddress,
+          refundId: taken ? randomUUID() : refund.id,
+          amountAtomic: refund.amountAtomic,
+        },
+        tx,
+      );
+      await this.refunds.update(
+        tx,
+        refund,
+        {
+          status: 'pending',
+          failureReason: null,
+          source: decision.source,
+          fromAddress: decision.fromAddress,
+          transferId: transfer.id,
+        },
+        now,
+      );
+      this.logger.log(
+        `refund ${refund.id}: planned from the ${decision.source} ${decision.fromAddress} → ${refund.toAddress}`,
+      );
+      return true;
+    });
+  }
+
+  /** money contract › Refunds 4: the deposit address while its funds are there, else the refund wallet. */
+  private async decide(rail: ChainConfig, refund: RefundEntity): Promise<Decision> {
+    if (rail.kind !== 'evm') return { kind: 'wait', reason: 'chain_not_supported' };
+    const payment = await this.payments.findById(refund.paymentId);
+    if (!payment) return { kind: 'skip', why: 'its payment vanished' };
+    const payout = await this.payoutStarted(refund.paymentId);
+    if (payout === 'unsigned') return { kind: 'skip', why: 'an unsigned payout transfer is being given up' };
+    const request = { chain: rail.chain, network: rail.network, to: refund.toAddress, token: refund.tokenAddress };
+    if (payout === 'no' && payment.addressKind === 'evm') {
+      const from = depositKey(payment.addressIndex);
+      const check = await this.signer.check({ ...request, from, amount: refund.amountAtomic });
+      if (check.ok) return { kind: 'plan', source: 'deposit_address', from, fromAddress: payment.paymentAddress };
+      const wait = waitOf(check);
+      // a native refund whose fee the deposit address cannot add falls to the refund wallet
+      if (wait !== 'fee_balance_low') return wait ? { kind: 'wait', reason: wait } : skip(check);
+    }
+    const wallet = await this.wallets.ensure(refund.workspaceId);
+    const check = await this.signer.check({ ...request, from: wallet.key, amount: refund.amountAtomic });
+    if (check.ok) return { kind: 'plan', source: 'refund_wallet', from: wallet.key, fromAddress: wallet.address };
+    const wait = waitOf(check);
+    if (wait === 'fee_balance_low') return { kind: 'wait', reason: 'refund_wallet_low' };
+    return wait ? { kind: 'wait', reason: wait } : skip(check);
+  }
+
+  /**
+   * Whether the payment's funds may have left its deposit address: a sweep signed, sent or
+   * completed (`yes`); a sweep transfer planned but not signed yet, which the payout planner gives
+   * up while a refund is in flight (`unsigned`); or none (`no`).
+   */
+  private async payoutStarted(paymentId: string): Promise<'yes' | 'unsigned' | 'no'> {
+    const [row]: Array<{ signed: boolean; unsigned: boolean }> = await this.db.query(
+      `SELECT bool_or(s.payout_state = 'completed' OR (t.id IS NOT NULL AND t.state NOT IN ('planned', 'cancelled', 'failed'))
+                      OR (t.state = 'planned' AND t.nonce IS NOT NULL)) AS signed,
+              bool_or(t.state = 'planned' AND t.nonce IS NULL) AS unsigned
+         FROM sweeps s LEFT JOIN outbound_transfers t ON t.id = s.transfer_id
+        WHERE s.payment_id = $1`,
+      [paymentId],
+    );
+    if (row?.signed) return 'yes';
+    return row?.unsigned ? 'unsigned' : 'no';
+  }
+}
+
+/** The signer's "cannot pay now" as a refund's reason; null when it resolves by itself (busy, top-up under way, price, RPC). */
+function waitOf(check: Extract<PayCheck, { ok: false }>): RefundReason | null {
+  switch (check.waitReason) {
+    case 'gas_tank_low':
+      return 'gas_tank_low';
+    case 'balance_low':
+    case 'nothing_to_send':
+      return 'fee_balance_low';
+    case 'address_busy':
+    case 'waiting_for_top_up':
+    case 'fee_above_cap':
+    case 'rpc_error':
+      return null;
+  }
+}
+
+const skip = (check: Extract<PayCheck, { ok: false }>): Decision => ({
+  kind: 'skip',
+  why: `${check.waitReason}: ${check.reason}`,
+});

@@ -1,0 +1,102 @@
+// Refunds (money contract › Refunds): their states, and how a refund follows the signer's
+// outbound transfer that carries it. Pure.
+import type { OutboundState, OutboundWaitReason } from './outbound';
+import { assertUnreachable } from './types';
+
+/** pending → submitted → completed; awaiting_funds (nothing can pay it yet; resumes by itself); failed (reverted). */
+export const REFUND_STATUSES = ['pending', 'submitted', 'completed', 'awaiting_funds', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** Where the money comes from: the payment's deposit address while its funds are there, else the refund wallet. */
+export const REFUND_SOURCES = ['deposit_address', 'refund_wallet'] as const;
+export type RefundSource = (typeof REFUND_SOURCES)[number];
+
+/** Why a refund waits (`awaiting_funds`) or failed: its `failureReason`. */
+export const REFUND_REASONS = [
+  // the refund wallet does not hold the amount (the deposit address was paid out already)
+  'refund_wallet_low',
+  // the token transfer's gas comes from the gas tank, which cannot pay it
+  'gas_tank_low',
+  // the sender does not hold the native coin for the fee of a native refund
+  'fee_balance_low',
+  // the chain has no signer here (not EVM) or no RPC URL: a person must pay it
+  'chain_not_supported',
+  // the refund transfer reverted on chain; the reserved amount is released
+  'transaction_reverted',
+] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
+/** A refund that still holds part of the payment (completed ones hold it for good; failed ones released it). */
+export function refundHoldsAmount(status: RefundStatus): boolean {
+  return status !== 'failed';
+}
+
+/** A refund not final yet: while one exists, the payment's payout waits (money contract › Payouts 1). */
+export function isRefundOpen(status: RefundStatus): boolean {
+  switch (status) {
+    case 'pending':
+    case 'submitted':
+    case 'awaiting_funds':
+      return true;
+    case 'completed':
+    case 'failed':
+      return false;
+    default:
+      return assertUnreachable(status);
+  }
+}
+
+export type RefundFromTransfer =
+  | { status: RefundStatus; reason: RefundReason | null }
+  // the transfer was given up unsigned: the refund planner decides the source again
+  | { status: 'replan'; reason: null };
+
+/** The refund's status while its outbound transfer is in `state` (README › the signer › States). */
+export function refundFromTransfer(state: OutboundState, waitReason: OutboundWaitReason | null): RefundFromTransfer {
+  switch (state) {
+    case 'planned': {
+      const reason = refundWaitReason(waitReason);
+      return reason ? { status: 'awaiting_funds', reason } : { status: 'pending', reason: null };
+    }
+    case 'signed':
+    case 'submitted':
+    case 'replacing':
+    case 'mined':
+      return { status: 'submitted', reason: null };
+    case 'completed':
+      return { status: 'completed', reason: null };
+    case 'failed':
+      return { status: 'failed', reason: 'transaction_reverted' };
+    case 'cancelled':
+      return { status: 'replan', reason: null };
+    default:
+      return assertUnreachable(state);
+  }
+}
+
+/** The signer's wait reasons that need money from someone; the others resolve by themselves. */
+export function refundWaitReason(waitReason: OutboundWaitReason | null): RefundReason | null {
+  switch (waitReason) {
+    case 'gas_tank_low':
+      return 'gas_tank_low';
+    case 'balance_low':
+    case 'nothing_to_send':
+      return 'fee_balance_low';
+    case 'address_busy':
+    case 'waiting_for_top_up':
+    case 'fee_above_cap':
+    case 'rpc_error':
+    case null:
+      return null;
+    default:
+      return assertUnreachable(waitReason);
+  }
+}
+
+/**
+ * money contract › Refunds 5: completed refunds reaching the maximum (`receivedAmount − feeAmount`)
+ * make the payment `refunded`; a partial refund changes no status.
+ */
+export function isFullyRefunded(a: { receivedAtomic: bigint; feeAtomic: bigint; completedAtomic: bigint }): boolean {
+  return a.completedAtomic > 0n && a.completedAtomic >= a.receivedAtomic - a.feeAtomic;
+}

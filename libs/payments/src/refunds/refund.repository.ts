@@ -1,0 +1,115 @@
+// Queries of refunds (house style 5): the API's writes and reads, the payout runs' work lists, and
+// the reservation a payout subtracts. Writes take the caller's transaction.
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { RefundEntity } from '@svc/db';
+import { Network, RefundStatus } from '@svc/domain';
+import type { PayoutReservation, PayoutReservations } from '../payouts/payout-reservations';
+import type { Rail } from '../settlement/settlement-address.repository';
+
+/** The columns a run may change on a refund. */
+export type RefundChanges = Partial<
+  Pick<
+    RefundEntity,
+    | 'status'
+    | 'source'
+    | 'fromAddress'
+    | 'txHash'
+    | 'blockNumber'
+    | 'failureReason'
+    | 'creditNoteId'
+    | 'transferId'
+    | 'completedAt'
+  >
+>;
+
+const OPEN: RefundStatus[] = ['pending', 'submitted', 'awaiting_funds'];
+
+@Injectable()
+export class RefundRepository implements PayoutReservations {
+  constructor(private readonly db: DataSource) {}
+
+  // ------------------------------------------------------------------ reads
+
+  get(workspaceId: string, id: string): Promise<RefundEntity | null> {
+    return this.db.manager.findOne(RefundEntity, { where: { id, workspaceId } });
+  }
+
+  /** money contract › Refunds 6: the newest 100, no pagination. */
+  newest(workspaceId: string, limit = 100): Promise<RefundEntity[]> {
+    return this.db.manager.find(RefundEntity, {
+      where: { workspaceId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+    });
+  }
+
+  byIdempotencyKey(tx: EntityManager, workspaceId: string, key: string): Promise<RefundEntity | null> {
+    return tx.findOne(RefundEntity, { where: { workspaceId, idempotencyKey: key } });
+  }
+
+  /** Open refunds of a rail (pending, submitted, awaiting_funds), oldest first. */
+  open(rail: Rail, limit: number): Promise<RefundEntity[]> {
+    return this.db.manager.find(RefundEntity, {
+      where: { chain: rail.chain, network: rail.network as Network, status: In(OPEN) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      take: limit,
+    });
+  }
+
+  /** Σ amount of the payment's refunds by whether they are completed or still hold their amount. */
+  async totals(tx: EntityManager, paymentId: string): Promise<{ held: bigint; completed: bigint; open: number }> {
+    const [row]: Array<{ held: string | null; completed: string | null; open: number }> = await tx.query(
+      `SELECT sum(amount_atomic) FILTER (WHERE status <> 'failed')::text AS held,
+              sum(amount_atomic) FILTER (WHERE status = 'completed')::text AS completed,
+              count(*) FILTER (WHERE status = ANY($2))::int AS open
+         FROM refunds WHERE payment_id = $1`,
+      [paymentId, OPEN],
+    );
+    return { held: BigInt(row?.held ?? '0'), completed: BigInt(row?.completed ?? '0'), open: row?.open ?? 0 };
+  }
+
+  /** money contract › Payouts 1: what refunds hold back from a payout, and whether one is on its way. */
+  async reservation(tx: EntityManager, paymentId: string): Promise<PayoutReservation> {
+    const t = await this.totals(tx, paymentId);
+    return { reservedAtomic: t.held, refundInFlight: t.open > 0 };
+  }
+
+  // ------------------------------------------------------------------ writes (caller's transaction)
+
+  /** Inserts the refund unless its Idempotency-Key is taken; returns whether it was written. */
+  async insert(tx: EntityManager, r: Omit<RefundEntity, 'payment'>): Promise<boolean> {
+    const result = await tx
+      .createQueryBuilder()
+      .insert()
+      .into(RefundEntity)
+      .values(r)
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    return result.raw.length === 1;
+  }
+
+  lock(tx: EntityManager, id: string): Promise<RefundEntity | null> {
+    return tx.findOne(RefundEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Applies `changes` to a locked refund; `updatedAt` moves when anything changed. Returns whether it did. */
+  async update(tx: EntityManager, r: RefundEntity, changes: RefundChanges, now: Date): Promise<boolean> {
+    const set: RefundChanges & { updatedAt?: Date } = {};
+    for (const k of Object.keys(changes) as Array<keyof RefundChanges>) {
+      if (!same(r[k], changes[k])) (set as Record<string, unknown>)[k] = changes[k];
+    }
+    if (!Object.keys(set).length) return false;
+    set.updatedAt = now;
+    await tx.update(RefundEntity, { id: r.id }, set);
+    Object.assign(r, set);
+    return true;
+  }
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a === b;
+  return a === b;
+}
