@@ -24,6 +24,9 @@ let developerKey: string;
 /** real ids of the merchant's objects, by parameter kind */
 const ids: Record<string, string[]> = {};
 
+/** a well-formed EVM address nobody controls */
+const ZERO_X_1 = '0x000000000000000000000000000000000000dEaD';
+
 /** Every route: its valid base body (mutated by the fuzz) and the query parameters it knows. */
 const ROUTES: Record<string, { body?: () => Row; query?: string[] }> = {
   'GET /healthz': {},
@@ -102,6 +105,10 @@ const ROUTES: Record<string, { body?: () => Row; query?: string[] }> = {
   },
   'GET /v1/sweeps': { query: ['updatedAfter', 'limit', 'cursor', 'paymentId', 'status', 'network'] },
   'GET /v1/sweeps/:id': {},
+  'POST /v1/payments/:id/refund': { body: () => ({ amount: '1', reason: 'r', toAddress: ZERO_X_1 }) },
+  'GET /v1/refunds': {},
+  'GET /v1/refunds/:id': {},
+  'GET /v1/refund-wallets': {},
   'GET /v1/dev/clock': {},
   // advanceSeconds stays 0 or invalid (see clockBody): moving the clock would make later refusals
   // legitimately store what the projections find
@@ -115,6 +122,7 @@ function idKind(route: string, param: string): string {
   if (param === 'publicId') return 'invoicePublic';
   if (route.includes('/settlement-addresses/')) return 'settlementAddress';
   if (route.includes('/sweeps/')) return 'sweep';
+  if (route.includes('/refunds/')) return 'refund';
   if (route.includes('/receipts/')) return 'receipt';
   if (route.includes('/invoices/')) return 'invoice';
   if (route.includes('/products/:slug/payments')) return 'linkPayment';
@@ -161,6 +169,7 @@ async function fingerprint(): Promise<Row> {
     (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM settlement_addresses) AS settlement_addresses,
     (SELECT count(*) || '/' || coalesce(max(created_at)::text, '') FROM product_settlement_routes) AS routes,
     (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM sweeps) AS sweeps,
+    (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM refunds) AS refunds,
     (SELECT coalesce(max(xmin::text), '') FROM service_clock) AS clock`);
   return row;
 }
@@ -309,6 +318,7 @@ beforeAll(async () => {
   ids.settlementAddress = addresses.map((a) => a.id);
   // no payout ran here: the sweep routes get unknown and odd ids
   ids.sweep = ['00000000-0000-4000-8000-000000000003'];
+  ids.refund = ['00000000-0000-4000-8000-000000000004'];
 });
 afterAll(() => t.close());
 

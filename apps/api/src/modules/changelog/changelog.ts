@@ -17,6 +17,19 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: readonly ChangelogEntry[] = [
   {
+    date: '2026-11-24',
+    title: 'Refunds and credit notes',
+    breaking: false,
+    changes: [
+      'POST /v1/payments/:id/refund (the refunds.write permission; an Idempotency-Key header returns the same refund): confirmed and overpaid payments, up to receivedAmount minus feeAmount minus the refunds completed or in flight; to the sender of the first transfer, or toAddress (a sender holding contract code needs toAddress).',
+      'The payout process sends each refund from the payment deposit address while its money is there, else from the workspace refund wallet (GET /v1/refund-wallets lists it with its balances); a refund it cannot pay yet is awaiting_funds with a reason and resumes by itself. A payment waits for its payout while a refund is in flight.',
+      'A completed refund issues a credit note (CN-000001, receipt.credit_note.issued); refunds reaching the maximum make the payment refunded (payment.refunded) and its session failed (checkout.session.failed).',
+      'GET /v1/refunds (the newest 100) and GET /v1/refunds/:id.',
+    ],
+    migrationGuide: null,
+    anchor: '2026-11-24-refunds',
+  },
+  {
     date: '2026-11-23',
     title: 'Payouts to settlement addresses',
     breaking: false,
@@ -53,7 +66,7 @@ export const CHANGELOG: readonly ChangelogEntry[] = [
       'GET /v1/payments/:id/receipts, GET /v1/receipts (the reconciliation walk, plus kind), GET /v1/receipts/:id and the public GET /v1/public/receipts/:id; a printable receipt page at {PAY_URL}/r/<id>.',
       'Invoices: POST /v1/invoices (draft), PATCH on drafts, POST /v1/invoices/:id/finalize (INV-000001), POST /v1/invoices/:id/void, GET /v1/invoices and GET /v1/invoices/:id; the public GET /v1/public/invoices/:publicId; invoice.paid when its payment confirms.',
       'invoiceId is a checkout-session source, and the hosted pages show and pay invoice sessions: {PAY_URL}/i/<publicId>, then /c/<session>, where the buyer picks a rail once.',
-      'Credit notes (CN-000001, receipt.credit_note.issued) come with refunds, which this service does not offer yet.',
+      'Credit notes (CN-000001, receipt.credit_note.issued) come with refunds (see the refunds entry).',
     ],
     migrationGuide: null,
     anchor: '2026-11-23-receipts-invoices',
