@@ -10,7 +10,7 @@ import { DataSource } from 'typeorm';
 import { ChainConfig } from '@svc/chains';
 import { ClockService } from '@svc/core';
 import { RefundEntity } from '@svc/db';
-import { RefundReason, RefundSource } from '@svc/domain';
+import { RefundReason, RefundSource, refundWaitReason } from '@svc/domain';
 import { PaymentRepository, RefundRepository } from '@svc/payments';
 import { depositKey, OutboundService, PayCheck, RefundWallets, SignerKeyRef } from '@svc/signer';
 
@@ -106,14 +106,14 @@ export class RefundPlanner {
       const from = depositKey(payment.addressIndex);
       const check = await this.signer.check({ ...request, from, amount: refund.amountAtomic });
       if (check.ok) return { kind: 'plan', source: 'deposit_address', from, fromAddress: payment.paymentAddress };
-      const wait = waitOf(check);
+      const wait = refundWaitReason(check.waitReason);
       // a native refund whose fee the deposit address cannot add falls to the refund wallet
       if (wait !== 'fee_balance_low') return wait ? { kind: 'wait', reason: wait } : skip(check);
     }
     const wallet = await this.wallets.ensure(refund.workspaceId);
     const check = await this.signer.check({ ...request, from: wallet.key, amount: refund.amountAtomic });
     if (check.ok) return { kind: 'plan', source: 'refund_wallet', from: wallet.key, fromAddress: wallet.address };
-    const wait = waitOf(check);
+    const wait = refundWaitReason(check.waitReason);
     if (wait === 'fee_balance_low') return { kind: 'wait', reason: 'refund_wallet_low' };
     return wait ? { kind: 'wait', reason: wait } : skip(check);
   }
@@ -134,22 +134,6 @@ export class RefundPlanner {
     );
     if (row?.signed) return 'yes';
     return row?.unsigned ? 'unsigned' : 'no';
-  }
-}
-
-/** The signer's "cannot pay now" as a refund's reason; null when it resolves by itself (busy, top-up under way, price, RPC). */
-function waitOf(check: Extract<PayCheck, { ok: false }>): RefundReason | null {
-  switch (check.waitReason) {
-    case 'gas_tank_low':
-      return 'gas_tank_low';
-    case 'balance_low':
-    case 'nothing_to_send':
-      return 'fee_balance_low';
-    case 'address_busy':
-    case 'waiting_for_top_up':
-    case 'fee_above_cap':
-    case 'rpc_error':
-      return null;
   }
 }
 
