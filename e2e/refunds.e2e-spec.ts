@@ -2,11 +2,13 @@
 // API, the listener confirming payments from real transfers, and the payout process (which sends
 // refunds) run by run. Balances are read on chain: what the payer gets back, to the atomic unit.
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { Wallet } from 'ethers';
 import { DevPayer } from '@svc/devnet';
 import { WorkspacesService } from '@svc/workspaces';
 import { fixedProduct, Merchant } from './factories/merchant.factory';
 import type { Row } from './support/listener-harness';
+import { ensurePayBuild, startBrowser, startPayServer } from './support/pay-app';
 import { PayoutsHarness, startPayoutsHarness, toAtomicUnits } from './support/payouts-harness';
 
 jest.setTimeout(240_000);
@@ -63,6 +65,23 @@ async function paidSession(price: string): Promise<{ session: Row; payment: Row 
   await h.pay(await h.getPayment(paymentId), price);
   const payment = await h.until(paymentId, (p) => p.status === 'confirmed');
   return { session, payment };
+}
+
+/** Opens /c/<session> of the built pay app against this API in Chromium; it must say the payment was refunded. */
+async function expectRefundedPage(sessionId: string): Promise<void> {
+  await ensurePayBuild();
+  await h.t.app.listen(0, '127.0.0.1');
+  const { port } = h.t.app.getHttpServer().address() as AddressInfo;
+  const [server, browser] = await Promise.all([startPayServer(`http://127.0.0.1:${port}`), startBrowser()]);
+  try {
+    const page = await browser.page();
+    expect((await page.goto(`${server.url}/c/${sessionId}`))?.status()).toBe(200);
+    await page.getByText('This payment did not complete').waitFor({ timeout: 15_000 });
+    await page.getByText('The payment was refunded.').waitFor();
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
 }
 
 beforeAll(async () => {
@@ -145,6 +164,9 @@ describe('refund before payout, from the deposit address', () => {
       totals: { received: '20', refunded: '20', net: '0' },
       transactions: [{ txHash: done.txHash, amount: '20' }],
     });
+
+    // the buyer's hosted session page says the payment was refunded (headless Chromium, the built pay app)
+    await expectRefundedPage(session.id as string);
 
     // nothing is left to pay out, and a second refund has nothing left either
     await h.runPayouts();
