@@ -7,6 +7,7 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
+import { verifySignedReturn as verifySignedReturnWithClient } from '@svc/client';
 import { customProduct, fixedProduct } from './factories/merchant.factory';
 import { Harness, Row, startHarness } from './support/listener-harness';
 import {
@@ -99,6 +100,8 @@ function verifySignedReturn(url: URL, sessionId: string, status: string): void {
     .digest();
   const given = Buffer.from(q.get('svc_sig') ?? '', 'hex');
   expect(given.length === expected.length && timingSafeEqual(given, expected)).toBe(true);
+  // the helper merchants import agrees with this reading of the spec
+  expect(verifySignedReturnWithClient(url, secret)).toMatchObject({ valid: true, sessionId, status });
 }
 
 describe('/c/<session_id>', () => {

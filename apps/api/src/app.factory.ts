@@ -5,6 +5,7 @@ import { SvcConfig } from '@svc/core';
 import { AppModule } from './app.module';
 import { bodyParserErrors, jsonBodyParser, requireJsonContentType } from './common/http-middleware';
 import { globalValidationPipe } from './common/validation';
+import { serveOpenApi } from './openapi/openapi';
 
 /** The API application, configured exactly as in production; e2e tests build it the same way. */
 export async function createApiApp(config: SvcConfig, logLevels?: LogLevel[]): Promise<NestExpressApplication> {
@@ -20,6 +21,8 @@ export async function createApiApp(config: SvcConfig, logLevels?: LogLevel[]): P
   app.useGlobalPipes(globalValidationPipe());
   app.enableShutdownHooks();
   app.enableCors({ origin: true, methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] });
+  // GET /v1/openapi.json and the reference page at GET /docs (public; docs/api-reference.md)
+  serveOpenApi(app, config);
   Logger.flush();
   return app;
 }

@@ -1,8 +1,10 @@
 // spec: Endpoints › Checkout sessions › Signed return.
-import { createHmac } from 'node:crypto';
+import { returnSignature, ReturnStatus } from '@svc/client';
 import { assertUnreachable, SessionStatus } from '@svc/domain';
 
-export type ReturnStatus = 'completed' | 'pending' | 'cancelled' | 'expired' | 'failed';
+// the signature is the client's: merchants verify with the same code (verifySignedReturn)
+export { returnSignature };
+export type { ReturnStatus };
 
 export interface ReturnUrls {
   successUrl: string | null;
@@ -54,11 +56,6 @@ export function pickReturnUrl(status: ReturnStatus, s: ReturnUrls, p: ProductRet
     }
   })();
   return order.find((u): u is string => typeof u === 'string' && u !== '') ?? null;
-}
-
-/** HMAC-SHA256 of `svc.v1|<session>|<status>|<ts>` keyed with the UTF-8 bytes of the secret string. */
-export function returnSignature(secret: string, sessionId: string, status: ReturnStatus, ts: number): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`svc.v1|${sessionId}|${status}|${ts}`).digest('hex');
 }
 
 export const SIGNED_RETURN_PARAMS = ['svc_session', 'svc_status', 'svc_ts', 'svc_sig'] as const;

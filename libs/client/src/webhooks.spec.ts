@@ -1,5 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { parseVerifiedWebhook, signWebhookBody, verifyWebhookSignature, WebhookSignatureError } from './verify';
+import {
+  parseVerifiedWebhook,
+  signWebhookBody,
+  verifyWebhook as verifyWebhookSignature,
+  WebhookSignatureError,
+} from './webhooks';
 
 jest.mock('node:crypto', () => {
   const actual = jest.requireActual('node:crypto');

@@ -1,0 +1,148 @@
+// The OpenAPI document and the reference page (docs/api-reference.md): GET /v1/openapi.json is a
+// valid OpenAPI 3.1 document (Redocly's linter, no errors) that names every route of the router;
+// real answers of the API match the documented response schemas (Ajv, JSON Schema 2020-12); the
+// generated files (responses.generated.json, @svc/client's schema.ts) are current; GET /docs is
+// Swagger UI served from the package's own assets, with nothing fetched from another host.
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import Ajv2020 from 'ajv/dist/2020';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { fixedProduct, Merchant, merchant } from './factories/merchant.factory';
+import { startTestApp, TestApp } from './support/test-app';
+
+jest.setTimeout(120_000);
+
+const ROOT = path.resolve(__dirname, '..');
+let t: TestApp;
+let doc: OpenAPIObject;
+const op = (p: string, method: string): any => (doc.paths[p] as Record<string, unknown>)[method];
+let m: Merchant;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  m = await merchant(t);
+  const res = await t.http().get('/v1/openapi.json');
+  expect(res.status).toBe(200);
+  doc = res.body as OpenAPIObject;
+});
+afterAll(() => t?.close());
+
+/** Every route Express serves from Nest's controllers, as `METHOD /path/{param}`. */
+function routerRoutes(): string[] {
+  const express = t.app.getHttpAdapter().getInstance() as {
+    router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> };
+  };
+  return express.router.stack
+    .filter((layer) => layer.route)
+    .flatMap((layer) =>
+      Object.keys(layer.route!.methods)
+        .filter((m) => m !== '_all')
+        .map((m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`),
+    );
+}
+
+const documented = () =>
+  Object.entries(doc.paths).flatMap(([p, item]) =>
+    Object.keys(item)
+      .filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k))
+      .map((k) => `${k.toUpperCase()} ${p}`),
+  );
+
+test('GET /v1/openapi.json: public, OpenAPI 3.1, the spec error shape shared by every operation', async () => {
+  expect(doc.openapi).toBe('3.1.0');
+  expect(doc.info.title).toBe('svc API');
+  expect(doc.components?.schemas?.Error).toMatchObject({ required: ['statusCode', 'error', 'message'] });
+  for (const [p, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item as Record<string, { responses: Record<string, unknown> }>)) {
+      const errors = Object.entries(op.responses).filter(([code]) => code.startsWith('4'));
+      expect([`${method} ${p}`, errors.length > 0]).toEqual([`${method} ${p}`, true]);
+      for (const [, r] of errors) {
+        expect(r).toMatchObject({
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        });
+      }
+    }
+  }
+  // the merchant routes need a key, the public ones none
+  expect(op('/v1/payments', 'post').security).toEqual([{ apiKey: [] }]);
+  expect(op('/v1/public/checkout/sessions/{id}', 'get').security).toEqual([]);
+  expect(op('/v1/payments/{id}/refund', 'post').description).toContain('refunds.write');
+});
+
+test('every route of the router is in the document, and nothing else is', () => {
+  const served = routerRoutes().filter((r) => !/ \/(docs|v1\/openapi)/.test(r));
+  expect(served.length).toBeGreaterThan(60);
+  expect([...documented()].sort()).toEqual([...new Set(served)].sort());
+});
+
+test('the document is valid OpenAPI 3.1 (Redocly lint, no errors)', async () => {
+  const config = await createConfig({ extends: ['minimal'] });
+  const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+  const errors = problems.filter((p) => p.severity === 'error');
+  expect(errors.map((e) => `${e.ruleId}: ${e.message} at ${e.location[0]?.pointer}`)).toEqual([]);
+});
+
+test('request bodies and query parameters come from the DTOs’ validation rules', () => {
+  const body = doc.components!.schemas!.CreatePaymentDto as { properties: Record<string, unknown>; required: string[] };
+  expect(body.required).toEqual(expect.arrayContaining(['chain', 'token', 'amount', 'currency']));
+  expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['idempotencyKey', 'network', 'metadata']));
+  const list = op('/v1/payments', 'get').parameters as Array<{ name: string; in: string }>;
+  expect(list.map((p) => p.name)).toEqual(expect.arrayContaining(['status', 'limit', 'cursor', 'updatedAfter']));
+  const refund = op('/v1/payments/{id}/refund', 'post').parameters as Array<{ name: string; required: boolean }>;
+  expect(refund).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', required: false }));
+});
+
+test('real answers match the documented response schemas', async () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajv.addSchema({ $id: 'doc', components: doc.components }, 'doc');
+  const check = (pathKey: string, method: string, code: string, body: unknown) => {
+    const schema = op(pathKey, method).responses[code].content['application/json'].schema;
+    const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"doc#/components')));
+    const ok = validate(body);
+    expect([pathKey, ok ? [] : validate.errors]).toEqual([pathKey, []]);
+  };
+  const product = await m.product(fixedProduct({ price: '12.5' }));
+  check('/v1/products', 'post', '201', product);
+  const session = await m.session({ productId: product.id, reference: 'order-1' });
+  check('/v1/checkout/sessions', 'post', '201', session);
+  check('/v1/checkout/sessions', 'get', '200', (await m.get('/v1/checkout/sessions')).body);
+  const payment = await m.payment({ chain: 'bnb', token: 'USDC', amount: '5', currency: 'USDC' });
+  check('/v1/payments', 'post', '201', payment);
+  check('/v1/payments/{id}', 'get', '200', (await m.get(`/v1/payments/${payment.id}`)).body);
+  check('/v1/public/payments/{id}', 'get', '200', (await t.http().get(`/v1/public/payments/${payment.id}`)).body);
+  const pub = await t.http().get(`/v1/public/checkout/sessions/${session.id}`);
+  check('/v1/public/checkout/sessions/{id}', 'get', '200', pub.body);
+  check('/v1/events', 'get', '200', (await m.get('/v1/events')).body);
+  check('/v1/refunds', 'get', '200', (await m.get('/v1/refunds')).body);
+  check('/v1/changelog', 'get', '200', (await t.http().get('/v1/changelog')).body);
+  const error = await m.get('/v1/payments/nope');
+  check('/v1/payments/{id}', 'get', '404', error.body);
+});
+
+test('the generated files are current (npm run openapi:generate -- --check)', async () => {
+  // a child process: openapi-typescript's dependencies are ES modules, which Node loads and Jest does not
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['-r', './scripts/swc-register.js', 'scripts/openapi-generate.ts', '--check'],
+    { cwd: ROOT, env: { ...process.env, OPENAPI_DATABASE_URL: t.config.databaseUrl } },
+  );
+  expect(stdout).toContain('generated files are current');
+});
+
+test('GET /docs: the reference page from swagger-ui-dist’s own assets, nothing from another host', async () => {
+  const page = await t.http().get('/docs/');
+  expect(page.status).toBe(200);
+  expect(page.headers['content-type']).toMatch(/text\/html/);
+  const html = page.text;
+  const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((x) => x[1]);
+  expect(sources.length).toBeGreaterThan(0);
+  for (const src of sources) expect(src).not.toMatch(/^(https?:)?\/\//);
+  const init = await t.http().get('/docs/swagger-ui-init.js');
+  expect(init.status).toBe(200);
+  expect(init.text).toContain('"openapi": "3.1.0"');
+  const bundle = await t.http().get('/docs/swagger-ui-bundle.js');
+  expect(bundle.status).toBe(200);
+  expect(bundle.text.length).toBeGreaterThan(100_000);
+});
