@@ -141,14 +141,15 @@ function routerRoutes(): string[] {
   const stack = router.stack;
   return (
     stack
-      .filter((layer) => layer.route)
+      // `/{*path}` layers are middleware mounted for every route (nestjs-pino's request log), not routes
+      .filter((layer) => layer.route && layer.route.path !== '/{*path}')
       .flatMap((layer) =>
         Object.keys(layer.route!.methods)
           .filter((verb) => verb !== '_all')
           .map((verb) => `${verb.toUpperCase()} ${layer.route!.path}`),
       )
-      // the OpenAPI document and the reference page take no input (e2e/openapi.e2e-spec.ts)
-      .filter((route) => !/^GET \/(docs\b|v1\/openapi\.)/.test(route))
+      // the OpenAPI document, the reference page and /metrics take no input (openapi, observability specs)
+      .filter((route) => !/^GET \/(docs\b|v1\/openapi\.|metrics$)/.test(route))
       .sort()
   );
 }

@@ -141,7 +141,7 @@ describe('RPC errors are stored and logged with the host only', () => {
     const spies = [capture(process.stdout), capture(process.stderr)];
     try {
       const l = await listenerBehindProxy(`/v3/${SECRET_PATH}?apikey=${SECRET_QUERY}`, {
-        logLevels: ['log', 'warn', 'error'],
+        logLevel: 'info',
       });
       const host = proxy.url; // http://127.0.0.1:<port>
       proxy.mode = 'unauthorized'; // a 401 whose body repeats the path, key included

@@ -46,9 +46,8 @@ let listener: INestApplicationContext | null = null;
 
 async function startListener(): Promise<INestApplicationContext> {
   const l = await createListenerApp(
-    t.config,
+    { ...t.config, logLevel: process.env.E2E_LOG ? 'info' : 'silent' },
     { healthLogIntervalMs: 0, jobs: false, sui: FAST_SUI },
-    process.env.E2E_LOG ? ['log', 'warn', 'error'] : [],
   );
   await l.init();
   listener = l;

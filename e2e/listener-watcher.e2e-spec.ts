@@ -94,9 +94,8 @@ async function listener(
     SVC_CHAINS_FILE: file,
   });
   const app = await createListenerApp(
-    config,
+    { ...config, logLevel: process.env.E2E_LOG ? 'info' : 'silent' },
     { sink, watchSet, jobs: false, evm: { ...FAST, ...evm }, healthLogIntervalMs: 0 },
-    process.env.E2E_LOG ? ['log', 'warn', 'error'] : [],
   );
   await app.init();
   apps.push(app);

@@ -120,7 +120,7 @@ test('the worker’s container holds no key material: no DepositAddressDeriver, 
   // Even when handed a configuration that carries a seed (as `npm start` gives every process one).
   const config: SvcConfig = { ...t.config, env: 'production', devClock: false };
   expect(config.mnemonic).not.toBeNull();
-  const app: INestApplicationContext = await createWorkerApp(config, {}, ['error']);
+  const app: INestApplicationContext = await createWorkerApp(config, {});
   try {
     expect(() => app.get(DepositAddressDeriver, { strict: false })).toThrow();
     expect(app.get<SvcConfig>(SVC_CONFIG, { strict: false }).mnemonic).toBeNull();

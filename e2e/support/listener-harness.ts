@@ -1,7 +1,9 @@
 // Payments confirming from real transfers: a devnet (Anvil, auto-mining), the real API creating
 // payments (startTestApp with the devnet's SVC_CHAINS_FILE) and the listener running in-process
 // as in production (createListenerApp: watchers, credit service, jobs) on the same database.
-import { INestApplicationContext, LogLevel } from '@nestjs/common';
+import { INestApplicationContext } from '@nestjs/common';
+import type { LogLevel } from '@svc/config';
+import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { loadConfig, SvcConfig } from '@svc/config';
 import { ClockService } from '@svc/core';
 import { createListenerApp } from '../../apps/listener/src/listener.factory';
@@ -38,7 +40,7 @@ export interface Harness {
   listeners: INestApplicationContext[];
   /** another listener copy on the same database (options: a different chains file, a wrapped sink, log levels …) */
   listener(
-    options?: ListenerModuleOptions & { chainsFile?: string; logLevels?: LogLevel[] },
+    options?: ListenerModuleOptions & { chainsFile?: string; logLevel?: LogLevel },
   ): Promise<INestApplicationContext>;
   stopListener(app: INestApplicationContext): Promise<void>;
   /** the devnet entries rewritten (e.g. rpcUrls through a proxy) into another chains file */
@@ -81,14 +83,16 @@ export async function startHarness(
       m,
       listeners,
       async listener(options = {}) {
-        const { chainsFile, logLevels, ...rest } = options;
+        const { chainsFile, logLevel, ...rest } = options;
         const config: SvcConfig = chainsFile
           ? loadConfig({ ...configEnv(app.config), SVC_CHAINS_FILE: chainsFile })
           : app.config;
+        // nestjs-pino keeps one logger for lines outside a request per process (the first app's):
+        // a test that reads this listener's lines makes its logger that one
+        if (logLevel) __resetOutOfContextForTests();
         const l = await createListenerApp(
-          config,
+          { ...config, logLevel: logLevel ?? (process.env.E2E_LOG ? 'info' : 'silent') },
           { healthLogIntervalMs: 0, jobs: { autoStart: false }, ...rest, evm: { ...FAST_EVM, ...rest.evm } },
-          logLevels ?? (process.env.E2E_LOG ? ['log', 'warn', 'error'] : []),
         );
         await l.init();
         listeners.push(l);

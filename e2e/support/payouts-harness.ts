@@ -57,9 +57,8 @@ export async function startPayoutsHarness(
     await base.listener();
     const payoutsApp = async (o: Partial<PayoutsOptions> = {}) => {
       const app = await createPayoutsApp(
-        base.t.config,
+        { ...base.t.config, ...(process.env.E2E_LOG ? { logLevel: 'info' as const } : {}) },
         { autoStart: false, ...options.payouts, ...o },
-        process.env.E2E_LOG ? ['log', 'warn', 'error'] : ['error'],
       );
       await app.init();
       payoutApps.push(app);

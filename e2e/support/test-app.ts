@@ -73,7 +73,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   await migrator.initialize();
   await migrator.runMigrations({ transaction: 'all' });
   await migrator.destroy();
-  const app = await createApiApp(config, ['error']);
+  const app = await createApiApp(config);
   await app.init();
   const db = app.get(DataSource);
   const workspaces = new WorkspacesService(db);

@@ -6,7 +6,7 @@ import { createWorkerApp, WorkerOptions } from '../../apps/worker/src/worker.fac
 import type { TestApp } from './test-app';
 
 export function startTestWorker(t: TestApp, options: WorkerOptions = {}): Promise<INestApplicationContext> {
-  return createWorkerApp(t.config, options, ['error']);
+  return createWorkerApp(t.config, options);
 }
 
 /** Deletes this test database's queue keys from Redis (they are prefixed with the database name). */

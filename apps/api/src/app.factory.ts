@@ -1,28 +1,31 @@
-import { Logger, LogLevel } from '@nestjs/common';
+import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SvcConfig } from '@svc/core';
 import { AppModule } from './app.module';
+import { serveHttpMetrics } from './common/http-metrics';
 import { bodyParserErrors, jsonBodyParser, requireJsonContentType } from './common/http-middleware';
 import { globalValidationPipe } from './common/validation';
 import { serveOpenApi } from './openapi/openapi';
 
 /** The API application, configured exactly as in production; e2e tests build it the same way. */
-export async function createApiApp(config: SvcConfig, logLevels?: LogLevel[]): Promise<NestExpressApplication> {
+export async function createApiApp(config: SvcConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
-    logger: logLevels ?? (config.env === 'test' ? ['error', 'warn'] : ['log', 'error', 'warn']),
+    bufferLogs: true,
   });
+  app.useLogger(app.get(Logger)); // pino JSON lines with the request log (docs/operations.md › Logs)
+  NestLogger.flush(); // the lines buffered while the app was built
   app.disable('x-powered-by');
   // req.ip is the buyer's address: X-Forwarded-For is believed only from SVC_TRUSTED_PROXIES (README › Rate limits).
   app.set('trust proxy', config.trustedProxies);
   app.set('etag', false);
+  serveHttpMetrics(app); // first, so that every request is counted
   app.use(requireJsonContentType, jsonBodyParser(), bodyParserErrors);
   app.useGlobalPipes(globalValidationPipe());
-  app.enableShutdownHooks();
   app.enableCors({ origin: true, methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] });
   // GET /v1/openapi.json and the reference page at GET /docs (public; docs/api-reference.md)
   serveOpenApi(app, config);
-  Logger.flush();
   return app;
 }

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { GlobalErrorFilter } from './common/error.filter';
 import { InputHygieneInterceptor } from './common/input-hygiene';
 import { CoreModule, DerivationModule, SvcConfig } from '@svc/core';
+import { RuntimeModule } from '@svc/runtime';
 import { ApiKeyRevocations } from './modules/auth/api-key-revocations.service';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { ChangelogModule } from './modules/changelog/changelog.module';
@@ -29,6 +30,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
+        RuntimeModule.forRoot(config, 'api', { http: true }),
         DerivationModule.forRoot(config), // the API mints deposit addresses
         RateLimitModule,
         WorkspacesModule,

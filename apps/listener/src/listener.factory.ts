@@ -1,4 +1,5 @@
-import { INestApplicationContext, Logger, LogLevel } from '@nestjs/common';
+import { INestApplicationContext, Logger as NestLogger } from '@nestjs/common';
+import { Logger } from 'nestjs-pino';
 import { NestFactory } from '@nestjs/core';
 import { SvcConfig } from '@svc/config';
 import { ListenerModule, ListenerModuleOptions } from './listener.module';
@@ -7,13 +8,12 @@ import { ListenerModule, ListenerModuleOptions } from './listener.module';
 export async function createListenerApp(
   config: SvcConfig,
   options: ListenerModuleOptions = {},
-  logLevels?: LogLevel[],
 ): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(ListenerModule.forRoot(config, options), {
-    logger: logLevels ?? (config.env === 'test' ? ['error', 'warn'] : ['log', 'error', 'warn']),
+    bufferLogs: true,
     abortOnError: false,
   });
-  app.enableShutdownHooks();
-  Logger.flush();
+  app.useLogger(app.get(Logger)); // pino JSON lines (docs/operations.md › Logs)
+  NestLogger.flush(); // the lines buffered while the app was built
   return app;
 }

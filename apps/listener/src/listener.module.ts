@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SvcConfig } from '@svc/config';
 import { CoreModule } from '@svc/core';
+import { OpsServerService, opsServerProviders, PROCESS_HEALTH, ProcessHealth, RuntimeModule } from '@svc/runtime';
 import { CreditModule } from './credit/credit.module';
 import { CreditService } from './credit/credit.service';
 import type { TransferSink } from '@svc/chains';
@@ -9,6 +10,7 @@ import { JobsModule } from './jobs/jobs.module';
 import type { JobsOptions } from './jobs/jobs.options';
 import { TRANSFER_SINK, WATCH_SET, WatchSet } from './watchers/chain-watcher';
 import { LISTENER_OPTIONS, ListenerOptions } from './watchers/listener-options';
+import { ListenerMetrics } from './watchers/listener-metrics';
 import { WatchersService } from './watchers/watchers.service';
 
 export interface ListenerModuleOptions extends ListenerOptions {
@@ -32,6 +34,7 @@ export class ListenerModule {
       // The listener derives no key: the seed stays out of its container.
       imports: [
         CoreModule.forRoot({ ...config, mnemonic: null }),
+        RuntimeModule.forRoot(config, 'listener'),
         CreditModule,
         ...(jobs === false ? [] : [JobsModule.forRoot(jobs ?? {})]),
       ],
@@ -51,8 +54,21 @@ export class ListenerModule {
           inject: [WatchSetService],
         },
         WatchersService,
+        ListenerMetrics,
+        ...opsServerProviders(config.opsPorts.listener),
+        {
+          provide: PROCESS_HEALTH,
+          useFactory:
+            (watchers: WatchersService): ProcessHealth =>
+            () => ({
+              chains: watchers
+                .status()
+                .map((c) => ({ chain: c.chain, network: c.network, state: c.state, lag: c.lag })),
+            }),
+          inject: [WatchersService],
+        },
       ],
-      exports: [WatchersService, CreditModule, ...(jobs === false ? [] : [JobsModule])],
+      exports: [WatchersService, OpsServerService, CreditModule, ...(jobs === false ? [] : [JobsModule])],
     };
   }
 }

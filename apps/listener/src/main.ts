@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { exitOnSignals } from '@svc/runtime';
 import { ConfigError, loadConfig } from '@svc/config';
 import { createListenerApp } from './listener.factory';
 import { WatchersService } from './watchers/watchers.service';
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, { seed: false });
   const app = await createListenerApp(config);
   await app.init();
+  exitOnSignals(app, new Logger('listener')); // SIGTERM: drain, close, exit 0 (docs/operations.md › Shutdown)
   const chains = app
     .get(WatchersService)
     .status()

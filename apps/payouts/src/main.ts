@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ChainRegistry, generateMnemonic } from '@svc/chains';
+import { exitOnSignals } from '@svc/runtime';
 import { ConfigError, loadConfig, resolveMnemonic } from '@svc/config';
 import { OutboundService } from '@svc/signer';
 import { createPayoutsApp } from './payouts.factory';
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
   const config = resolveMnemonic(loadConfig(), generateMnemonic);
   const app = await createPayoutsApp(config);
   await app.init();
+  exitOnSignals(app, new Logger('payouts')); // SIGTERM: drain, close, exit 0 (docs/operations.md › Shutdown)
   const signer = app.get(OutboundService);
   const rails = app
     .get(ChainRegistry)

@@ -1,3 +1,5 @@
+import { OpsServerService, opsServerProviders, RuntimeModule } from '@svc/runtime';
+import { PayoutsMetrics } from './payouts-metrics';
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
@@ -26,6 +28,7 @@ export class PayoutsModule {
       module: PayoutsModule,
       imports: [
         CoreModule.forRoot(config),
+        RuntimeModule.forRoot(config, 'payouts'),
         PaymentLedgerModule,
         PayoutsDataModule,
         SignerModule.forRootAsync({
@@ -50,8 +53,10 @@ export class PayoutsModule {
         PayoutPlanner,
         SweepTracker,
         PayoutRunner,
+        PayoutsMetrics,
+        ...opsServerProviders(config.opsPorts.payouts),
       ],
-      exports: [PayoutRunner, SignerModule],
+      exports: [PayoutRunner, SignerModule, OpsServerService],
     };
   }
 }

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { exitOnSignals } from '@svc/runtime';
 import { ConfigError, loadConfig } from '@svc/config';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '@svc/webhooks';
 import { createWorkerApp } from './worker.factory';
@@ -8,7 +9,7 @@ async function main(): Promise<void> {
   // The worker calls merchant URLs: it never loads the seed (SVC_MNEMONIC is not read, not needed).
   const config = loadConfig(process.env, { seed: false });
   const app = await createWorkerApp(config);
-  app.enableShutdownHooks();
+  exitOnSignals(app, new Logger('worker')); // SIGTERM: drain, close, exit 0 (docs/operations.md › Shutdown)
   const schedule = config.webhookRetryScheduleSeconds ?? DEFAULT_RETRY_SCHEDULE_SECONDS;
   const logger = new Logger('worker');
   logger.log(

@@ -1,4 +1,5 @@
-import { INestApplicationContext, Logger, LogLevel } from '@nestjs/common';
+import { INestApplicationContext, Logger as NestLogger } from '@nestjs/common';
+import { Logger } from 'nestjs-pino';
 import { NestFactory } from '@nestjs/core';
 import { SvcConfig } from '@svc/core';
 import { WorkerModule } from './worker.module';
@@ -13,11 +14,11 @@ export type { WorkerOptions };
 export async function createWorkerApp(
   config: SvcConfig,
   options: WorkerOptions = {},
-  logLevels?: LogLevel[],
 ): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, options), {
-    logger: logLevels ?? (config.env === 'test' ? ['error', 'warn'] : ['log', 'error', 'warn']),
+    bufferLogs: true,
   });
-  Logger.flush();
+  app.useLogger(app.get(Logger)); // pino JSON lines (docs/operations.md › Logs)
+  NestLogger.flush(); // the lines buffered while the app was built
   return app;
 }

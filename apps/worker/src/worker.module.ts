@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CoreModule, SvcConfig } from '@svc/core';
+import { OpsServerService, opsServerProviders, RuntimeModule } from '@svc/runtime';
 import { WebhookDeliveryModule } from './webhooks/webhook-delivery.module';
 import { WorkerOptions } from './webhooks/worker-options';
 
@@ -12,7 +13,13 @@ export class WorkerModule {
   static forRoot(config: SvcConfig, options: WorkerOptions = {}): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot({ ...config, mnemonic: null }), WebhookDeliveryModule.forRoot(options)],
+      imports: [
+        CoreModule.forRoot({ ...config, mnemonic: null }),
+        RuntimeModule.forRoot(config, 'worker'),
+        WebhookDeliveryModule.forRoot(options),
+      ],
+      providers: [...opsServerProviders(config.opsPorts.worker)],
+      exports: [OpsServerService],
     };
   }
 }

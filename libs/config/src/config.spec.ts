@@ -25,13 +25,60 @@ describe('configuration (runtime contract › Configuration)', () => {
   });
 
   test('SVC_MNEMONIC is required in production', () => {
-    expect(() => loadConfig({ SVC_ENV: 'production' })).toThrow('SVC_MNEMONIC is required in production.');
+    expect(() => loadConfig({ SVC_ENV: 'production' })).toThrow(
+      'SVC_MNEMONIC (or SVC_MNEMONIC_FILE) is required in production.',
+    );
   });
 
   test('a process that derives no key (seed: false) neither reads nor needs SVC_MNEMONIC, even in production', () => {
     expect(loadConfig({ SVC_ENV: 'production' }, { seed: false }).mnemonic).toBeNull();
     expect(loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC: 'some words' }, { seed: false }).mnemonic).toBeNull();
     expect(loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC: 'some words' }).mnemonic).toBe('some words');
+  });
+
+  test('SVC_MNEMONIC_FILE: the seed from a secret file, trimmed; never with SVC_MNEMONIC; unreadable or empty is refused', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-seed-'));
+    const file = path.join(dir, 'mnemonic');
+    fs.writeFileSync(file, '  abandon  ability\nable \n');
+    expect(loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC_FILE: file }).mnemonic).toBe('abandon ability able');
+    // a process that derives no key does not even open it
+    expect(
+      loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC_FILE: path.join(dir, 'absent') }, { seed: false }).mnemonic,
+    ).toBeNull();
+    expect(() => loadConfig({ SVC_MNEMONIC: 'a b', SVC_MNEMONIC_FILE: file })).toThrow(
+      'Set SVC_MNEMONIC or SVC_MNEMONIC_FILE, not both.',
+    );
+    expect(() => loadConfig({ SVC_MNEMONIC_FILE: path.join(dir, 'absent') })).toThrow(
+      `SVC_MNEMONIC_FILE ${path.join(dir, 'absent')} cannot be read (ENOENT).`,
+    );
+    fs.writeFileSync(file, ' \n');
+    expect(() => loadConfig({ SVC_MNEMONIC_FILE: file })).toThrow(`SVC_MNEMONIC_FILE ${file} is empty.`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('logs and ops ports: LOG_LEVEL, LOG_PRETTY, LISTENER_PORT, WORKER_PORT, PAYOUTS_PORT', () => {
+    const dev = loadConfig({});
+    expect([dev.logLevel, dev.logPretty, dev.opsPorts]).toEqual([
+      'info',
+      null,
+      { listener: 3002, worker: 3003, payouts: 3004 },
+    ]);
+    const test = loadConfig({ SVC_ENV: 'test' });
+    expect([test.logLevel, test.opsPorts]).toEqual(['error', { listener: 0, worker: 0, payouts: 0 }]);
+    const set = loadConfig({
+      LOG_LEVEL: 'debug',
+      LOG_PRETTY: '0',
+      LISTENER_PORT: '0',
+      WORKER_PORT: '9100',
+      PAYOUTS_PORT: '9101',
+    });
+    expect([set.logLevel, set.logPretty, set.opsPorts]).toEqual([
+      'debug',
+      false,
+      { listener: 0, worker: 9100, payouts: 9101 },
+    ]);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WORKER_PORT: 'x' })).toThrow(ConfigError);
   });
 
   test('invalid values are refused at boot', () => {

@@ -43,7 +43,16 @@ export interface SvcConfig {
   rateLimits: RateLimits;
   /** Addresses whose X-Forwarded-For the API believes (Express `trust proxy` values: IPs, CIDRs, `loopback` …). */
   trustedProxies: string[];
+  /** LOG_LEVEL: pino's level for every process (default `info`; `error` under SVC_ENV=test). */
+  logLevel: LogLevel;
+  /** LOG_PRETTY=1: coloured lines instead of JSON (default: only when stdout is a terminal). */
+  logPretty: boolean | null;
+  /** Each background process's own /healthz and /metrics (docs/operations.md); 0 = any free port. */
+  opsPorts: { listener: number; worker: number; payouts: number };
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Requests per window (`windowSeconds`) that one key may make; 0 = no limit. */
 export interface RateLimits {
@@ -150,8 +159,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (!ENVS.includes(svcEnv)) throw new ConfigError(`SVC_ENV must be one of ${ENVS.join(', ')}, got "${svcEnv}".`);
   const devClock = env.SVC_DEV_CLOCK === '1';
   if (devClock && svcEnv === 'production') throw new ConfigError('SVC_DEV_CLOCK is refused in production.');
-  const mnemonic = seed ? env.SVC_MNEMONIC?.trim() || null : null;
-  if (seed && !mnemonic && svcEnv === 'production') throw new ConfigError('SVC_MNEMONIC is required in production.');
+  const mnemonic = seed ? mnemonicFrom(env) : null;
+  if (seed && !mnemonic && svcEnv === 'production')
+    throw new ConfigError('SVC_MNEMONIC (or SVC_MNEMONIC_FILE) is required in production.');
   const schedule = env.SVC_WEBHOOK_RETRY_SCHEDULE;
   let webhookRetryScheduleSeconds: number[] | null = null;
   if (schedule) {
@@ -184,7 +194,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     payoutDelaySeconds: int('SVC_PAYOUT_DELAY_SECONDS', env.SVC_PAYOUT_DELAY_SECONDS, 0),
     rateLimits: rateLimits(env),
     trustedProxies: trustedProxies(env.SVC_TRUSTED_PROXIES),
+    logLevel: logLevel(env.LOG_LEVEL, svcEnv),
+    logPretty: env.LOG_PRETTY === undefined || env.LOG_PRETTY === '' ? null : env.LOG_PRETTY === '1',
+    opsPorts: {
+      // tests boot many processes side by side: any free port unless one is named
+      listener: int('LISTENER_PORT', env.LISTENER_PORT, svcEnv === 'test' ? 0 : 3002),
+      worker: int('WORKER_PORT', env.WORKER_PORT, svcEnv === 'test' ? 0 : 3003),
+      payouts: int('PAYOUTS_PORT', env.PAYOUTS_PORT, svcEnv === 'test' ? 0 : 3004),
+    },
   };
+}
+
+/**
+ * The seed from SVC_MNEMONIC, or from the file SVC_MNEMONIC_FILE names (a Docker or Kubernetes
+ * secret), never both. Read only by the processes that derive keys (the API and the payout process).
+ */
+function mnemonicFrom(env: Record<string, string | undefined>): string | null {
+  const inline = env.SVC_MNEMONIC?.trim() || null;
+  const file = env.SVC_MNEMONIC_FILE?.trim() || null;
+  if (inline && file) throw new ConfigError('Set SVC_MNEMONIC or SVC_MNEMONIC_FILE, not both.');
+  if (!file) return inline;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(
+      `SVC_MNEMONIC_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
+    );
+  }
+  const words = text.trim().split(/\s+/).join(' ');
+  if (!words) throw new ConfigError(`SVC_MNEMONIC_FILE ${file} is empty.`);
+  return words;
+}
+
+function logLevel(raw: string | undefined, svcEnv: SvcEnv): LogLevel {
+  if (raw === undefined || raw === '') return svcEnv === 'test' ? 'error' : 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}".`);
+  }
+  return raw as LogLevel;
 }
 
 /**

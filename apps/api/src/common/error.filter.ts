@@ -60,7 +60,8 @@ export class GlobalErrorFilter implements ExceptionFilter {
       const status = exception.getStatus();
       if (status < 500) return errorBody(status, messageOf(exception));
     }
-    const requestId = randomUUID();
+    // the request id of the request log line and of the X-Request-Id header (libs/runtime logging)
+    const requestId = (req as { id?: unknown }).id ? String((req as { id?: unknown }).id) : randomUUID();
     this.logger.error(
       `${req.method} ${req.originalUrl} failed (request ${requestId})`,
       (exception as Error)?.stack ?? String(exception),

@@ -1,10 +1,12 @@
 // Hands observed transfers to the payment ledger: matching (which payment a transfer's address
 // belongs to) and retries. The credit itself, one transaction per transfer, is the ledger's
 // (libs/payments PaymentLedger.applyTransfer). spec: States and transitions › Payment.
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import type { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { ChainConfig, ChainRegistry, depositAddressForm, ObservedTransfer, TransferSink } from '@svc/chains';
 import { inRetriedTransaction } from '@svc/core';
+import { Metrics } from '@svc/runtime';
 import {
   chainOrder,
   CreditMode,
@@ -22,12 +24,23 @@ const PARALLEL_PAYMENTS = 8;
 export class CreditService implements TransferSink {
   private readonly logger = new Logger('credit');
 
+  /** svc_listener_credits_total: what became of each transfer a watcher handed over (docs/operations.md › Metrics). */
+  private readonly outcomes: Counter<'chain' | 'network' | 'outcome'> | null;
+
   constructor(
     private readonly db: DataSource,
     private readonly chains: ChainRegistry,
     private readonly payments: PaymentRepository,
     private readonly ledger: PaymentLedger,
-  ) {}
+    @Optional() metrics?: Metrics,
+  ) {
+    this.outcomes =
+      metrics?.counter('svc_listener_credits_total', 'Transfers handed to the ledger, by outcome', [
+        'chain',
+        'network',
+        'outcome',
+      ]) ?? null;
+  }
 
   /** TransferSink: what watchers call. Idempotent per (chain, network, txHash, logIndex). */
   async credit(transfers: ObservedTransfer[]): Promise<void> {
@@ -43,7 +56,10 @@ export class CreditService implements TransferSink {
       byRail.set(key, [...(byRail.get(key) ?? []), t]);
     }
     for (const group of byRail.values()) {
-      for (const o of await this.creditRail(group, mode)) outcomes.set(o.transfer, o);
+      for (const o of await this.creditRail(group, mode)) {
+        outcomes.set(o.transfer, o);
+        this.outcomes?.inc({ chain: o.transfer.chain, network: o.transfer.network, outcome: o.kind });
+      }
     }
     return transfers.map((t) => outcomes.get(t) as CreditOutcome);
   }

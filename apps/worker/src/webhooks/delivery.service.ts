@@ -1,4 +1,5 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
+import type { Counter } from 'prom-client';
 import {
   afterAttempt,
   DEFAULT_RETRY_SCHEDULE_SECONDS,
@@ -8,6 +9,7 @@ import {
   signWebhookBody,
 } from '@svc/webhooks';
 import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
+import { Metrics } from '@svc/runtime';
 import { DeliveryForAttempt, DeliveryRepository } from './delivery.repository';
 import { EndpointGate } from './endpoint-gate';
 import { WebhookSender } from './webhook-sender';
@@ -30,13 +32,22 @@ export class DeliveryService implements OnApplicationShutdown {
   private readonly sender: WebhookSender;
   private readonly gate: EndpointGate;
   readonly schedule: readonly number[];
+  /** svc_webhook_deliveries_total{outcome}: each attempt's result (docs/operations.md › Metrics). */
+  private readonly attempts: Counter<'outcome'> | null;
 
   constructor(
     private readonly repo: DeliveryRepository,
     private readonly clock: ClockService,
     @Inject(SVC_CONFIG) config: SvcConfig,
     @Inject(WORKER_OPTIONS) options: WorkerOptions,
+    @Optional() metrics?: Metrics,
   ) {
+    this.attempts =
+      metrics?.counter(
+        'svc_webhook_deliveries_total',
+        'Webhook attempts by outcome: succeeded, retry (will be tried again) or failed (given up)',
+        ['outcome'],
+      ) ?? null;
     this.sender = new WebhookSender({
       timeoutMs: config.webhookTimeoutMs,
       production: config.env === 'production',
@@ -105,6 +116,7 @@ export class DeliveryService implements OnApplicationShutdown {
       error: result.error,
       at,
     });
+    if (moved) this.attempts?.inc({ outcome: outcome.status === 'pending' ? 'retry' : outcome.status });
     if (moved && outcome.status === 'pending') {
       throw new RetryLater(
         outcome.nextAttemptAt.getTime() - at.getTime(),

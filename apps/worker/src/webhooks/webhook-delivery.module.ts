@@ -8,6 +8,7 @@ import { DeliveryService } from './delivery.service';
 import { WebhookDeliveryProcessor } from './jobs/webhook-delivery.processor';
 import { OutboxRelay } from './outbox-relay.service';
 import { WebhookQueue } from './webhook-queue';
+import { WorkerMetrics } from './worker-metrics';
 import { DEFAULT_CONCURRENCY, WORKER_OPTIONS, WorkerOptions } from './worker-options';
 
 /** Events to signed webhooks: the outbox relay, the delivery queue and its processor, and the sweeper. */
@@ -37,6 +38,7 @@ export class WebhookDeliveryModule {
         WebhookDeliveryProcessor(options.concurrency ?? DEFAULT_CONCURRENCY),
         OutboxRelay,
         DeliverySweeper,
+        WorkerMetrics,
       ],
       exports: [OutboxRelay, DeliverySweeper, WebhookQueue],
     };

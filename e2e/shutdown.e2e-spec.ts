@@ -1,0 +1,188 @@
+// SIGTERM (docs/operations.md › Shutdown): the real processes (their main.ts through swc, as
+// `npm run start:api` and `start:worker` run them) stop taking work, finish what is in flight and
+// exit 0 within 10 s. The API answers the request it was serving; the worker finishes the webhook
+// attempt it was making and records it; a restarted worker delivers what arrived meanwhile, each
+// event exactly once. Redis db 12 is this file's alone.
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { merchant, Merchant } from './factories/merchant.factory';
+import { freePort } from './support/pay-app';
+import { startTestApp, TestApp } from './support/test-app';
+import { clearQueueKeys, webhookEnv } from './support/test-worker';
+
+jest.setTimeout(120_000);
+
+const ROOT = path.resolve(__dirname, '..');
+const ENV = webhookEnv(12);
+let t: TestApp;
+let m: Merchant;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp(ENV);
+  m = await merchant(t, []);
+});
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await clearQueueKeys(t);
+  await t.close();
+});
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  exit: Promise<{ code: number | null; signal: string | null }>;
+}
+
+function start(app: 'api' | 'worker', env: Record<string, string>): Proc {
+  const child = spawn(
+    process.execPath,
+    ['-e', `require('./scripts/swc-register.js'); require('./apps/${app}/src/main.ts')`],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        SVC_ENV: 'test',
+        LOG_LEVEL: 'info',
+        ...ENV,
+        DATABASE_URL: t.config.databaseUrl,
+        SVC_MNEMONIC: t.config.mnemonic ?? '',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  children.push(child);
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => out, exit };
+}
+
+async function until<T>(what: string, probe: () => Promise<T> | T, ms = 30_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** SIGTERM, then the exit: code 0, and how long it took. */
+async function terminate(p: Proc): Promise<number> {
+  const started = Date.now();
+  p.child.kill('SIGTERM');
+  const ended = await p.exit;
+  if (ended.code !== 0) throw new Error(`exit ${JSON.stringify(ended)}:\n${p.output()}`);
+  return Date.now() - started;
+}
+
+test('the API: a request in flight at SIGTERM is answered; then the process exits 0 within 10 s', async () => {
+  const port = await freePort();
+  const api = start('api', { PORT: String(port) });
+  const url = `http://127.0.0.1:${port}`;
+  await until('the API', () =>
+    fetch(`${url}/healthz`).then(
+      (r) => r.status === 200,
+      () => false,
+    ),
+  );
+
+  // hold the request inside the API: the products table is locked by another session
+  const locker = new Client({ connectionString: t.config.databaseUrl });
+  await locker.connect();
+  await locker.query('BEGIN');
+  await locker.query('LOCK TABLE products IN ACCESS EXCLUSIVE MODE');
+  const inFlight = fetch(`${url}/v1/products`, { headers: { 'x-api-key': m.apiKey } });
+  await until('the request to reach the database', async () => {
+    const rows = await t.db.query(
+      `SELECT query FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
+    return rows.length > 0;
+  });
+  const stopping = terminate(api);
+  await until('the drain to start', () => api.output().includes('SIGTERM: draining'));
+  await new Promise((r) => setTimeout(r, 300));
+  await locker.query('COMMIT');
+  await locker.end();
+
+  const answered = await inFlight;
+  expect(answered.status).toBe(200);
+  expect(await answered.json()).toEqual([]);
+  expect(await stopping).toBeLessThan(10_000);
+  await expect(fetch(`${url}/healthz`)).rejects.toThrow(); // no longer listening
+});
+
+test('the worker: the attempt in flight at SIGTERM completes and is recorded; a restart delivers the rest, each once', async () => {
+  const received: string[] = [];
+  let release: (() => void) | null = null;
+  const slow: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      received.push((JSON.parse(body) as { id: string }).id);
+      // the first delivery is answered only once the worker has been told to stop
+      if (received.length === 1) release = () => res.writeHead(200).end('ok');
+      else res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => slow.listen(0, '127.0.0.1', () => r()));
+  const hooks = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`;
+  try {
+    const endpointId = randomUUID();
+    await t.db.query(
+      `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, secret, enabled, created_at, updated_at)
+       VALUES ($1, $2, $3, NULL, '{payment.confirmed}', $4, true, now() - interval '1 minute', now())`,
+      [endpointId, m.merchantId, hooks, `whsec_${'cd'.repeat(32)}`],
+    );
+    const event = async () => {
+      const id = randomUUID();
+      await t.db.query(
+        `INSERT INTO events (id, workspace_id, type, data, created_at) VALUES ($1, $2, 'payment.confirmed', $3, now())`,
+        [id, m.merchantId, JSON.stringify({ merchantId: m.merchantId, eventType: 'payment.confirmed' })],
+      );
+      return id;
+    };
+
+    const worker = start('worker', {});
+    const first = await event();
+    await until('the first attempt to reach the receiver', () => release !== null);
+    const stopping = terminate(worker);
+    await until('the drain to start', () => worker.output().includes('SIGTERM: draining'));
+    const later = [await event(), await event(), await event()]; // while the worker stops
+    await new Promise((r) => setTimeout(r, 500));
+    (release as unknown as () => void)();
+    expect(await stopping).toBeLessThan(10_000);
+    const [row] = await t.db.query(`SELECT d.status, d.attempt_count FROM webhook_deliveries d WHERE d.event_id = $1`, [
+      first,
+    ]);
+    expect(row).toEqual({ status: 'succeeded', attempt_count: 1 });
+
+    const restarted = start('worker', {});
+    await until(
+      'every event delivered',
+      async () => {
+        const rows = await t.db.query(
+          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'succeeded'`,
+          [endpointId],
+        );
+        return rows[0].n === 4;
+      },
+      30_000,
+    );
+    await new Promise((r) => setTimeout(r, 500)); // room for a duplicate to show up
+    expect([...received].sort()).toEqual([first, ...later].sort());
+    expect(await terminate(restarted)).toBeLessThan(10_000);
+  } finally {
+    await new Promise<void>((r) => slow.close(() => r()));
+  }
+});

@@ -1,0 +1,5 @@
+export * from './logging';
+export * from './metrics';
+export * from './ops-server';
+export * from './runtime.module';
+export * from './shutdown';

@@ -1,0 +1,92 @@
+// Logs of every process: JSON lines through pino (nestjs-pino routes Nest's own Logger there too),
+// pretty only when a terminal asks for it (docs/operations.md › Logs). The API's request lines
+// carry the request id (X-Request-Id, honoured or minted, echoed back), the workspace, the route
+// pattern, the status and the duration. Keys, secrets and seeds are redacted wherever they appear.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DynamicModule } from '@nestjs/common';
+import { LoggerModule, Params } from 'nestjs-pino';
+import type { Options } from 'pino-http';
+import type { SvcConfig } from '@svc/config';
+
+/** Paths pino censors (`[redacted]`) in any line: headers that carry keys and the fields that hold secrets. */
+export const REDACT_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'apiKey',
+  'secret',
+  'checkoutSecret',
+  'mnemonic',
+  '*.apiKey',
+  '*.secret',
+  '*.checkoutSecret',
+  '*.mnemonic',
+];
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+type Req = IncomingMessage & { id?: string; route?: { path?: string }; caller?: { workspaceId?: string } };
+
+function pretty(config: SvcConfig): boolean {
+  if (config.logPretty !== null) return config.logPretty;
+  return Boolean(process.stdout.isTTY) && config.env !== 'production';
+}
+
+/** pino-pretty is a development dependency: absent in a production install, JSON it is. */
+function prettyTransport(): { target: string; options: Record<string, unknown> } | undefined {
+  try {
+    require.resolve('pino-pretty');
+    return { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l' } };
+  } catch {
+    return undefined;
+  }
+}
+
+function handled(r: Req): Record<string, string> {
+  return {
+    ...(r.route?.path ? { route: r.route.path } : {}),
+    ...(r.caller?.workspaceId ? { workspaceId: r.caller.workspaceId } : {}),
+  };
+}
+
+/** pino options of a process; `http` adds the request log of the API. */
+export function loggerParams(config: SvcConfig, processName: string, http: boolean): Params {
+  const transport = pretty(config) ? prettyTransport() : undefined;
+  const options: Options = {
+    level: config.logLevel,
+    base: { process: processName },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    transport,
+    autoLogging: http ? { ignore: (req) => req.url === '/metrics' || req.url === '/healthz' } : false,
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    // the route and the workspace are known once the request was handled: added to its last line only
+    customSuccessObject: (req, _res, value: Record<string, unknown>) => ({ ...value, ...handled(req as Req) }),
+    customErrorObject: (req, _res, _err, value: Record<string, unknown>) => ({ ...value, ...handled(req as Req) }),
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        // the path only: a query string is the caller's, and may hold what should not be kept
+        path: req.url.split('?')[0],
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    customSuccessMessage: (req, res, ms) =>
+      `${req.method} ${(req as Req).route?.path ?? req.url?.split('?')[0]} ${res.statusCode} ${Math.round(ms)}ms`,
+    customErrorMessage: (req, res) =>
+      `${req.method} ${(req as Req).route?.path ?? req.url?.split('?')[0]} ${res.statusCode}`,
+  };
+  // process.stdout, not pino's own file-descriptor writer: whatever wraps stdout (a test, a log shipper) sees every line
+  return { pinoHttp: transport ? options : [options, process.stdout] };
+}
+
+export function loggerModule(config: SvcConfig, processName: string, http = false): DynamicModule {
+  return LoggerModule.forRoot(loggerParams(config, processName, http));
+}
