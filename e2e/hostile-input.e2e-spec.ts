@@ -1,4 +1,4 @@
-// Issue 9, hostile input: `null` on optional fields (README › Null in request bodies), strings
+// Issue 9, hostile input: `null` on optional fields (docs/api-guide.md › Null in request bodies), strings
 // PostgreSQL cannot store (runtime contract › Input hygiene), repeated and bracketed query
 // parameters, and malformed percent-encoding in path ids. Every refusal is a 4xx in the spec's
 // error shape, never a 500 and never a wrong answer.
@@ -34,7 +34,7 @@ function expectErrorShape(res: { status: number; body: Row }, status: number): v
 const messages = (res: { body: Row }): string =>
   Array.isArray(res.body.message) ? res.body.message.join(' | ') : String(res.body.message);
 
-describe('null on an optional field: "as if absent", or a 400 naming the field (README › Null in request bodies)', () => {
+describe('null on an optional field: "as if absent", or a 400 naming the field (docs/api-guide.md › Null in request bodies)', () => {
   test('POST /v1/payments with idempotencyKey null is a 400 naming idempotencyKey, never an existing payment', async () => {
     const first = await m.payment(paymentBody({ amount: '99', idempotencyKey: 'order-null-1' }));
     const res = await m.post('/v1/payments', paymentBody({ amount: '10', idempotencyKey: null }));

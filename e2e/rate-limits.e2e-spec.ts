@@ -1,5 +1,5 @@
 // Issue 9, floods: the anonymous routes are limited per client address and per slug or session
-// (README › Rate limits), 429 in the spec's error shape with Retry-After. The client is the buyer,
+// (docs/configuration.md › Rate limits), 429 in the spec's error shape with Retry-After. The client is the buyer,
 // not the hop in front: X-Forwarded-For is believed only from SVC_TRUSTED_PROXIES, and the hosted
 // pages forward the buyer's address, so a crowd through them is many clients.
 import { MetadataScanner } from '@nestjs/core';

@@ -1,6 +1,6 @@
 // spec: Endpoints › Webhooks; Authentication 4 (the signature); Events (envelope, payloads, the
 // event table); Errors (invalid filters). Endpoint management beyond create and test, the delivery
-// log and redelivery are our additions (README › Webhooks). A real HTTP receiver on 127.0.0.1
+// log and redelivery are our additions (docs/webhooks.md). A real HTTP receiver on 127.0.0.1
 // checks every signature itself with node:crypto; the worker runs in-process (createWorkerApp).
 import type { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';

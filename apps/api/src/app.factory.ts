@@ -18,7 +18,7 @@ export async function createApiApp(config: SvcConfig): Promise<NestExpressApplic
   app.useLogger(app.get(Logger)); // pino JSON lines with the request log (docs/operations.md › Logs)
   NestLogger.flush(); // the lines buffered while the app was built
   app.disable('x-powered-by');
-  // req.ip is the buyer's address: X-Forwarded-For is believed only from SVC_TRUSTED_PROXIES (README › Rate limits).
+  // req.ip is the buyer's address: X-Forwarded-For is believed only from SVC_TRUSTED_PROXIES (docs/configuration.md › Rate limits).
   app.set('trust proxy', config.trustedProxies);
   app.set('etag', false);
   serveHttpMetrics(app); // first, so that every request is counted

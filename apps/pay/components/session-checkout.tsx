@@ -232,7 +232,7 @@ export function SessionCheckout({
 
 /**
  * One option per chain, in the product's order: redeem takes a chain only, so a second row of the
- * same chain could not be chosen (README › Products name registered chains only).
+ * same chain could not be chosen (docs/api-guide.md › Choices: products name registered chains only).
  */
 function pickable(rows: NetworkRow[]): NetworkRow[] {
   return rows.filter((r, i) => rows.findIndex((x) => x.chain === r.chain) === i);

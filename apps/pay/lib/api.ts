@@ -11,7 +11,7 @@ const TIMEOUT_MS = 10_000;
 const FORWARDED_MAX_ENTRIES = 8;
 
 /**
- * The buyer's address for the API's rate limits (README › Rate limits): the X-Forwarded-For of
+ * The buyer's address for the API's rate limits (docs/configuration.md › Rate limits): the X-Forwarded-For of
  * the incoming request, which ends with the address of whoever connected to the pay app
  * (scripts/pay-forwarded-for.js appends it), so the API does not count every buyer as the pay app.
  */

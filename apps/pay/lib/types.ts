@@ -1,5 +1,5 @@
 // The public API shapes the pages read (spec: Public product projection, Public payment
-// projection; README › What the hosted page needs: the public session view). The spec's closed
+// projection; docs/pages.md: the public session view). The spec's closed
 // unions come from libs/domain, so the pages cannot drift from the API; the shapes are the pages' own.
 import type { Network, PaymentStatus, PricingMode, SessionSource, SessionStatus } from '@svc/domain';
 

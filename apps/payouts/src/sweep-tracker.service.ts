@@ -1,5 +1,5 @@
 // The following half of a payout run: each open sweep takes the state of its outbound transfer
-// (README › Money out: the signer › States) — pending, submitted with the newest signed hash,
+// (docs/money-out.md › The signer › States) — pending, submitted with the newest signed hash,
 // held while the signer waits for the gas tank, completed once the transfer is final, failed
 // only when it reverted. Completion and its settlement.completed event commit together.
 // spec: money contract › Payouts 7, 8.

@@ -83,7 +83,7 @@ function mnemonicRoot(mnemonic: string): { seed: Uint8Array; root: HDNodeWallet 
 }
 
 /**
- * The EVM accounts the service derives from its seed (README › Money out: the signer):
+ * The EVM accounts the service derives from its seed (docs/money-out.md › The signer):
  *   deposit        m/44'/60'/0'/0/i  one address per payment, i from deposit_address_index_seq
  *   gas_tank       m/44'/60'/1'/0/0  the operator's gas tank, the same address on every EVM chain
  *   refund_wallet  m/44'/60'/2'/0/i  one per workspace, i from refund_wallet_index_seq

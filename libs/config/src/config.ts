@@ -39,7 +39,7 @@ export interface SvcConfig {
   payoutIntervalMs: number;
   /** How long confirmed funds wait at the deposit address before a payout (SVC_PAYOUT_DELAY_SECONDS, default 0). */
   payoutDelaySeconds: number;
-  /** Limits of the anonymous routes (README › Rate limits); 0 turns one off. */
+  /** Limits of the anonymous routes (docs/configuration.md › Rate limits); 0 turns one off. */
   rateLimits: RateLimits;
   /** Addresses whose X-Forwarded-For the API believes (Express `trust proxy` values: IPs, CIDRs, `loopback` …). */
   trustedProxies: string[];

@@ -1,4 +1,4 @@
-// The vocabulary of money out (README › Money out: the signer): closed unions shared by the
+// The vocabulary of money out (docs/money-out.md › The signer): closed unions shared by the
 // outbound tables (libs/db), the signer (libs/signer) and the payouts and refunds built on it.
 import { assertUnreachable } from './types';
 

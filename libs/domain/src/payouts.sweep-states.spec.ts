@@ -1,4 +1,4 @@
-// money contract › Payouts: sweep states from the signer's transfer states (README › Money out: the
+// money contract › Payouts: sweep states from the signer's transfer states (docs/money-out.md › The
 // signer › States), requiresManualPayout, what each rail can sweep, and when updatedAt moves.
 import { OUTBOUND_STATES } from './outbound';
 import {

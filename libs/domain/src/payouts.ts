@@ -195,7 +195,7 @@ export function sweepSupport(
 }
 
 /**
- * A sweep's state from its outbound transfer (README › Money out: the signer › States).
+ * A sweep's state from its outbound transfer (docs/money-out.md › The signer › States).
  * `replan`: the transfer was cancelled before anything was signed (its destination retired):
  * the sweep needs a new transfer.
  */

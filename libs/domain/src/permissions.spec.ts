@@ -7,7 +7,7 @@ const TABLE: Record<string, Record<string, boolean>> = {
   'settlement.route': { owner: true, admin: true, developer: false },
   'refunds.write': { owner: true, admin: true, developer: false },
   secrets: { owner: true, admin: true, developer: false },
-  // ours (README › Health): the operator view of GET /v1/operator/health
+  // ours (docs/api-guide.md › Health): the operator view of GET /v1/operator/health
   'operator.read': { owner: true, admin: true, developer: false },
 };
 

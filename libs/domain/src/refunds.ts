@@ -51,7 +51,7 @@ export type RefundFromTransfer =
   // the transfer was given up unsigned: the refund planner decides the source again
   | { status: 'replan'; reason: null };
 
-/** The refund's status while its outbound transfer is in `state` (README › the signer › States). */
+/** The refund's status while its outbound transfer is in `state` (docs/money-out.md › The signer › States). */
 export function refundFromTransfer(state: OutboundState, waitReason: OutboundWaitReason | null): RefundFromTransfer {
   switch (state) {
     case 'planned': {

@@ -1,4 +1,4 @@
-// @svc/signer: the crash-safe EVM "money out" machinery (README › Money out: the signer).
+// @svc/signer: the crash-safe EVM "money out" machinery (docs/money-out.md › The signer).
 export * from './context';
 export * from './fees/fees';
 export * from './keys/keyring';

@@ -1,4 +1,4 @@
-// How each optional request field treats `null` (README › Null in request bodies). class-validator's
+// How each optional request field treats `null` (docs/api-guide.md › Null in request bodies). class-validator's
 // own `IsOptional` skips validation for null as well as undefined, so a null reached services that
 // test `!== undefined` and was taken for a value (a null idempotencyKey matched another payment).
 // Every DTO uses one of these three instead; eslint refuses `IsOptional` in apps/api.

@@ -14,7 +14,7 @@ const money = (name: string) =>
   ({ name, type: 'numeric', precision: 78, scale: 0, nullable: true, transformer: bigintTransformer }) as const;
 
 /**
- * One EVM transfer out of a key of the seed (README › Money out: the signer): a sweep, a refund or
+ * One EVM transfer out of a key of the seed (docs/money-out.md › The signer): a sweep, a refund or
  * the gas top-up that pays a token transfer's fee. Written before anything is signed; the signed
  * transactions are its `outbound_attempts` (a stuck one is replaced with the same nonce). The fee
  * columns are those of the newest decided attempt; `txHash`..`feeAtomic` describe the attempt

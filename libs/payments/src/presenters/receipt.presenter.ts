@@ -48,7 +48,7 @@ export type ReceiptDocument = ReturnType<typeof receiptDocument>;
 /**
  * `GET /v1/public/receipts/:id` (money contract: the document without `reference` and without
  * `merchantId`), plus `merchantName`: the workspace's name, so the buyer's page says who issued it
- * (README › Choices: the contract is silent on how a receipt names its issuer).
+ * (docs/api-guide.md › Choices: the contract is silent on how a receipt names its issuer).
  */
 export function publicReceipt(r: ReceiptEntity, payUrl: string, merchantName: string) {
   const { reference: _reference, merchantId: _merchantId, ...rest } = receiptDocument(r, payUrl);

@@ -1,4 +1,4 @@
-// Fees, exactly (README › Money out: the signer › Fees). A type-2 transaction is signed with
+// Fees, exactly (docs/money-out.md › The signer › Fees). A type-2 transaction is signed with
 // maxPriorityFeePerGas = maxFeePerGas, so while the block's base fee is at most maxFeePerGas the
 // price paid per gas is exactly maxFeePerGas, whatever the base fee: the fee is gasUsed × price,
 // known before signing. A legacy transaction pays exactly its gasPrice. Pure: no I/O.

@@ -1,4 +1,4 @@
-// The state machine of one outbound transfer (README › Money out: the signer › States). Every
+// The state machine of one outbound transfer (docs/money-out.md › The signer › States). Every
 // step reads the chain first, then claims the row (FOR UPDATE), checks it is still where it was
 // read, writes, and commits before the next irreversible thing happens:
 //   plan (row) → sign (nonce + fee + signed bytes, one transaction) → broadcast → receipt → final.

@@ -183,14 +183,14 @@ export class CheckoutSessionsService {
       invoiceId: invoice.id,
       invoiceNumber,
       status: 'open',
-      // README › Choices: an invoice session's reference defaults to the invoice number, so its
+      // docs/api-guide.md › Choices: an invoice session's reference defaults to the invoice number, so its
       // receipts and events name the invoice.
       reference: dto.reference?.trim() || invoiceNumber,
       metadata: dto.metadata ?? null,
       referenceOrigin: 'server',
       amount: null,
       pinnedChain: dto.chain ?? null,
-      // README › Choices: invoices are charged on mainnet (the contract's invoice has no network).
+      // docs/api-guide.md › Choices: invoices are charged on mainnet (the contract's invoice has no network).
       network: 'mainnet',
       locale: dto.locale ?? null,
       ...this.urlsOf(dto),

@@ -11,7 +11,7 @@ function envelope(row: EventRow) {
   return { id: row.id, type: row.type, createdAt: row.created_at.toISOString(), data: JSON.parse(row.data) as unknown };
 }
 
-/** The events API a merchant replays from after downtime (README › Webhooks › Replay). */
+/** The events API a merchant replays from after downtime (docs/webhooks.md › Replay). */
 @Controller('v1/events')
 export class EventsController {
   constructor(

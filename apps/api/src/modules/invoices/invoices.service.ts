@@ -204,7 +204,7 @@ export class InvoicesService {
     return priced;
   }
 
-  /** money contract › Invoices: `networks` rails must be stablecoin rails of the registry (mainnet: README › Choices). */
+  /** money contract › Invoices: `networks` rails must be stablecoin rails of the registry (mainnet: docs/api-guide.md › Choices). */
   private rails(rows: InvoiceRailDto[]): InvoiceRail[] {
     const problems: string[] = [];
     const rails: InvoiceRail[] = [];

@@ -13,7 +13,7 @@ interface RateLimitSpec {
   target: { param: string; limit: LimitName; name: 'slug' | 'session' | 'payment' | 'receipt' | 'invoice' };
 }
 
-/** Limits per client address and per target (README › Rate limits); a refusal is 429 with Retry-After. */
+/** Limits per client address and per target (docs/configuration.md › Rate limits); a refusal is 429 with Retry-After. */
 export const RateLimit = (
   kind: RateLimitSpec['kind'],
   name: RateLimitSpec['target']['name'],

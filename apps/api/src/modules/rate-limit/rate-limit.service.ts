@@ -4,7 +4,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import { RateLimits, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { webhookQueuePrefix } from '@svc/webhooks';
 
-/** The limits a request is counted against (README › Rate limits). */
+/** The limits a request is counted against (docs/configuration.md › Rate limits). */
 export type LimitName = Exclude<keyof RateLimits, 'windowSeconds'>;
 
 export interface LimitCheck {

@@ -7,7 +7,7 @@ import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { endpointObject } from './webhooks.presenter';
 import { WebhooksService } from './webhooks.service';
 
-/** spec: Endpoints › Webhooks, plus what a merchant expects beyond create and test (README › Webhooks). */
+/** spec: Endpoints › Webhooks, plus what a merchant expects beyond create and test (docs/webhooks.md). */
 @Controller('v1/webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}

@@ -1,5 +1,4 @@
-// /c/<session_id>: the hosted checkout page (spec: Checkout session; README › What the hosted page
-// needs). Rendered on the server from GET /v1/public/checkout/sessions/:id; the interactive part
+// /c/<session_id>: the hosted checkout page (spec: Checkout session; docs/pages.md). Rendered on the server from GET /v1/public/checkout/sessions/:id; the interactive part
 // (chain picker, payment details, live status, cancel, return) is the SessionCheckout island.
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';

@@ -2,7 +2,7 @@ import { IsString, MaxLength } from 'class-validator';
 import { Optional } from '../../../common/optional';
 import type { EventListQuery } from '../events-walk';
 
-/** GET /v1/events query (README › Webhooks › Replay). */
+/** GET /v1/events query (docs/webhooks.md › Replay). */
 export class ListEventsQueryDto implements EventListQuery {
   @Optional() @IsString() @MaxLength(2048) type?: string;
   @Optional() @IsString() @MaxLength(64) createdAfter?: string;
