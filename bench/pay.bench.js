@@ -133,7 +133,7 @@ async function main() {
           SVC_ENV: 'production',
           SVC_MNEMONIC: MNEMONIC,
           PAY_URL: pay,
-          // the benchmark measures latency, not the buyer limits (README › Rate limits)
+          // the benchmark measures latency, not the buyer limits (docs/configuration.md › Rate limits)
           SVC_RATE_LIMIT_READS_PER_CLIENT: '1000000',
           SVC_RATE_LIMIT_READS_PER_TARGET: '1000000',
         },

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Money out (README › Money out: the signer): the outbound transfers (sweeps, refunds, gas
+ * Money out (docs/money-out.md › The signer): the outbound transfers (sweeps, refunds, gas
  * top-ups) written before anything is signed, every signed attempt stored before it is broadcast,
  * the nonce of each sending address allocated in the database, and the workspaces' refund
  * wallets with their own index sequence (EVM m/44'/60'/2'/0/i). Money columns are numeric(78,0).

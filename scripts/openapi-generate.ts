@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     SVC_DEV_CLOCK: '1',
     SVC_MNEMONIC: 'test test test test test test test test test test test junk',
   });
-  const app = await createApiApp(config, ['error']);
+  const app = await createApiApp({ ...config, logLevel: 'silent' });
   try {
     // the document embeds responses.generated.json as loaded: in --check mode a stale one is reported above
     output(CLIENT_TYPES_FILE, await clientTypes(buildOpenApiDocument(app, config)));

@@ -3,7 +3,7 @@
 // is none, so a buyer talking to the pay port directly could pick the address the API's rate
 // limits count it under. Like every proxy hop, append the address of the peer instead; the pay
 // app forwards the list to the API, which walks it from the right past SVC_TRUSTED_PROXIES
-// (README › Rate limits). Runs before Next.js sees the request (Node's documented
+// (docs/configuration.md › Rate limits). Runs before Next.js sees the request (Node's documented
 // `http.server.request.start` diagnostics channel, published just before 'request' is emitted).
 const dc = require('node:diagnostics_channel');
 
