@@ -4,8 +4,6 @@
 // lines with request id, workspace, route, status and duration, and never a key, a secret or the
 // seed. The listener, the worker and the payout process serve /healthz and /metrics on their own
 // ports (0 here: any free port).
-import { ChildProcess, spawn } from 'node:child_process';
-import * as path from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { generateMnemonic } from '@svc/chains';
 import { OpsServerService } from '@svc/runtime';
@@ -13,10 +11,10 @@ import { createPayoutsApp } from '../apps/payouts/src/payouts.factory';
 import { createWorkerApp } from '../apps/worker/src/worker.factory';
 import { freePort } from './support/pay-app';
 import { Harness, startHarness } from './support/listener-harness';
+import { AppProcess, spawnApp } from './support/processes';
 
 jest.setTimeout(120_000);
 
-const ROOT = path.resolve(__dirname, '..');
 let h: Harness;
 const apps: INestApplicationContext[] = [];
 
@@ -28,53 +26,30 @@ afterAll(async () => {
   await h?.close();
 });
 
-interface ApiProcess {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-  exit: Promise<{ code: number | null; signal: string | null }>;
-}
-
-async function spawnApi(env: Record<string, string>): Promise<ApiProcess> {
+async function spawnApi(env: Record<string, string>): Promise<AppProcess & { url: string }> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['-e', `require('./scripts/swc-register.js'); require('./apps/api/src/main.ts')`],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        SVC_ENV: 'test',
-        DATABASE_URL: h.t.config.databaseUrl,
-        REDIS_URL: h.t.config.redisUrl,
-        SVC_CHAINS_FILE: h.devnet.chainsFile,
-        PORT: String(port),
-        LOG_LEVEL: 'info',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
+  const api = spawnApp('api', {
+    SVC_ENV: 'test',
+    DATABASE_URL: h.t.config.databaseUrl,
+    REDIS_URL: h.t.config.redisUrl,
+    SVC_CHAINS_FILE: h.devnet.chainsFile,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    ...env,
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the API exited (${child.exitCode}):\n${out}`);
+    if (api.child.exitCode !== null) throw new Error(`the API exited (${api.child.exitCode}):\n${api.output()}`);
     try {
       if ((await fetch(`${url}/healthz`)).status === 200) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`the API did not answer within 30 s:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`the API did not answer within 30 s:\n${api.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, child, output: () => out, exit };
+  return { ...api, url };
 }
 
 const jsonLines = (text: string) =>
@@ -129,7 +104,7 @@ test('the API: JSON request lines (id, workspace, route, status, duration), /met
 
   api.child.kill('SIGTERM');
   const started = Date.now();
-  expect(await api.exit).toEqual({ code: 0, signal: null });
+  expect(await api.exit).toMatchObject({ code: 0, signal: null });
   expect(Date.now() - started).toBeLessThan(10_000);
 
   const lines = jsonLines(api.output());

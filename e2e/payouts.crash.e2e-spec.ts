@@ -5,47 +5,26 @@
 // recorded), at every transaction of a sweep; restarted cleanly, exactly one transfer reaches the
 // settlement address (balances on chain), one top-up pays the token sweep's gas, and the sweep
 // completes once with one settlement.completed.
-import { ChildProcess, spawn } from 'node:child_process';
-import * as path from 'node:path';
 import { Wallet } from 'ethers';
-import type { DevChainSpec } from './support/anvil';
 import type { Row } from './support/listener-harness';
+import { AppProcess, ONE_BNB_RAIL, spawnApp } from './support/processes';
 import { PayoutsHarness, startPayoutsHarness, toAtomicUnits, waitFor } from './support/payouts-harness';
 
 jest.setTimeout(300_000);
-
-const ROOT = path.resolve(__dirname, '..');
-const CHAINS: DevChainSpec[] = [
-  {
-    chain: 'bnb',
-    network: 'mainnet',
-    chainId: 56,
-    confirmations: 1,
-    tokens: [
-      { symbol: 'USDC', decimals: 18, watched: true },
-      { symbol: 'BNB', decimals: 18, watched: true, native: true },
-    ],
-  },
-];
 
 let h: PayoutsHarness;
 let to: string;
 
 beforeAll(async () => {
-  h = await startPayoutsHarness({ chains: CHAINS });
+  h = await startPayoutsHarness({ chains: ONE_BNB_RAIL });
   to = Wallet.createRandom().address;
   await h.activeAddress(h.m, 'bnb', 'mainnet', to);
   await h.fundGasTank('bnb', 'mainnet', 10n ** 18n);
 });
 afterAll(() => h?.close());
 
-function payouts(crashAt?: 'after_sign' | 'after_broadcast'): {
-  child: ChildProcess;
-  exit: Promise<{ code: number | null; signal: string | null; stderr: string }>;
-} {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
+function payouts(crashAt?: 'after_sign' | 'after_broadcast'): AppProcess {
+  return spawnApp('payouts', {
     SVC_ENV: 'test',
     SVC_DEV_CLOCK: '1',
     DATABASE_URL: h.t.config.databaseUrl,
@@ -53,19 +32,8 @@ function payouts(crashAt?: 'after_sign' | 'after_broadcast'): {
     SVC_CHAINS_FILE: h.devnet.chainsFile,
     SVC_MNEMONIC: h.mnemonic,
     SVC_PAYOUT_INTERVAL_MS: '100',
-  };
-  if (crashAt) env.SVC_SIGNER_CRASH_AT = crashAt;
-  const child = spawn(
-    process.execPath,
-    ['-e', `require('./scripts/swc-register.js'); require('./apps/payouts/src/main.ts')`],
-    { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (d) => (stderr += d));
-  const exit = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, stderr })),
-  );
-  return { child, exit };
+    ...(crashAt ? { SVC_SIGNER_CRASH_AT: crashAt } : {}),
+  });
 }
 
 /** One run of the process that the crash hook kills. */

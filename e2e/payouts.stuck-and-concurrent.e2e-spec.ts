@@ -8,31 +8,19 @@ import { HDNodeWallet, Interface, Wallet } from 'ethers';
 import { ChainRegistry } from '@svc/chains';
 import { PayoutPlanner } from '../apps/payouts/src/payout-planner.service';
 import { PayoutRunner } from '../apps/payouts/src/payout-runner.service';
-import type { DevChainSpec } from './support/anvil';
 import type { Row } from './support/listener-harness';
+import { ONE_BNB_RAIL } from './support/processes';
 import { PayoutsHarness, startPayoutsHarness, toAtomicUnits } from './support/payouts-harness';
 
 jest.setTimeout(240_000);
 
 const STUCK_AFTER = 180;
-const CHAINS: DevChainSpec[] = [
-  {
-    chain: 'bnb',
-    network: 'mainnet',
-    chainId: 56,
-    confirmations: 1,
-    tokens: [
-      { symbol: 'USDC', decimals: 18, watched: true },
-      { symbol: 'BNB', decimals: 18, watched: true, native: true },
-    ],
-  },
-];
 
 let h: PayoutsHarness;
 let to: string;
 
 beforeAll(async () => {
-  h = await startPayoutsHarness({ chains: CHAINS, payouts: { feePolicy: { stuckAfterSeconds: STUCK_AFTER } } });
+  h = await startPayoutsHarness({ chains: ONE_BNB_RAIL, payouts: { feePolicy: { stuckAfterSeconds: STUCK_AFTER } } });
   to = Wallet.createRandom().address;
   await h.activeAddress(h.m, 'bnb', 'mainnet', to);
   await h.fundGasTank('bnb', 'mainnet', 10n ** 18n);

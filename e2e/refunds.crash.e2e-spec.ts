@@ -4,45 +4,24 @@
 // refund's signed transaction is stored (before its broadcast) and right after the broadcast (before
 // it is recorded). Restarted cleanly, the buyer receives exactly the refund once (balances on chain),
 // a token refund's gas is topped up once, and the refund completes with one credit note.
-import { ChildProcess, spawn } from 'node:child_process';
-import * as path from 'node:path';
 import { Wallet } from 'ethers';
-import type { DevChainSpec } from './support/anvil';
 import type { Row } from './support/listener-harness';
+import { AppProcess, ONE_BNB_RAIL, spawnApp } from './support/processes';
 import { PayoutsHarness, startPayoutsHarness, toAtomicUnits, waitFor } from './support/payouts-harness';
 
 jest.setTimeout(300_000);
 
-const ROOT = path.resolve(__dirname, '..');
-const CHAINS: DevChainSpec[] = [
-  {
-    chain: 'bnb',
-    network: 'mainnet',
-    chainId: 56,
-    confirmations: 1,
-    tokens: [
-      { symbol: 'USDC', decimals: 18, watched: true },
-      { symbol: 'BNB', decimals: 18, watched: true, native: true },
-    ],
-  },
-];
-
 let h: PayoutsHarness;
 
 beforeAll(async () => {
-  h = await startPayoutsHarness({ chains: CHAINS });
+  h = await startPayoutsHarness({ chains: ONE_BNB_RAIL });
   await h.activeAddress(h.m, 'bnb', 'mainnet', Wallet.createRandom().address);
   await h.fundGasTank('bnb', 'mainnet', 10n ** 18n);
 });
 afterAll(() => h?.close());
 
-function payouts(crashAt?: 'after_sign' | 'after_broadcast'): {
-  child: ChildProcess;
-  exit: Promise<{ code: number | null; signal: string | null; stderr: string }>;
-} {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
+function payouts(crashAt?: 'after_sign' | 'after_broadcast'): AppProcess {
+  return spawnApp('payouts', {
     SVC_ENV: 'test',
     SVC_DEV_CLOCK: '1',
     DATABASE_URL: h.t.config.databaseUrl,
@@ -50,19 +29,8 @@ function payouts(crashAt?: 'after_sign' | 'after_broadcast'): {
     SVC_CHAINS_FILE: h.devnet.chainsFile,
     SVC_MNEMONIC: h.mnemonic,
     SVC_PAYOUT_INTERVAL_MS: '100',
-  };
-  if (crashAt) env.SVC_SIGNER_CRASH_AT = crashAt;
-  const child = spawn(
-    process.execPath,
-    ['-e', `require('./scripts/swc-register.js'); require('./apps/payouts/src/main.ts')`],
-    { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (d) => (stderr += d));
-  const exit = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, stderr })),
-  );
-  return { child, exit };
+    ...(crashAt ? { SVC_SIGNER_CRASH_AT: crashAt } : {}),
+  });
 }
 
 async function killedAt(point: 'after_sign' | 'after_broadcast'): Promise<void> {

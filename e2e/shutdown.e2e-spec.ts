@@ -3,20 +3,19 @@
 // exit 0 within 10 s. The API answers the request it was serving; the worker finishes the webhook
 // attempt it was making and records it; a restarted worker delivers what arrived meanwhile, each
 // event exactly once. Redis db 12 is this file's alone.
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as path from 'node:path';
 import { Client } from 'pg';
 import { merchant, Merchant } from './factories/merchant.factory';
 import { freePort } from './support/pay-app';
+import { AppProcess, spawnApp } from './support/processes';
 import { startTestApp, TestApp } from './support/test-app';
 import { clearQueueKeys, webhookEnv } from './support/test-worker';
 
 jest.setTimeout(120_000);
 
-const ROOT = path.resolve(__dirname, '..');
 const ENV = webhookEnv(12);
 let t: TestApp;
 let m: Merchant;
@@ -32,39 +31,17 @@ afterAll(async () => {
   await t.close();
 });
 
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exit: Promise<{ code: number | null; signal: string | null }>;
-}
-
-function start(app: 'api' | 'worker', env: Record<string, string>): Proc {
-  const child = spawn(
-    process.execPath,
-    ['-e', `require('./scripts/swc-register.js'); require('./apps/${app}/src/main.ts')`],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        SVC_ENV: 'test',
-        LOG_LEVEL: 'info',
-        ...ENV,
-        DATABASE_URL: t.config.databaseUrl,
-        SVC_MNEMONIC: t.config.mnemonic ?? '',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.push(child);
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output: () => out, exit };
+function start(app: 'api' | 'worker', env: Record<string, string>): AppProcess {
+  const p = spawnApp(app, {
+    SVC_ENV: 'test',
+    LOG_LEVEL: 'info',
+    ...ENV,
+    DATABASE_URL: t.config.databaseUrl,
+    SVC_MNEMONIC: t.config.mnemonic ?? '',
+    ...env,
+  });
+  children.push(p.child);
+  return p;
 }
 
 async function until<T>(what: string, probe: () => Promise<T> | T, ms = 30_000): Promise<NonNullable<T>> {
@@ -78,7 +55,7 @@ async function until<T>(what: string, probe: () => Promise<T> | T, ms = 30_000):
 }
 
 /** SIGTERM, then the exit: code 0, and how long it took. */
-async function terminate(p: Proc): Promise<number> {
+async function terminate(p: AppProcess): Promise<number> {
   const started = Date.now();
   p.child.kill('SIGTERM');
   const ended = await p.exit;

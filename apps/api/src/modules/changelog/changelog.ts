@@ -18,6 +18,19 @@ export interface ChangelogEntry {
 export const CHANGELOG: readonly ChangelogEntry[] = [
   {
     date: '2026-11-24',
+    title: 'The developer toolbox: OpenAPI, a typed client, logs and metrics',
+    breaking: false,
+    changes: [
+      'GET /v1/openapi.json: an OpenAPI 3.1 document of every route, made from the code; GET /docs: a reference page over it that works offline.',
+      'A typed client (@svc/client) with verifyWebhook and verifySignedReturn.',
+      'Every response carries X-Request-Id (yours when you send one); a 500 names it. Logs are JSON lines with the request id, workspace, route, status and duration.',
+      'Prometheus metrics at /metrics on the API and on each background process, with /healthz, on LISTENER_PORT, WORKER_PORT and PAYOUTS_PORT.',
+    ],
+    migrationGuide: null,
+    anchor: '2026-11-24-toolbox',
+  },
+  {
+    date: '2026-11-24',
     title: 'Refunds and credit notes',
     breaking: false,
     changes: [

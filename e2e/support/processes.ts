@@ -1,0 +1,49 @@
+// The service's processes as operators run them: a child `node` running an app's main.ts through
+// swc (as `npm run start:<app>` runs its build), configured only from the environment given here.
+// Used by the crash, shutdown and observability suites, which need a real process to kill,
+// signal or read the output of.
+import { ChildProcess, spawn } from 'node:child_process';
+import * as path from 'node:path';
+import type { DevChainSpec } from './anvil';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+/** One bnb mainnet rail with a token and the native coin, final after one block: the money-out suites' chain. */
+export const ONE_BNB_RAIL: DevChainSpec[] = [
+  {
+    chain: 'bnb',
+    network: 'mainnet',
+    chainId: 56,
+    confirmations: 1,
+    tokens: [
+      { symbol: 'USDC', decimals: 18, watched: true },
+      { symbol: 'BNB', decimals: 18, watched: true, native: true },
+    ],
+  },
+];
+
+export interface AppProcess {
+  child: ChildProcess;
+  /** stdout and stderr so far */
+  output: () => string;
+  exit: Promise<{ code: number | null; signal: string | null; output: string }>;
+}
+
+export function spawnApp(app: 'api' | 'listener' | 'worker' | 'payouts', env: Record<string, string>): AppProcess {
+  const child = spawn(
+    process.execPath,
+    ['-e', `require('./scripts/swc-register.js'); require('./apps/${app}/src/main.ts')`],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const exit = new Promise<{ code: number | null; signal: string | null; output: string }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, output: out })),
+  );
+  return { child, output: () => out, exit };
+}
