@@ -122,6 +122,17 @@ test('real answers match the documented response schemas', async () => {
   check('/v1/changelog', 'get', '200', (await t.http().get('/v1/changelog')).body);
   const error = await m.get('/v1/payments/nope');
   check('/v1/payments/{id}', 'get', '404', error.body);
+  const invalid = await m.post('/v1/payments', { chain: 'bnb', token: 7, amount: '1', currency: 'USDC', extra: 1 });
+  expect(invalid.status).toBe(400);
+  check('/v1/payments', 'post', '400', invalid.body);
+  // every documented error example is itself a valid error body
+  for (const [p, item] of Object.entries(doc.paths)) {
+    for (const [method, o] of Object.entries(item as Record<string, { responses: Record<string, any> }>)) {
+      for (const [code, r] of Object.entries(o.responses)) {
+        if (code.startsWith('4')) check(p, method, code, r.content['application/json'].example);
+      }
+    }
+  }
 });
 
 test('the generated files are current (npm run openapi:generate -- --check)', async () => {

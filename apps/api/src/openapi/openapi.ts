@@ -24,7 +24,7 @@ type Operation = {
   description?: string;
   parameters?: Array<Record<string, unknown>>;
   requestBody?: { content: Record<string, { schema: Schema }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
+  responses: Record<string, { description: string; content?: Record<string, { schema: Schema; example?: Schema }> }>;
   security?: Array<Record<string, string[]>>;
   tags?: string[];
 };
@@ -34,23 +34,56 @@ export const DOCS_PATH = 'docs';
 
 const ERROR_SCHEMA: Schema = {
   type: 'object',
-  description: 'Every error, in the shape of the spec.',
+  description:
+    'Every error, in the shape of the spec: `message` is a string, or an array of strings for field validation. ' +
+    'Some refusals add fields (an amount out of bounds adds `minAmount`, `maxAmount`, `currency`; a refund above ' +
+    'the maximum adds `maximum`).',
   properties: {
-    statusCode: { type: 'integer', examples: [400] },
-    error: { type: 'string', examples: ['Bad Request'] },
-    message: { type: 'string', examples: ['amount must be a positive decimal string'] },
+    statusCode: { type: 'integer' },
+    error: { type: 'string' },
+    message: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
   },
   required: ['statusCode', 'error', 'message'],
 };
 
-/** The errors each kind of route may answer besides its own 400/404/409. */
-const ERROR_RESPONSES: Record<string, string> = {
-  '400': 'The request is malformed or breaks a rule; `message` names the field and the rule.',
-  '401': 'No API key, or an unknown or revoked one.',
-  '403': "The key's role lacks the permission this route needs.",
-  '404': "No such object in this workspace (another workspace's objects are not found either).",
-  '409': 'The object is not in a state that allows this.',
-  '429': 'Too many requests; wait `Retry-After` seconds.',
+/** The errors each kind of route may answer, each with a message this API really sends. */
+const ERROR_RESPONSES: Record<string, { description: string; example: Schema }> = {
+  '400': {
+    description: 'The request is malformed or breaks a rule; `message` names the field and the rule.',
+    example: { statusCode: 400, error: 'Bad Request', message: 'amount 0.5 is below the minimum of 1 USD.' },
+  },
+  '401': {
+    description: 'No API key, or an unknown or revoked one.',
+    example: { statusCode: 401, error: 'Unauthorized', message: 'Missing API key: send it in the x-api-key header.' },
+  },
+  '403': {
+    description: "The key's role lacks the permission this route needs.",
+    example: {
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'This API key (role developer) lacks the permission refunds.write.',
+    },
+  },
+  '404': {
+    description: "No such object in this workspace (another workspace's objects are not found either).",
+    example: {
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'No such payment: 3f0c2a8e-6b1d-4c5e-9f7a-2d4b6c8e0a1b.',
+    },
+  },
+  '409': {
+    description: 'The object is not in a state that allows this.',
+    example: {
+      statusCode: 409,
+      error: 'Conflict',
+      message: 'Only confirmed or overpaid payments can be refunded; this payment is underpaid.',
+    },
+  },
+  '429': {
+    description: 'Too many requests; wait `Retry-After` seconds.',
+    example: { statusCode: 429, error: 'Too Many Requests', message: 'Too many requests: try again in 12 seconds.' },
+  },
 };
 
 /** One route of the router, as Nest registered it. */
@@ -201,8 +234,13 @@ function describeOperation(
   const errors = route?.isPublic ? ['400', '404', '409', '429'] : ['400', '401', '403', '404', '409'];
   for (const status of errors) {
     op.responses[status] = {
-      description: ERROR_RESPONSES[status],
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      description: ERROR_RESPONSES[status].description,
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          example: ERROR_RESPONSES[status].example,
+        },
+      },
     };
   }
 }
