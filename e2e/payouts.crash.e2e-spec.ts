@@ -7,7 +7,7 @@
 // completes once with one settlement.completed.
 import { Wallet } from 'ethers';
 import type { Row } from './support/listener-harness';
-import { AppProcess, ONE_BNB_RAIL, spawnApp } from './support/processes';
+import { killedAt, ONE_BNB_RAIL, payoutsProcess } from './support/processes';
 import { PayoutsHarness, startPayoutsHarness, toAtomicUnits, waitFor } from './support/payouts-harness';
 
 jest.setTimeout(300_000);
@@ -23,29 +23,9 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-function payouts(crashAt?: 'after_sign' | 'after_broadcast'): AppProcess {
-  return spawnApp('payouts', {
-    SVC_ENV: 'test',
-    SVC_DEV_CLOCK: '1',
-    DATABASE_URL: h.t.config.databaseUrl,
-    REDIS_URL: h.t.config.redisUrl,
-    SVC_CHAINS_FILE: h.devnet.chainsFile,
-    SVC_MNEMONIC: h.mnemonic,
-    SVC_PAYOUT_INTERVAL_MS: '100',
-    ...(crashAt ? { SVC_SIGNER_CRASH_AT: crashAt } : {}),
-  });
-}
-
-/** One run of the process that the crash hook kills. */
-async function killedAt(point: 'after_sign' | 'after_broadcast'): Promise<void> {
-  const { exit } = payouts(point);
-  const ended = await exit;
-  if (ended.signal !== 'SIGKILL') throw new Error(`expected a SIGKILL at ${point}, got ${JSON.stringify(ended)}`);
-}
-
 /** A clean process until the payment's sweep completed, then stopped. */
 async function cleanRunUntilCompleted(paymentId: string): Promise<Row[]> {
-  const { child, exit } = payouts();
+  const { child, exit } = payoutsProcess(h);
   try {
     await waitFor(
       'the sweep to complete',
@@ -81,12 +61,12 @@ test('a native sweep: killed after signing, then after broadcasting; the restart
   const payment = await h.paidPayment(h.m, { chain: 'bnb', token: 'BNB', amount: '2', currency: 'BNB' });
   const before = await h.nativeBalance('bnb', 'mainnet', to);
 
-  await killedAt('after_sign');
+  await killedAt(h, 'after_sign');
   let [sweep] = await h.sweepsOf(h.m, payment.id);
   expect(sweep.payoutState).toBe('pending'); // the row came first; its transaction is signed and stored
   expect(await h.nativeBalance('bnb', 'mainnet', to)).toBe(before);
 
-  await killedAt('after_broadcast'); // sent (and mined: Anvil auto-mines) but not recorded
+  await killedAt(h, 'after_broadcast'); // sent (and mined: Anvil auto-mines) but not recorded
   const paid = (await h.nativeBalance('bnb', 'mainnet', to)) - before;
   expect(paid).toBeGreaterThan(0n);
 
@@ -108,11 +88,11 @@ test('a token sweep: killed at the top-up (signed, broadcast) and at the token t
   const tank = h.gasTankAddress();
   const tankBefore = await h.nativeBalance('bnb', 'mainnet', tank);
 
-  await killedAt('after_sign'); // the gas top-up is the first thing signed
-  await killedAt('after_broadcast'); // the top-up is sent, not recorded
-  await killedAt('after_sign'); // the restart finds the top-up mined, signs the token transfer
+  await killedAt(h, 'after_sign'); // the gas top-up is the first thing signed
+  await killedAt(h, 'after_broadcast'); // the top-up is sent, not recorded
+  await killedAt(h, 'after_sign'); // the restart finds the top-up mined, signs the token transfer
   expect(await h.tokenBalance('bnb', 'USDC', to)).toBe(before);
-  await killedAt('after_broadcast'); // the token transfer is sent, not recorded
+  await killedAt(h, 'after_broadcast'); // the token transfer is sent, not recorded
   expect((await h.tokenBalance('bnb', 'USDC', to)) - before).toBe(amount);
 
   const [sweep] = await cleanRunUntilCompleted(payment.id);

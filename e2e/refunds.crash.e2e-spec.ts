@@ -6,7 +6,7 @@
 // a token refund's gas is topped up once, and the refund completes with one credit note.
 import { Wallet } from 'ethers';
 import type { Row } from './support/listener-harness';
-import { AppProcess, ONE_BNB_RAIL, spawnApp } from './support/processes';
+import { killedAt, ONE_BNB_RAIL, payoutsProcess } from './support/processes';
 import { PayoutsHarness, startPayoutsHarness, toAtomicUnits, waitFor } from './support/payouts-harness';
 
 jest.setTimeout(300_000);
@@ -20,28 +20,9 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-function payouts(crashAt?: 'after_sign' | 'after_broadcast'): AppProcess {
-  return spawnApp('payouts', {
-    SVC_ENV: 'test',
-    SVC_DEV_CLOCK: '1',
-    DATABASE_URL: h.t.config.databaseUrl,
-    REDIS_URL: h.t.config.redisUrl,
-    SVC_CHAINS_FILE: h.devnet.chainsFile,
-    SVC_MNEMONIC: h.mnemonic,
-    SVC_PAYOUT_INTERVAL_MS: '100',
-    ...(crashAt ? { SVC_SIGNER_CRASH_AT: crashAt } : {}),
-  });
-}
-
-async function killedAt(point: 'after_sign' | 'after_broadcast'): Promise<void> {
-  const { exit } = payouts(point);
-  const ended = await exit;
-  if (ended.signal !== 'SIGKILL') throw new Error(`expected a SIGKILL at ${point}, got ${JSON.stringify(ended)}`);
-}
-
 /** A clean process until the refund completed and, with `sweptPaymentId`, that payment's rest was paid out. */
 async function cleanRunUntilCompleted(refundId: string, sweptPaymentId?: string): Promise<Row> {
-  const { child, exit } = payouts();
+  const { child, exit } = payoutsProcess(h);
   try {
     return await waitFor(
       'the refund to complete',
@@ -88,10 +69,10 @@ test('a native partial refund from the deposit address: killed after signing, th
   const buyer = Wallet.createRandom().address;
   const created = await refund(payment.id, '0.5', buyer);
 
-  await killedAt('after_sign');
+  await killedAt(h, 'after_sign');
   expect((await h.m.get(`/v1/refunds/${created.id}`)).body.source).toBe('deposit_address');
   expect(await h.nativeBalance('bnb', 'mainnet', buyer)).toBe(0n);
-  await killedAt('after_broadcast'); // sent (Anvil mines it) but not recorded
+  await killedAt(h, 'after_broadcast'); // sent (Anvil mines it) but not recorded
   expect(await h.nativeBalance('bnb', 'mainnet', buyer)).toBe(toAtomicUnits('0.5', 18));
 
   // the clean run completes the refund, then pays out the rest (so the next test's kills hit its own refund)
@@ -115,11 +96,11 @@ test('a token refund: killed at the gas top-up and at the token transfer (signed
   const tank = h.gasTankAddress();
   const tankBefore = await h.nativeBalance('bnb', 'mainnet', tank);
 
-  await killedAt('after_sign'); // the gas top-up is the first thing signed
-  await killedAt('after_broadcast'); // the top-up is sent, not recorded
-  await killedAt('after_sign'); // the restart finds the top-up mined and signs the token transfer
+  await killedAt(h, 'after_sign'); // the gas top-up is the first thing signed
+  await killedAt(h, 'after_broadcast'); // the top-up is sent, not recorded
+  await killedAt(h, 'after_sign'); // the restart finds the top-up mined and signs the token transfer
   expect(await h.tokenBalance('bnb', 'USDC', buyer)).toBe(0n);
-  await killedAt('after_broadcast'); // the token transfer is sent, not recorded
+  await killedAt(h, 'after_broadcast'); // the token transfer is sent, not recorded
   expect(await h.tokenBalance('bnb', 'USDC', buyer)).toBe(toAtomicUnits('12.5', 18));
 
   await cleanRunUntilCompleted(created.id);

@@ -5,6 +5,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import type { DevChainSpec } from './anvil';
+import type { PayoutsHarness } from './payouts-harness';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -46,4 +47,26 @@ export function spawnApp(app: 'api' | 'listener' | 'worker' | 'payouts', env: Re
     child.on('exit', (code, signal) => resolve({ code, signal, output: out })),
   );
   return { child, output: () => out, exit };
+}
+
+export type CrashPoint = 'after_sign' | 'after_broadcast';
+
+/** The payout process on a payouts harness's database and devnet; with `crashAt`, the signer kills it there. */
+export function payoutsProcess(h: PayoutsHarness, crashAt?: CrashPoint): AppProcess {
+  return spawnApp('payouts', {
+    SVC_ENV: 'test',
+    SVC_DEV_CLOCK: '1',
+    DATABASE_URL: h.t.config.databaseUrl,
+    REDIS_URL: h.t.config.redisUrl,
+    SVC_CHAINS_FILE: h.devnet.chainsFile,
+    SVC_MNEMONIC: h.mnemonic,
+    SVC_PAYOUT_INTERVAL_MS: '100',
+    ...(crashAt ? { SVC_SIGNER_CRASH_AT: crashAt } : {}),
+  });
+}
+
+/** One run of the payout process that the signer's crash hook kills at `point` (SIGKILL, or the test fails). */
+export async function killedAt(h: PayoutsHarness, point: CrashPoint): Promise<void> {
+  const ended = await payoutsProcess(h, point).exit;
+  if (ended.signal !== 'SIGKILL') throw new Error(`expected a SIGKILL at ${point}, got ${JSON.stringify(ended)}`);
 }
