@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { publicApi } from './factories/merchant.factory';
-import { Harness, Row, startHarness } from './support/listener-harness';
+import { Harness, Row, startHarness, skipDevAccountAddresses } from './support/listener-harness';
 import {
   Browser,
   ensurePayBuild,
@@ -37,8 +37,7 @@ beforeAll(async () => {
   const { port } = h.t.app.getHttpServer().address() as AddressInfo;
   [payServer, browser] = await Promise.all([startPayServer(`http://127.0.0.1:${port}`), startBrowser()]);
   pay = payServer.url;
-  // TEST_MNEMONIC is Anvil's own: draw the funded devnet accounts before any page shows an address.
-  for (let i = 0; i < 5; i++) await h.m.payment({ chain: 'base', token: 'ETH', amount: '1', currency: 'ETH' });
+  await skipDevAccountAddresses(h);
 }, 180_000);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { OpsServerService } from '@svc/runtime';
 import { createPayoutsApp } from '../apps/payouts/src/payouts.factory';
 import { createWorkerApp } from '../apps/worker/src/worker.factory';
 import { freePort } from './support/pay-app';
-import { Harness, startHarness } from './support/listener-harness';
+import { Harness, startHarness, skipDevAccountAddresses } from './support/listener-harness';
 import { AppProcess, spawnApp } from './support/processes';
 
 jest.setTimeout(120_000);
@@ -20,6 +20,7 @@ const apps: INestApplicationContext[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
+  await skipDevAccountAddresses(h);
 });
 afterAll(async () => {
   for (const a of apps) await a.close();

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { verifySignedReturn as verifySignedReturnWithClient } from '@svc/client';
 import { customProduct, fixedProduct } from './factories/merchant.factory';
-import { Harness, Row, startHarness } from './support/listener-harness';
+import { Harness, Row, startHarness, skipDevAccountAddresses } from './support/listener-harness';
 import {
   Browser,
   ensurePayBuild,
@@ -50,10 +50,7 @@ beforeAll(async () => {
     route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Shop</h1>' }),
   );
   secret = (await h.m.get('/v1/checkout/secret')).body.checkoutSecret;
-  // TEST_MNEMONIC is Anvil's own: the first deposit addresses are the devnet's funded accounts (the
-  // payer is account 1, and the dev tokens were minted to it), so their history would be credited
-  // to whichever payment drew them. Draw them here, before any page shows an address.
-  for (let i = 0; i < 5; i++) await h.m.payment({ chain: 'base', token: 'ETH', amount: '1', currency: 'ETH' });
+  await skipDevAccountAddresses(h);
 }, 180_000);
 
 afterAll(async () => {

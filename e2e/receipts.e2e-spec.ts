@@ -5,7 +5,7 @@
 // spec: Endpoints › Receipts and other reads; Reconciliation walk (60-second lag on the dev clock).
 import { merchant, Merchant, publicApi } from './factories/merchant.factory';
 import { CreditContext, startCreditContext } from './support/credit-context';
-import { Harness, Row, startHarness, waitFor } from './support/listener-harness';
+import { Harness, Row, startHarness, waitFor, skipDevAccountAddresses } from './support/listener-harness';
 
 jest.setTimeout(120_000);
 
@@ -38,9 +38,7 @@ beforeAll(async () => {
   h = await startHarness();
   await h.listener();
   ctx = await startCreditContext(h.t.config);
-  // TEST_MNEMONIC is Anvil's own: its first deposit addresses are funded devnet accounts whose
-  // history would be credited to whichever payment drew them. Draw them before any test pays.
-  for (let i = 0; i < 5; i++) await h.m.payment({ chain: 'base', token: 'ETH', amount: '1', currency: 'ETH' });
+  await skipDevAccountAddresses(h);
 }, 180_000);
 afterAll(async () => {
   await ctx?.close();

@@ -3,7 +3,7 @@
 // with a transfer arriving as it stops; transfers made while it is down are credited after the
 // restart, and no transfer is credited twice.
 import { freePort } from './support/pay-app';
-import { Harness, Row, startHarness } from './support/listener-harness';
+import { Harness, Row, startHarness, skipDevAccountAddresses } from './support/listener-harness';
 import { AppProcess, spawnApp } from './support/processes';
 
 jest.setTimeout(120_000);
@@ -13,6 +13,7 @@ const running: AppProcess[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
+  await skipDevAccountAddresses(h);
 });
 afterAll(async () => {
   for (const p of running) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');

@@ -247,3 +247,12 @@ function configEnv(c: SvcConfig): Record<string, string> {
     PAY_URL: c.payUrl,
   };
 }
+
+/**
+ * TEST_MNEMONIC is Anvil's own: the first deposit addresses are the devnet's funded accounts (the
+ * payer is account 1, and the dev tokens were minted to it), so their history would be credited to
+ * whichever payment drew them. A suite that pays payments draws them first, on a rail nothing watches.
+ */
+export async function skipDevAccountAddresses(h: Harness): Promise<void> {
+  for (let i = 0; i < 5; i++) await h.m.payment({ chain: 'base', token: 'ETH', amount: '1', currency: 'ETH' });
+}
