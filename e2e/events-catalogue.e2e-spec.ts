@@ -28,6 +28,7 @@ let m: Merchant;
 let rx: WebhookReceiver;
 let worker: INestApplicationContext;
 let secret: string;
+let refundId: string;
 
 beforeAll(async () => {
   [h, rx] = await Promise.all([
@@ -47,7 +48,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const refund = (paymentId: string) => m.post(`/v1/payments/${paymentId}/refund`, {});
+const refund = (paymentId: string) => m.post(`/v1/payments/${paymentId}/refund`, { reason: 'customer asked' });
 
 async function settleRefund(id: string): Promise<Row> {
   let last: Row = {};
@@ -91,6 +92,7 @@ async function driveEveryFlow(): Promise<void> {
   const r = await refund(refunded.payment.id);
   expect(r.status).toBe(201);
   await settleRefund(r.body.id);
+  refundId = r.body.id;
 
   // payment.underpaid, payment.amount_increased, payment.overpaid; receipt.supplemented (a recovery credit)
   const direct = await m.payment({
@@ -214,6 +216,18 @@ describe('docs/events.md: every event type, with the shape of a real delivery', 
       expect(match ?? documented).toEqual(match ?? shapes[0]);
     },
   );
+
+  test('the object examples of refunds.md and api-guide.md have the shape of the real objects', async () => {
+    const firstJson = (page: string, after: string) => {
+      const text = readFileSync(join(__dirname, '..', 'docs', page), 'utf8');
+      const block = /```json\n([\s\S]*?)\n```/.exec(text.slice(text.indexOf(after)))?.[1];
+      return JSON.parse(block!) as unknown;
+    };
+    const refundRead = await m.get(`/v1/refunds/${refundId}`);
+    expect(shapeOf(firstJson('refunds.md', '## The refund object'))).toEqual(shapeOf(refundRead.body));
+    const receipt = delivered.get('receipt.issued')![0].body.data.receipt;
+    expect(shapeOf(firstJson('api-guide.md', '### Receipts, supplements and credit notes'))).toEqual(shapeOf(receipt));
+  });
 
   test.each(NEVER_SENT)('%s: documented as never sent, and never delivered', (type) => {
     expect(catalogue().get(type)?.text).toContain('never sent');
