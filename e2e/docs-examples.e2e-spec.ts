@@ -14,6 +14,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { Harness, startHarness, waitFor } from './support/listener-harness';
 import { PAY_URL } from './support/test-app';
 
@@ -140,11 +141,27 @@ describe('the examples that run', () => {
     await h.until(payment.id, (p) => p.status === 'confirmed');
   });
 
-  const ts = code.filter((b) => kindOf(b) === 'ts');
-  test.each(ts.map((b) => [b.where, b] as const))('%s runs', async (_where, block) => {
+  const typescript = code.filter((b) => kindOf(b) === 'ts');
+  test.each(typescript.map((b) => [b.where, b] as const))('%s compiles and runs', async (_where, block) => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-docs-'));
     const file = join(dir, 'example.ts');
     writeFileSync(file, block.code);
+    // "checked by the compiler": the repository's compiler options, @svc/client resolved as in the repo
+    const parsed = ts.getParsedCommandLineOfConfigFile(
+      join(ROOT, 'tsconfig.json'),
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => {
+          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+        },
+      },
+    )!;
+    const program = ts.createProgram([file], { ...parsed.options, rootDir: undefined, noEmit: true });
+    const errors = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    expect(errors).toEqual([]);
     const result = await run(process.execPath, ['-r', join(ROOT, 'scripts/swc-register.js'), file], {
       SVC: env.SVC,
       SVC_API_KEY: env.KEY,

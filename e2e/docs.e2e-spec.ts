@@ -203,6 +203,25 @@ describe('the docs stand alone', () => {
       });
     expect(missing).toEqual([]);
   });
+  /** GitHub's heading anchors: lower case, punctuation other than - and _ dropped, spaces to -. */
+  const anchorsOf = (markdown: string) =>
+    new Set(
+      [...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+        m[1]
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N} _-]/gu, '')
+          .replace(/ /g, '-'),
+      ),
+    );
+
+  test.each(pages)('%s: every #anchor of a link names a heading of its page', (page) => {
+    const text = read(page);
+    const dir = page.includes('/') ? page.slice(0, page.lastIndexOf('/')) : '.';
+    const broken = [...text.matchAll(/\]\(([^)#:\s]*)#([^)\s]+)\)/g)]
+      .map(([, target, anchor]) => ({ target: target ? join(dir, target) : page, anchor }))
+      .filter(({ target, anchor }) => !anchorsOf(read(target)).has(anchor));
+    expect(broken).toEqual([]);
+  });
 });
 
 describe('figures the docs quote from the code', () => {
