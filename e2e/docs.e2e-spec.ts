@@ -21,6 +21,8 @@ import {
   PAYMENT_STATUSES,
   PAYOUT_STATES,
   permissionDeniedMessage,
+  PERMISSIONS,
+  roleHasPermission,
   PRODUCT_STATUSES,
   REFUND_REASONS,
   REFUND_STATUSES,
@@ -155,8 +157,23 @@ describe('docs/errors.md: codes, statuses and messages, from the code', () => {
     expect(errors).toContain(`\`${text}\``);
   });
 
-  test('the roles in the docs are the code roles', () => {
-    for (const role of API_KEY_ROLES) expect(read('docs/api-guide.md')).toContain(`\`${role}\``);
+  test('api-guide.md: the permission table is the one of the code (every permission, every role)', () => {
+    const table = section(read('docs/api-guide.md'), 'Keys and permissions');
+    const header = /^\| permission \| (.+) \| what it guards \|$/m.exec(table)![1].split(' | ');
+    expect(header).toEqual([...API_KEY_ROLES]);
+    const rows = new Map(
+      [...table.matchAll(/^\| `([a-z.]+)` \| ((?:yes|no)(?: \| (?:yes|no))*) \|/gm)].map((m) => [
+        m[1],
+        m[2].split(' | '),
+      ]),
+    );
+    expect([...rows.keys()].sort()).toEqual([...PERMISSIONS].sort());
+    for (const permission of PERMISSIONS) {
+      expect({ permission, roles: rows.get(permission) }).toEqual({
+        permission,
+        roles: API_KEY_ROLES.map((role) => (roleHasPermission(role, permission) ? 'yes' : 'no')),
+      });
+    }
   });
 });
 
