@@ -249,4 +249,14 @@ describe('figures the docs quote from the code', () => {
     expect(moneyOut).toContain(`**${payouts} s in the payout process**`);
     expect(moneyOut).toContain(`${DEFAULT_FEE_POLICY.stuckAfterSeconds} s is only the signer\n  library's own default`);
   });
+
+  test('webhooks.md: the file it calls copyable imports nothing but node:crypto', () => {
+    expect(read('docs/webhooks.md')).toContain(
+      '[`libs/client/src/webhooks.ts`](../libs/client/src/webhooks.ts) imports only `node:crypto`',
+    );
+    const imports = [...read('libs/client/src/webhooks.ts').matchAll(/\bfrom '([^']+)'|require\('([^']+)'\)/g)].map(
+      (m) => m[1] ?? m[2],
+    );
+    expect(imports).toEqual(['node:crypto']);
+  });
 });
