@@ -168,6 +168,80 @@ describe('one client cannot lock a target for every buyer (limits key on client 
   });
 });
 
+describe('a cap on open payments from payment links per workspace (SVC_RATE_LIMIT_OPEN_LINK_PAYMENTS)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ SVC_RATE_LIMIT_OPEN_LINK_PAYMENTS: '5' });
+  });
+  afterAll(() => t.close());
+
+  const checkout = (slug: string, i: number, body: object = {}) =>
+    t
+      .http()
+      .post(`/v1/public/products/${slug}/checkout`)
+      .set('x-forwarded-for', buyer(i))
+      .send(body) as unknown as Promise<Res>;
+
+  const openLinkPayments = async (workspaceId: string) =>
+    (
+      await t.db.query(
+        `SELECT count(*)::int AS n FROM payments WHERE workspace_id = $1 AND product_id IS NOT NULL AND status = 'waiting_for_payment'`,
+        [workspaceId],
+      )
+    )[0].n as number;
+
+  test('past the cap, across the workspace’s links and from any buyer: 429 with a clear message, nothing minted', async () => {
+    const m = await merchant(t);
+    const [a, b] = [await m.product(fixedProduct()), await m.product(fixedProduct())];
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await checkout(i % 2 ? a.slug : b.slug, 70 + i)).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 201]);
+    const refused = await checkout(a.slug, 80);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: expect.stringMatching(/5 open payments.*Try again once some are paid or expired/),
+    });
+    expect((await checkout(b.slug, 81)).status).toBe(429);
+    expect(await openLinkPayments(m.merchantId)).toBe(5);
+    // another workspace's links, and the merchant's own API payments, are not counted
+    const other = await merchant(t);
+    expect((await checkout((await other.product(fixedProduct())).slug, 82)).status).toBe(201);
+    expect((await m.post('/v1/payments', { chain: 'bnb', token: 'USDC', amount: '1', currency: 'USDC' })).status).toBe(
+      201,
+    );
+  });
+
+  test('concurrent checkouts cannot overshoot the cap', async () => {
+    const m = await merchant(t);
+    const p = await m.product(fixedProduct());
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => checkout(p.slug, 100 + i).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+    expect(await openLinkPayments(m.merchantId)).toBe(5);
+  });
+
+  test('expired payments no longer count: once the open ones pass expiresAt, the link mints again', async () => {
+    const m = await merchant(t);
+    const p = await m.product(fixedProduct());
+    for (let i = 0; i < 5; i++) expect((await checkout(p.slug, 120 + i)).status).toBe(201);
+    expect((await checkout(p.slug, 126)).status).toBe(429);
+    expect(
+      (
+        await t
+          .http()
+          .post('/v1/dev/clock')
+          .send({ advanceSeconds: 31 * 60 })
+      ).status,
+    ).toBe(200);
+    await new Promise((r) => setTimeout(r, 1100)); // every process re-reads the clock within a second
+    expect((await checkout(p.slug, 127)).status).toBe(201);
+  });
+});
+
 describe('X-Forwarded-For from an address outside SVC_TRUSTED_PROXIES is not believed', () => {
   let t: TestApp;
   let m: Merchant;
