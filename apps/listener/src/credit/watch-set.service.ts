@@ -4,7 +4,7 @@
 //
 // Cheap at 1,000,000 addresses (npm run bench:watchset, docs/performance.md):
 // - The full set is read in pages of PAGE_ROWS payments in id order (keyset on the partial index
-//   IDX_payments_watch_page), each page one short statement aggregated into one string (no per-row
+//   IDX_payments_watch_page, an index-only scan), each page one short statement aggregated into one string (no per-row
 //   decoding), never one statement over the whole set (issue 21, item 1). It is re-read that way
 //   in the background every RELOAD_MS; the re-read also drops payments that left the rules.
 // - In between, every call first reads only the payments inserted since the previous read: rows
@@ -201,17 +201,20 @@ export class WatchSetService implements WatchSet {
     const cutoff = this.watchCutoff();
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
-      const [page]: Array<{ rows: string | null; last: string | null; n: number }> = await this.db.query(
-        `SELECT string_agg(payment_address || ' ' || id::text, ',' ORDER BY id) AS rows,
-           (array_agg(id::text ORDER BY id DESC))[1] AS last, count(*)::int AS n
+      const [page]: Array<{ rows: string | null; n: number }> = await this.db.query(
+        `SELECT string_agg(payment_address || ' ' || id::text, ',' ORDER BY id) AS rows, count(*)::int AS n
          FROM (SELECT payment_address, id FROM payments
                WHERE chain = $1 AND network = $2 AND status IN (${WATCHED_SQL}) AND expires_at > $3 AND id > $4
                ORDER BY id LIMIT $5) AS page`,
         [chain, network, cutoff, after, PAGE_ROWS],
       );
-      for (const [address, id] of parse(kind, page.rows ?? '')) add(state, address, id);
-      if (page.n < PAGE_ROWS || page.last === null) break;
-      after = page.last;
+      let last: string | null = null;
+      for (const [address, id] of parse(kind, page.rows ?? '')) {
+        add(state, address, id);
+        last = id;
+      }
+      if (page.n < PAGE_ROWS || last === null) break;
+      after = last;
     }
     state.loadedAt = Date.now();
     return state;
