@@ -203,6 +203,10 @@ describe('a cap on open payments from payment links per workspace (SVC_RATE_LIMI
       error: 'Too Many Requests',
       message: expect.stringMatching(/5 open payments.*Try again once some are paid or expired/),
     });
+    // Retry-After: until the first of them expires (30 minutes after it was minted)
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(29 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(30 * 60);
     expect((await checkout(b.slug, 81)).status).toBe(429);
     expect(await openLinkPayments(m.merchantId)).toBe(5);
     // another workspace's links, and the merchant's own API payments, are not counted

@@ -187,6 +187,18 @@ export class PaymentRepository {
     return rows[0].n;
   }
 
+  /** When the first of a workspace's open link payments expires (frees a slot under the cap), or null. */
+  async firstOpenLinkPaymentExpiry(tx: EntityManager, workspaceId: string, now: Date): Promise<Date | null> {
+    const rows: Array<{ expires_at: Date }> = await tx.query(
+      `SELECT expires_at FROM payments
+       WHERE workspace_id = $1 AND product_id IS NOT NULL AND checkout_session_id IS NULL
+         AND status IN ('waiting_for_payment', 'detected', 'confirming', 'underpaid') AND expires_at > $2
+       ORDER BY expires_at LIMIT 1`,
+      [workspaceId, now],
+    );
+    return rows[0]?.expires_at ?? null;
+  }
+
   /** Serialises link checkouts of one workspace until the transaction ends, so the cap holds under concurrency. */
   async lockOpenLinkPayments(tx: EntityManager, workspaceId: string): Promise<void> {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', ['open_link_payments', workspaceId]);

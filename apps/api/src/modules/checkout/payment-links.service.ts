@@ -86,8 +86,14 @@ export class PaymentLinksService {
     return this.db.transaction(async (tx) => {
       if (cap > 0) {
         await this.paymentRepository.lockOpenLinkPayments(tx, product.workspaceId);
-        const open = await this.paymentRepository.countOpenLinkPayments(tx, product.workspaceId, this.clock.now(), cap);
-        if (open >= cap) throw rateLimited(msg.tooManyOpenLinkPayments(cap));
+        const now = this.clock.now();
+        const open = await this.paymentRepository.countOpenLinkPayments(tx, product.workspaceId, now, cap);
+        if (open >= cap) {
+          // Retry-After: when the first of them expires and frees a slot
+          const first = await this.paymentRepository.firstOpenLinkPaymentExpiry(tx, product.workspaceId, now);
+          const seconds = first ? Math.max(1, Math.ceil((first.getTime() - now.getTime()) / 1000)) : 1;
+          throw rateLimited(msg.tooManyOpenLinkPayments(cap), seconds);
+        }
       }
       return this.payments.mint(tx, {
         workspaceId: product.workspaceId,
