@@ -194,4 +194,33 @@ describe('one client flooding a link page does not lock it for other buyers', ()
     );
     expect(p99).toBeLessThan(5000);
   });
+
+  test('the same for a checkout session: its page and its poll still answer another buyer during a flood', async () => {
+    const p = await m.product(fixedProduct({ name: 'Session Lamp', enabledChains: ['brokerchain'] }));
+    const s = await m.session({ productId: p.id });
+    const get = (path: string, from: string) =>
+      fetch(`${pay.url}${path}`, { headers: { 'x-forwarded-for': from } }).then(async (r) => ({
+        status: r.status,
+        text: await r.text(),
+      }));
+    let flooding = true;
+    let refused = 0;
+    const flooder = async () => {
+      while (flooding) {
+        const r = await get(`/c/${s.id}`, '198.51.100.8');
+        if (UNAVAILABLE.test(r.text)) refused++;
+      }
+    };
+    const floods = Array.from({ length: 4 }, flooder);
+    while (refused === 0) await new Promise((r) => setTimeout(r, 50));
+    const page = await get(`/c/${s.id}`, '203.0.113.150');
+    const poll = await get(`/api/sessions/${s.id}`, '203.0.113.151');
+    flooding = false;
+    await Promise.all(floods);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Session Lamp');
+    expect(page.text).not.toMatch(UNAVAILABLE);
+    expect(poll.status).toBe(200);
+    expect(JSON.parse(poll.text)).toMatchObject({ id: s.id, status: 'open' });
+  });
 });
