@@ -7,10 +7,27 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { apiPaths, callApi } from './lib/api';
 import { isSlug } from './lib/ids';
 import { PATH_HEADER } from './lib/path-header';
+import { MAX_BODY_BYTES } from './lib/relay';
 
 const LINK_PATH = /^\/pay\/([^/]+)\/?$/;
 
 export async function middleware(req: NextRequest) {
+  // The pages take no body: one over MAX_BODY_BYTES, or one of unknown length, is refused unread
+  // (next.config.mjs also caps what Next.js buffers for this middleware at that size).
+  const length = req.headers.get('content-length');
+  if (
+    (length !== null && !(/^\d+$/.test(length) && Number(length) <= MAX_BODY_BYTES)) ||
+    (length === null && req.headers.has('transfer-encoding'))
+  ) {
+    return NextResponse.json(
+      {
+        statusCode: 413,
+        error: 'Payload Too Large',
+        message: `The request body must be at most ${MAX_BODY_BYTES} bytes.`,
+      },
+      { status: 413, headers: { 'cache-control': 'no-store' } },
+    );
+  }
   const headers = new Headers(req.headers);
   headers.set(PATH_HEADER, req.nextUrl.pathname);
   const link = LINK_PATH.exec(req.nextUrl.pathname);
