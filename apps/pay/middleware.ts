@@ -32,8 +32,8 @@ export async function middleware(req: NextRequest) {
   headers.set(PATH_HEADER, req.nextUrl.pathname);
   const link = LINK_PATH.exec(req.nextUrl.pathname);
   if (link && req.method === 'GET' && !req.nextUrl.searchParams.has('payment')) {
-    const slug = decodeURIComponent(link[1]);
-    if (isSlug(slug)) {
+    const slug = decodedSegment(link[1]);
+    if (slug !== null && isSlug(slug)) {
       const product = await callApi('GET', apiPaths.product(slug), undefined, req.headers);
       const gone = product.ok
         ? null
@@ -53,6 +53,19 @@ export async function middleware(req: NextRequest) {
     }
   }
   return NextResponse.next({ request: { headers } });
+}
+
+/**
+ * A path segment decoded, or null for a malformed percent-encoding (`%E0%A4%A`, `%zz`, a lone
+ * surrogate's `%ED%A0%80`), which decodeURIComponent throws on: such a path is left to Next.js,
+ * which answers it 400 like every other hosted route, never a 500 (issue 20 › 1).
+ */
+function decodedSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 /** The API answers an archived product's link with 404 and this wording (payment-links.service.ts). */
