@@ -10,6 +10,7 @@ const session = (
   id: 'cs_0',
   status,
   source: 'product',
+  branding: { displayName: 'Acme', logoUrl: null, accentColor: null, supportEmail: null, supportUrl: null },
   product: { name: 'Lamp', description: null, imageUrl: null, pricingMode: 'fixed' },
   invoice: null,
   chains: [
