@@ -54,7 +54,14 @@ export interface PublicSession {
   reference?: string | null;
   product: { name: string; description: string | null; imageUrl: string | null; pricingMode: PricingMode } | null;
   /** an invoice session's invoice (its rails are `chains`, each at the invoice amount in token units) */
-  invoice: { publicId: string; number: string | null; amount: string; currency: 'USD'; hostedUrl: string } | null;
+  invoice: {
+    publicId: string;
+    number: string | null;
+    lineItems: Array<{ description: string; quantity: number; unitAmount: string; amount: string }>;
+    amount: string;
+    currency: 'USD';
+    hostedUrl: string;
+  } | null;
   chains: NetworkRow[];
   pinnedChain: string | null;
   amount: string | null;

@@ -1120,6 +1120,12 @@ export type components = {
                 /** @constant */
                 currency: "USD";
                 hostedUrl: string;
+                lineItems: {
+                    amount: string;
+                    description: string;
+                    quantity: number;
+                    unitAmount: string;
+                }[];
                 number: string | null;
                 publicId: string;
             } | null;

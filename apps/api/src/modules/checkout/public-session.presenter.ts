@@ -44,6 +44,8 @@ export function publicSessionView(
     invoice: invoice && {
       publicId: invoice.publicId,
       number: invoice.number,
+      // the order at the top of the page (docs/pages.md › Branding)
+      lineItems: invoice.lineItems,
       amount: invoice.amount,
       currency: invoice.currency,
       hostedUrl: invoice.hostedUrl,
