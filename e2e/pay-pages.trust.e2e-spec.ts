@@ -444,3 +444,55 @@ describe('axe-core: 0 violations on every page state, light and dark (screenshot
     await page.close();
   });
 });
+
+describe('keyboard only', () => {
+  /** What has the focus: its tag and visible text (the root tsconfig has no DOM types). */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const el = (globalThis as unknown as { document: { activeElement: { tagName: string; textContent: string } } })
+        .document.activeElement;
+      return `${el.tagName} ${el.textContent.trim()}`;
+    });
+
+  test('Tab to a chain, Enter; Tab to "Copy amount", Enter: copied; every step has a visible focus', async () => {
+    const m = await brandedMerchant();
+    const p = await m.product(
+      fixedProduct({
+        networks: [
+          { chain: 'bnb', token: 'USDC', price: '37' },
+          { chain: 'brokerchain', token: 'USDG', price: '36.5' },
+        ],
+      }),
+    );
+    const s = await m.session({ productId: p.id });
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: pay });
+    const { page } = await open(`/c/${s.id}`);
+    await page.locator('[data-live]').waitFor();
+    const tabTo = async (pattern: RegExp, max = 20) => {
+      for (let i = 0; i < max; i++) {
+        await page.keyboard.press('Tab');
+        const now = await focused(page);
+        if (pattern.test(now)) {
+          const outline = await page.evaluate(() => {
+            const g = globalThis as unknown as {
+              document: { activeElement: unknown };
+              getComputedStyle: (e: unknown) => { outlineStyle: string };
+            };
+            return g.getComputedStyle(g.document.activeElement).outlineStyle;
+          });
+          expect([now, outline]).toEqual([now, 'solid']);
+          return;
+        }
+      }
+      throw new Error(`no focusable element matched ${pattern} within ${max} Tabs`);
+    };
+    await tabTo(/^BUTTON USDG on BrokerChain/);
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid=status][data-phase=waiting]').waitFor();
+    await tabTo(/^BUTTON Copy$/);
+    await page.keyboard.press('Enter');
+    await expect(page.locator('[role=status]:has-text("Copied")').count()).resolves.toBeGreaterThan(0);
+    await checkState(page, 'keyboard-copied');
+    await page.close();
+  });
+});

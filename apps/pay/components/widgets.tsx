@@ -30,7 +30,8 @@ export function CopyButton({ text, label, m }: { text: string; label: string; m:
         type="button"
         className="secondary small"
         onClick={() => void copy()}
-        aria-label={label}
+        // the visible word is part of the name in every state (WCAG 2.5.3; axe label-content-name-mismatch)
+        aria-label={state === 'copied' ? `${m.copied}: ${label}` : label}
         data-copy={text}
         disabled={!live}
       >
