@@ -13,6 +13,7 @@ import { publicApi } from './factories/merchant.factory';
 import { Harness, Row, startHarness, skipDevAccountAddresses } from './support/listener-harness';
 import {
   Browser,
+  checkState,
   ensurePayBuild,
   PayServer,
   screenshot,
@@ -88,7 +89,7 @@ describe('an invoice from draft to paid through the hosted page, and its receipt
     await expect(text(page, 'line-items')).resolves.toMatch(/Website redesign\s+2\s+\$60\.25\s+\$120\.50/);
     await expect(text(page, 'total')).resolves.toBe('$120.50');
     expect(await page.content()).not.toContain('ada@example.com');
-    await screenshot(page, '20-invoice-open');
+    await checkState(page, '20-invoice-open');
 
     // Pay: the invoice's session, on the session page
     await page.getByTestId('pay').click();
@@ -128,7 +129,7 @@ describe('an invoice from draft to paid through the hosted page, and its receipt
       [invoice.id],
     );
     expect(event.data.invoice).toEqual(paid);
-    await screenshot(page, '23-invoice-paid');
+    await checkState(page, '23-invoice-paid');
 
     // the receipt page, opened from the invoice
     const [doc] = (await h.m.get(`/v1/payments/${payment.id}/receipts`)).body.documents;
@@ -151,7 +152,7 @@ describe('an invoice from draft to paid through the hosted page, and its receipt
     const content = await page.content();
     expect(content).not.toContain(h.m.merchantId);
     expect(content).not.toContain('ada@example.com');
-    await screenshot(page, '24-receipt');
+    await checkState(page, '24-receipt');
 
     // printed to PDF on A4: one page, with the print stylesheet (no Print button)
     await page.emulateMedia({ media: 'print' });
@@ -181,7 +182,7 @@ describe('the receipt page', () => {
     await expect(text(page, 'amount')).resolves.toBe('1.234,5\u00a0USDC');
     await expect(page.getByRole('heading', { name: 'Summen der Zahlung' }).count()).resolves.toBe(1);
     await expect(text(page, 'total-net')).resolves.toBe('1.234,5\u00a0USDC');
-    await screenshot(page, '26-receipt-de');
+    await checkState(page, '26-receipt-de');
     await page.emulateMedia({ media: 'print' });
     expect(pdfPages(await page.pdf({ format: 'A4', preferCSSPageSize: true }))).toBe(1);
     await page.close();
@@ -214,7 +215,7 @@ describe('the invoice page', () => {
     expect((await page.goto(`${pay}/i/${invoice.publicId}`))?.status()).toBe(200);
     await page.getByTestId('void').waitFor();
     expect(await page.getByTestId('pay').count()).toBe(0);
-    await screenshot(page, '27-invoice-void');
+    await checkState(page, '27-invoice-void');
     const draft = (await h.m.post('/v1/invoices', { lineItems: [{ description: 'x', quantity: 1, unitAmount: '1' }] }))
       .body;
     expect((await page.goto(`${pay}/i/${draft.publicId}`))?.status()).toBe(404);

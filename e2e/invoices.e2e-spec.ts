@@ -550,7 +550,7 @@ describe('paid by its payment, and the public read', () => {
     const pub = await publicApi(t).get(`/v1/public/invoices/${o.publicId}`);
     expect(pub.status).toBe(200);
     expect(keysOf(pub.body)).toEqual(
-      [...INVOICE_KEYS.filter((k) => k !== 'customerEmail'), 'merchantName', 'receipt'].sort(),
+      [...INVOICE_KEYS.filter((k) => k !== 'customerEmail'), 'branding', 'merchantName', 'receipt'].sort(),
     );
     expect(pub.body).toMatchObject({ receipt: null, customerName: 'Ada Lovelace', status: 'open' });
     expect(JSON.stringify(pub.body)).not.toContain('ada@example.com');

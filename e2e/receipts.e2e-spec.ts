@@ -118,7 +118,8 @@ test('an exact payment: one receipt R-000001; the chain, the document, the event
   expect(pub.status).toBe(200);
   const { reference: _r, merchantId: _m, ...rest } = doc;
   const [{ name }] = await h.t.db.query(`SELECT name FROM workspaces WHERE id = $1`, [m.merchantId]);
-  expect(pub.body).toEqual({ ...rest, merchantName: name });
+  const branding = { displayName: name, logoUrl: null, accentColor: null, supportEmail: null, supportUrl: null };
+  expect(pub.body).toEqual({ ...rest, merchantName: name, branding });
   expect(JSON.stringify(pub.body)).not.toContain(m.merchantId);
   expect(JSON.stringify(pub.body)).not.toContain('order-1001');
 });

@@ -10,6 +10,7 @@ import { ExpiryWaitsForWatcher1763925000000 } from './1763925000000-ExpiryWaitsF
 import { Payouts1763930000000 } from './1763930000000-Payouts';
 import { Refunds1763940000000 } from './1763940000000-Refunds';
 import { OpenLinkPaymentsAndWatchPages1763951000000 } from './1763951000000-OpenLinkPaymentsAndWatchPages';
+import { CheckoutBranding1764100000000 } from './1764100000000-CheckoutBranding';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Payouts1763930000000,
   Refunds1763940000000,
   OpenLinkPaymentsAndWatchPages1763951000000,
+  CheckoutBranding1764100000000,
 ];

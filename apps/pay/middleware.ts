@@ -1,12 +1,12 @@
 // Runs before the pages (not the route handlers or assets):
-// - hands the path to the root layout, which sets <html lang> from the session's locale;
+// - hands the path and `?locale=` to the root layout, which sets <html lang> from them;
 // - answers the payment link of a legacy subscription product with the 410 page, and of an
 //   archived product with "no longer available" (410 too), which a page cannot do by itself
 //   (a page only has notFound()). spec: Errors › 410; States › Product › archived.
 import { NextResponse, type NextRequest } from 'next/server';
 import { apiPaths, callApi } from './lib/api';
 import { isSlug } from './lib/ids';
-import { PATH_HEADER } from './lib/path-header';
+import { LOCALE_HEADER, PATH_HEADER } from './lib/path-header';
 import { MAX_BODY_BYTES } from './lib/relay';
 
 const LINK_PATH = /^\/pay\/([^/]+)\/?$/;
@@ -30,6 +30,7 @@ export async function middleware(req: NextRequest) {
   }
   const headers = new Headers(req.headers);
   headers.set(PATH_HEADER, req.nextUrl.pathname);
+  headers.set(LOCALE_HEADER, (req.nextUrl.searchParams.get('locale') ?? '').slice(0, 35));
   const link = LINK_PATH.exec(req.nextUrl.pathname);
   if (link && req.method === 'GET' && !req.nextUrl.searchParams.has('payment')) {
     const slug = decodedSegment(link[1]);

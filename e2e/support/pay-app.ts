@@ -59,13 +59,13 @@ export interface PayServer {
   stop: () => Promise<void>;
 }
 
-/** `next start apps/pay` on a free port with BASE_URL = the given API. */
-export async function startPayServer(baseUrl: string): Promise<PayServer> {
+/** `next start apps/pay` on a free port with BASE_URL = the given API (and any more environment given). */
+export async function startPayServer(baseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<PayServer> {
   const port = await freePort();
   // No `-H 127.0.0.1`: Next.js 15 then takes its own middleware rewrites (the 410 pages) for
   // external ones (it spells loopback hosts as localhost) and loses their status.
   const child: ChildProcess = spawn(process.execPath, pay.nextStartArgs(port), {
-    env: pay.nextEnv({ ...process.env, BASE_URL: baseUrl }, DIST_DIR),
+    env: pay.nextEnv({ ...process.env, ...env, BASE_URL: baseUrl }, DIST_DIR),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -127,4 +127,46 @@ export const SCREENSHOTS = path.join(__dirname, '..', '..', 'test-output', 'pay'
 /** A full-page screenshot under test-output/pay/ (not committed). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * axe-core's WCAG checks run inside the page as it is now (issue 24: 0 violations on every page
+ * state). Returns the violations, each with the selectors of its nodes, so a failure names them.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  return page.evaluate(async () => {
+    type Result = {
+      violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }>;
+    };
+    const g = globalThis as unknown as {
+      axe: { run: (ctx: unknown, o: object) => Promise<Result> };
+      document: unknown;
+    };
+    const result = await g.axe.run(g.document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  });
+}
+
+/** A full-page screenshot, then axe in light and in dark scheme: both must find nothing. */
+export async function checkState(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const violations = await axeViolations(page);
+    if (violations.length) throw new Error(`axe (${colorScheme}) on ${name}: ${JSON.stringify(violations, null, 2)}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }

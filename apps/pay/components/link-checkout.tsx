@@ -15,18 +15,35 @@ import { useLive, usePolling } from './use-polling';
 
 const POLL_MS = 3_000;
 
-export function LinkForm({ product, locale, m }: { product: PublicProduct; locale: string; m: Messages }) {
+/**
+ * A real form (docs/pages.md › A tap is never lost): without script it posts to
+ * /pay/<slug>/checkout (app/pay/[slug]/checkout/route.ts), which answers 303 to the payment; once
+ * hydrated the submit is taken over here (validation next to the field, no reload).
+ */
+export function LinkForm({
+  product,
+  locale,
+  m,
+  idempotencyKey,
+  initialError = null,
+  localeQuery = '',
+}: {
+  product: PublicProduct;
+  locale: string;
+  m: Messages;
+  /** one key per page view, made by the server: a double submit answers the same payment (spec: idempotencyKey) */
+  idempotencyKey: string;
+  /** what the no-script form came back with */
+  initialError?: 'amount' | 'failed' | null;
+  localeQuery?: string;
+}) {
   const rows = product.networks.filter((r, i, all) => all.findIndex((x) => x.chain === r.chain) === i);
   const custom = product.pricingMode === 'custom_amount';
   const [chain, setChain] = useState(rows[0]?.chain ?? '');
   const [amount, setAmount] = useState('');
-  const [amountError, setAmountError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [amountError, setAmountError] = useState<string | null>(initialError === 'amount' ? m.amountFormat : null);
+  const [formError, setFormError] = useState<string | null>(initialError === 'failed' ? m.errorGeneric : null);
   const [busy, setBusy] = useState(false);
-  // one key per page view: a double submit answers the same payment (spec: idempotencyKey)
-  const [idempotencyKey] = useState(() =>
-    typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`,
-  );
   const amountInput = useRef<HTMLInputElement>(null);
   const live = useLive();
   const ids = useId();
@@ -65,7 +82,11 @@ export function LinkForm({ product, locale, m }: { product: PublicProduct; local
       const json: unknown = await res.json().catch(() => null);
       if (res.ok) {
         const payment = (json as { payment: PublicPayment }).payment;
-        window.location.assign(`/pay/${encodeURIComponent(product.slug)}?payment=${payment.id}`);
+        // the buyer's ?locale= choice stays with the page
+        const locale = new URLSearchParams(window.location.search).get('locale');
+        window.location.assign(
+          `/pay/${encodeURIComponent(product.slug)}?payment=${payment.id}${locale ? `&locale=${encodeURIComponent(locale)}` : ''}`,
+        );
         return;
       }
       const err = json as ApiError | null;
@@ -82,7 +103,16 @@ export function LinkForm({ product, locale, m }: { product: PublicProduct; local
   };
 
   return (
-    <form className="card" onSubmit={(e) => void submit(e)} noValidate aria-busy={busy} data-live={live || undefined}>
+    <form
+      className="card"
+      method="post"
+      action={`/pay/${encodeURIComponent(product.slug)}/checkout${localeQuery}`}
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-busy={busy}
+      data-live={live || undefined}
+    >
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       <fieldset>
         <legend>{m.payWith}</legend>
         {rows.map((r) => (

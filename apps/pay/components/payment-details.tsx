@@ -60,6 +60,8 @@ export function PaymentDetails({
           alt={wallet.uri ? m.qrAlt : m.qrAltAddress}
           data-testid="qr"
           data-qr-text={wallet.qrText}
+          // Element Timing: bench:pay reads when the QR code was painted
+          {...{ elementtiming: 'qr' }}
         />
         {wallet.uri && (
           <a className="button secondary no-print" href={wallet.uri} data-testid="wallet-link">

@@ -1,7 +1,7 @@
 'use client';
 // The interactive part of /c/<session_id>: chain picker (redeem), payment details, live status by
 // polling, change of chain (spec: Redeem chain-change rules), cancel, and the signed return.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { errorMessage } from '../lib/errors';
 import { fill, formatTokenAmount, networkName } from '../lib/format';
 import { clockOffsetFrom } from '../lib/clock';
@@ -22,16 +22,22 @@ export function SessionCheckout({
   serverNow,
   locale,
   m,
+  initialError = null,
+  localeQuery = '',
 }: {
   initial: PublicSession;
   serverNow: number;
   locale: string;
   m: Messages;
+  /** set when the no-script redeem form came back refused (`?error=redeem`) */
+  initialError?: string | null;
+  /** `?locale=…` to keep on the no-script form's redirect */
+  localeQuery?: string;
 }) {
   const [session, setSession] = useState(initial);
   const [clockOffset] = useState(() => clockOffsetFrom(serverNow));
   const [busy, setBusy] = useState<Action | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(initialError);
   const [changing, setChanging] = useState(false);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -98,6 +104,17 @@ export function SessionCheckout({
     }
   };
 
+  // A tap is never lost (docs/pages.md): the chain choice is a real form that posts without script
+  // (app/c/[id]/redeem/route.ts); once hydrated, the submit is taken over here. Controls that only
+  // work with script are disabled (visibly) until the island is live.
+  const redeemAction = `/c/${encodeURIComponent(session.id)}/redeem${localeQuery}`;
+  const onRedeemSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const chain = submitter?.value ?? '';
+    if (chain) void act('redeem', { chain });
+  };
+
   const pinned =
     session.pinnedChain !== null ? (session.chains.find((r) => r.chain === session.pinnedChain) ?? null) : null;
   // the change is offered only while nothing has arrived; a poll may end that at any time
@@ -128,14 +145,17 @@ export function SessionCheckout({
                 network: networkName(pinned.chain, session.network, m.testnet),
               })}
             </h2>
-            <button
-              type="button"
-              onClick={() => void act('redeem', { chain: pinned.chain })}
-              disabled={busy !== null}
-              data-testid="show-address"
-            >
-              {busy === 'redeem' ? m.loading : m.showAddress}
-            </button>
+            <form method="post" action={redeemAction} onSubmit={onRedeemSubmit}>
+              <button
+                type="submit"
+                name="chain"
+                value={pinned.chain}
+                disabled={busy !== null}
+                data-testid="show-address"
+              >
+                {busy === 'redeem' ? m.loading : m.showAddress}
+              </button>
+            </form>
           </>
         )}
 
@@ -143,14 +163,15 @@ export function SessionCheckout({
           <>
             <h2 id="choose-heading">{phase === 'choose' ? m.chooseHeading : m.changeNetwork}</h2>
             {phase === 'choose' && <p className="muted">{m.chooseHint}</p>}
-            <ChainOptions
-              rows={pickable(session.chains).filter((r) => r.chain !== payment?.chain)}
-              network={session.network}
-              locale={locale}
-              m={m}
-              disabled={busy !== null}
-              onPick={(chain) => void act('redeem', { chain })}
-            />
+            <form method="post" action={redeemAction} onSubmit={onRedeemSubmit}>
+              <ChainOptions
+                rows={pickable(session.chains).filter((r) => r.chain !== payment?.chain)}
+                network={session.network}
+                locale={locale}
+                m={m}
+                disabled={busy !== null}
+              />
+            </form>
           </>
         )}
 
@@ -171,7 +192,7 @@ export function SessionCheckout({
               className="secondary"
               onClick={() => setChanging(!changingNow)}
               aria-expanded={changingNow}
-              disabled={busy !== null}
+              disabled={busy !== null || !live}
             >
               {changingNow ? m.keepNetwork : m.changeNetwork}
             </button>
@@ -185,7 +206,7 @@ export function SessionCheckout({
                 type="button"
                 className="danger"
                 onClick={() => setConfirmingCancel(true)}
-                disabled={busy !== null}
+                disabled={busy !== null || !live}
               >
                 {m.cancel}
               </button>
@@ -238,24 +259,18 @@ function pickable(rows: NetworkRow[]): NetworkRow[] {
   return rows.filter((r, i) => rows.findIndex((x) => x.chain === r.chain) === i);
 }
 
-function ChainOptions(props: {
-  rows: NetworkRow[];
-  network: string;
-  locale: string;
-  m: Messages;
-  disabled: boolean;
-  onPick: (chain: string) => void;
-}) {
+function ChainOptions(props: { rows: NetworkRow[]; network: string; locale: string; m: Messages; disabled: boolean }) {
   const { rows, network, locale, m } = props;
   return (
     <ul className="options" data-testid="chains">
       {rows.map((r) => (
         <li key={r.chain}>
           <button
-            type="button"
+            type="submit"
+            name="chain"
+            value={r.chain}
             className="option"
             disabled={props.disabled}
-            onClick={() => props.onPick(r.chain)}
             data-chain={r.chain}
           >
             <span>{fill(m.tokenOn, { token: r.token, network: networkName(r.chain, network, m.testnet) })}</span>

@@ -5,9 +5,12 @@ import { useEffect, useRef, useState } from 'react';
 import { fill, formatCountdown, formatDateTime } from '../lib/format';
 import type { Messages } from '../lib/messages';
 import { crossedMilestone, milestoneOf } from '../lib/milestones';
+import { useLive } from './use-polling';
 
 export function CopyButton({ text, label, m }: { text: string; label: string; m: Messages }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  // copying needs the script: disabled (visibly) until it runs, so a tap is never swallowed
+  const live = useLive();
   useEffect(() => {
     if (state === 'idle') return;
     const t = setTimeout(() => setState('idle'), 2500);
@@ -23,7 +26,15 @@ export function CopyButton({ text, label, m }: { text: string; label: string; m:
   };
   return (
     <>
-      <button type="button" className="secondary small" onClick={() => void copy()} aria-label={label} data-copy={text}>
+      <button
+        type="button"
+        className="secondary small"
+        onClick={() => void copy()}
+        // the visible word is part of the name in every state (WCAG 2.5.3; axe label-content-name-mismatch)
+        aria-label={state === 'copied' ? `${m.copied}: ${label}` : label}
+        data-copy={text}
+        disabled={!live}
+      >
         {state === 'copied' ? m.copied : m.copy}
       </button>
       <span className="sr-only" role="status">
@@ -112,6 +123,7 @@ export const REDIRECT_DELAY_MS = 5_000;
 
 export function ReturnRedirect({ url, m }: { url: string; m: Messages }) {
   const [stayed, setStayed] = useState(false);
+  const live = useLive();
   useEffect(() => {
     if (stayed) return;
     const timer = setTimeout(() => window.location.assign(url), REDIRECT_DELAY_MS);
@@ -125,7 +137,7 @@ export function ReturnRedirect({ url, m }: { url: string; m: Messages }) {
           {stayed ? m.returnToShop : m.returnNow}
         </a>
         {!stayed && (
-          <button type="button" className="secondary" onClick={() => setStayed(true)}>
+          <button type="button" className="secondary" onClick={() => setStayed(true)} disabled={!live}>
             {m.stay}
           </button>
         )}

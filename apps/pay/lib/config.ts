@@ -4,6 +4,8 @@
 export interface PayConfig {
   /** the API, without a trailing slash */
   baseUrl: string;
+  /** the logo fetch may reach private and loopback addresses: only with SVC_ENV development or test */
+  allowPrivateLogoHosts: boolean;
 }
 
 let cached: PayConfig | null = null;
@@ -18,7 +20,10 @@ export function loadPayConfig(env: Record<string, string | undefined> = process.
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new Error(`BASE_URL must be an http(s) URL, got ${raw}`);
-  return { baseUrl: url.toString().replace(/\/+$/, '') };
+  return {
+    baseUrl: url.toString().replace(/\/+$/, ''),
+    allowPrivateLogoHosts: env.SVC_ENV === 'development' || env.SVC_ENV === 'test',
+  };
 }
 
 export function payConfig(): PayConfig {

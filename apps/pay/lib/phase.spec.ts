@@ -10,6 +10,7 @@ const session = (
   id: 'cs_0',
   status,
   source: 'product',
+  branding: { displayName: 'Acme', logoUrl: null, accentColor: null, supportEmail: null, supportUrl: null },
   product: { name: 'Lamp', description: null, imageUrl: null, pricingMode: 'fixed' },
   invoice: null,
   chains: [
@@ -102,7 +103,14 @@ test('cancel is offered before anything is seen; a chain change while waiting, n
     ),
   ).toBe(false);
   // money contract › Invoices: the buyer picks an invoice's rail once
-  const invoice = { publicId: 'inv_0', number: 'INV-000001', amount: '37.00', currency: 'USD' as const, hostedUrl: '' };
+  const invoice = {
+    publicId: 'inv_0',
+    number: 'INV-000001',
+    lineItems: [],
+    amount: '37.00',
+    currency: 'USD' as const,
+    hostedUrl: '',
+  };
   expect(
     canChangeChain(session('processing', 'waiting_for_payment', { source: 'invoice', product: null, invoice })),
   ).toBe(false);

@@ -12,6 +12,19 @@ export interface NetworkRow {
   price: string | null;
 }
 
+/**
+ * The merchant's brand (docs/pages.md › Branding): the display name (the workspace's name when
+ * none is set), and the optional logo (fetched by the pay app, never by the browser), accent
+ * colour (#RRGGBB, readable under white text), support e-mail and URL.
+ */
+export interface Branding {
+  displayName: string;
+  logoUrl: string | null;
+  accentColor: string | null;
+  supportEmail: string | null;
+  supportUrl: string | null;
+}
+
 /** What the page needs to show and pay one payment: the rail and the amounts. */
 export interface PaymentView {
   id: string;
@@ -36,9 +49,19 @@ export interface PublicSession {
   id: string;
   status: SessionStatus;
   source: SessionSource;
+  branding: Branding;
+  /** the merchant's reference, present only when the merchant's settings say showReference */
+  reference?: string | null;
   product: { name: string; description: string | null; imageUrl: string | null; pricingMode: PricingMode } | null;
   /** an invoice session's invoice (its rails are `chains`, each at the invoice amount in token units) */
-  invoice: { publicId: string; number: string | null; amount: string; currency: 'USD'; hostedUrl: string } | null;
+  invoice: {
+    publicId: string;
+    number: string | null;
+    lineItems: Array<{ description: string; quantity: number; unitAmount: string; amount: string }>;
+    amount: string;
+    currency: 'USD';
+    hostedUrl: string;
+  } | null;
   chains: NetworkRow[];
   pinnedChain: string | null;
   amount: string | null;
@@ -67,6 +90,7 @@ export interface PublicProduct {
   minAmount: string | null;
   maxAmount: string | null;
   currency: 'USD' | null;
+  branding: Branding;
 }
 
 /** GET /v1/public/payments/:id */
@@ -107,6 +131,9 @@ export interface PublicReceipt {
   number: string;
   paymentId: string;
   merchantName: string;
+  branding: Branding;
+  /** present only with showReference */
+  reference?: string | null;
   chain: string;
   network: Network;
   token: string;
@@ -143,6 +170,7 @@ export interface PublicInvoice {
   createdAt: string;
   updatedAt: string;
   merchantName: string;
+  branding: Branding;
   receipt: PublicReceipt | null;
 }
 

@@ -1099,6 +1099,13 @@ export type components = {
         };
         PublicCheckoutSession: {
             amount: string | null;
+            branding: {
+                accentColor: string | null;
+                displayName: string;
+                logoUrl: string | null;
+                supportEmail: string | null;
+                supportUrl: string | null;
+            };
             chains: {
                 chain: string;
                 price: string | null;
@@ -1113,6 +1120,12 @@ export type components = {
                 /** @constant */
                 currency: "USD";
                 hostedUrl: string;
+                lineItems: {
+                    amount: string;
+                    description: string;
+                    quantity: number;
+                    unitAmount: string;
+                }[];
                 number: string | null;
                 publicId: string;
             } | null;
@@ -1146,6 +1159,7 @@ export type components = {
                 pricingMode: "custom_amount" | "fixed";
             } | null;
             redeemedAt: string | null;
+            reference?: string | null;
             returnUrl: string | null;
             /** @enum {string} */
             source: "invoice" | "product";
@@ -1243,7 +1257,14 @@ export type components = {
             url: string;
         };
         PutCheckoutSettingsDto: {
-            returnOrigins: string[];
+            accentColor?: string;
+            displayName?: string;
+            logoUrl?: string;
+            returnOrigins?: string[];
+            showReference?: boolean;
+            /** Format: email */
+            supportEmail?: string;
+            supportUrl?: string;
         };
         PutSettlementRoutesDto: {
             routes: components["schemas"]["SettlementRouteDto"][];
@@ -2258,8 +2279,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        accentColor: string | null;
                         checkoutSecretSet: boolean;
+                        displayName: string | null;
+                        logoUrl: string | null;
                         returnOrigins: string[];
+                        showReference: boolean;
+                        supportEmail: string | null;
+                        supportUrl: string | null;
                     };
                 };
             };
@@ -2365,8 +2392,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        accentColor: string | null;
                         checkoutSecretSet: boolean;
+                        displayName: string | null;
+                        logoUrl: string | null;
                         returnOrigins: string[];
+                        showReference: boolean;
+                        supportEmail: string | null;
+                        supportUrl: string | null;
                     };
                 };
             };
@@ -5154,7 +5187,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicInvoice"];
+                    "application/json": {
+                        amount: string;
+                        branding: unknown;
+                        createdAt: string;
+                        /** @constant */
+                        currency: "USD";
+                        customerName: string | null;
+                        dueAt: string | null;
+                        hostedUrl: string;
+                        id: string;
+                        lineItems: {
+                            amount: string;
+                            description: string;
+                            quantity: number;
+                            unitAmount: string;
+                        }[];
+                        memo: string | null;
+                        merchantName: string;
+                        networks: {
+                            chain: string;
+                            token: string;
+                        }[];
+                        number: string | null;
+                        /** @constant */
+                        object: "invoice";
+                        paidAt: string | null;
+                        paymentId: string | null;
+                        publicId: string;
+                        receipt: components["schemas"]["PublicReceipt"] | null;
+                        sessionId: string | null;
+                        /** @enum {string} */
+                        status: "draft" | "open" | "paid" | "void";
+                        updatedAt: string;
+                    };
                 };
             };
             /** @description The request is malformed or breaks a rule; `message` names the field and the rule. */
@@ -5512,6 +5578,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        branding: unknown;
                         chain: string;
                         currency: string | null;
                         description: string | null;
@@ -5897,7 +5964,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicReceipt"];
+                    "application/json": {
+                        amount: string;
+                        branding: {
+                            accentColor: string | null;
+                            displayName: string;
+                            logoUrl: string | null;
+                            supportEmail: string | null;
+                            supportUrl: string | null;
+                        };
+                        chain: string;
+                        createdAt: string;
+                        emailedAt: string | null;
+                        id: string;
+                        issuedAt: string;
+                        /** @enum {string} */
+                        kind: "credit_note" | "receipt" | "supplement";
+                        merchantName: string;
+                        /** @enum {string} */
+                        network: "mainnet" | "testnet";
+                        number: string;
+                        /** @constant */
+                        object: "receipt";
+                        paymentId: string;
+                        reference?: string | null;
+                        refundId: string | null;
+                        token: string;
+                        totals: {
+                            net: string;
+                            received: string;
+                            refunded: string;
+                        };
+                        transactions: {
+                            amount: string;
+                            blockNumber: string;
+                            logIndex: number;
+                            txHash: string;
+                        }[];
+                        updatedAt: string;
+                        url: string;
+                    };
                 };
             };
             /** @description The request is malformed or breaks a rule; `message` names the field and the rule. */

@@ -9,3 +9,4 @@ export * from './outbound';
 export * from './documents';
 export * from './payouts';
 export * from './refunds';
+export * from './branding';

@@ -17,6 +17,26 @@ export class CheckoutSettingsEntity {
   @Column({ name: 'checkout_secret', type: 'char', length: 64, nullable: true })
   checkoutSecret!: string | null;
 
+  // Branding of the hosted pages (docs/pages.md › Branding); null = unset.
+  @Column({ name: 'display_name', type: 'text', nullable: true })
+  displayName!: string | null;
+
+  @Column({ name: 'logo_url', type: 'text', nullable: true })
+  logoUrl!: string | null;
+
+  /** #RRGGBB, upper case */
+  @Column({ name: 'accent_color', type: 'char', length: 7, nullable: true })
+  accentColor!: string | null;
+
+  @Column({ name: 'support_email', type: 'text', nullable: true })
+  supportEmail!: string | null;
+
+  @Column({ name: 'support_url', type: 'text', nullable: true })
+  supportUrl!: string | null;
+
+  @Column({ name: 'show_reference', type: 'boolean', default: false })
+  showReference!: boolean;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }

@@ -1,15 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ArrayMaxSize, IsArray, IsString, MaxLength } from 'class-validator';
 import { Caller, CurrentCaller, RequirePermission } from '../auth/auth.decorators';
-import { CheckoutSettingsService, CheckoutSettingsView, MAX_RETURN_ORIGINS } from './checkout-settings.service';
-
-class PutCheckoutSettingsDto {
-  @IsArray()
-  @ArrayMaxSize(MAX_RETURN_ORIGINS)
-  @IsString({ each: true })
-  @MaxLength(2048, { each: true })
-  returnOrigins!: string[];
-}
+import { CheckoutSettingsService, CheckoutSettingsView } from './checkout-settings.service';
+import { PutCheckoutSettingsDto } from './dto/put-checkout-settings.dto';
 
 @Controller('v1/checkout')
 export class CheckoutSettingsController {
@@ -17,7 +9,7 @@ export class CheckoutSettingsController {
 
   @Put('settings')
   put(@CurrentCaller() caller: Caller, @Body() body: PutCheckoutSettingsDto): Promise<CheckoutSettingsView> {
-    return this.settings.putReturnOrigins(caller.workspaceId, body.returnOrigins);
+    return this.settings.put(caller.workspaceId, body);
   }
 
   @Get('settings')

@@ -1,15 +1,54 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { originOf, originProblem } from '@svc/domain';
+import { CheckoutSettingsEntity } from '@svc/db';
+import {
+  accentColorProblem,
+  Branding,
+  BRANDING_TEXT_FIELDS,
+  httpsUrlProblem,
+  originOf,
+  originProblem,
+} from '@svc/domain';
 import { badRequest, SqlService } from '@svc/core';
+import { MAX_RETURN_ORIGINS, PutCheckoutSettingsDto } from './dto/put-checkout-settings.dto';
 
-export interface CheckoutSettingsView {
+/** GET and PUT /v1/checkout/settings: every field, `null` when unset (docs/pages.md › Branding). */
+export interface CheckoutSettingsView extends Branding {
   returnOrigins: string[];
   checkoutSecretSet: boolean;
+  showReference: boolean;
 }
 
-export const MAX_RETURN_ORIGINS = 20;
+/**
+ * What the public reads give the hosted pages: the brand, with the workspace's name when no
+ * display name is set; `showReference` tells the session read whether to include the reference.
+ */
+export interface PublicBranding extends Branding {
+  displayName: string;
+  showReference: boolean;
+}
+
+const COLUMN: Record<keyof PutCheckoutSettingsDto, string> = {
+  returnOrigins: 'return_origins',
+  displayName: 'display_name',
+  logoUrl: 'logo_url',
+  accentColor: 'accent_color',
+  supportEmail: 'support_email',
+  supportUrl: 'support_url',
+  showReference: 'show_reference',
+};
+
+const viewOf = (row: CheckoutSettingsEntity | undefined): CheckoutSettingsView => ({
+  returnOrigins: row?.returnOrigins ?? [],
+  checkoutSecretSet: !!row?.checkoutSecret,
+  displayName: row?.displayName ?? null,
+  logoUrl: row?.logoUrl ?? null,
+  accentColor: row?.accentColor ?? null,
+  supportEmail: row?.supportEmail ?? null,
+  supportUrl: row?.supportUrl ?? null,
+  showReference: row?.showReference ?? false,
+});
 const newSecret = () => randomBytes(32).toString('hex');
 
 /** spec: Resources › Checkout settings; Endpoints › Checkout settings and secret. */
@@ -24,23 +63,80 @@ export class CheckoutSettingsService {
   ) {}
 
   async get(workspaceId: string, tx: EntityManager = this.db.manager): Promise<CheckoutSettingsView> {
-    const rows: Array<{ return_origins: string[]; checkout_secret: string | null }> = await tx.query(
-      `SELECT return_origins, checkout_secret FROM checkout_settings WHERE workspace_id = $1`,
+    const rows: Array<Record<string, unknown>> = await tx.query(
+      `SELECT ${this.sql.columns(CheckoutSettingsEntity)} FROM checkout_settings WHERE workspace_id = $1`,
       [workspaceId],
     );
-    return { returnOrigins: rows[0]?.return_origins ?? [], checkoutSecretSet: !!rows[0]?.checkout_secret };
+    return viewOf(rows[0] && this.sql.hydrate(CheckoutSettingsEntity, rows[0]));
   }
 
-  async putReturnOrigins(workspaceId: string, origins: string[]): Promise<CheckoutSettingsView> {
-    if (origins.length > MAX_RETURN_ORIGINS)
-      throw badRequest(`returnOrigins must contain at most ${MAX_RETURN_ORIGINS} origins.`);
-    const problems = origins.map(originProblem).filter((p): p is string => p !== null);
+  /** The brand the public reads carry (sessions, links, invoices, receipts); never `showReference`. */
+  async branding(workspaceId: string): Promise<Branding & { displayName: string }> {
+    const { showReference: _showReference, ...branding } = await this.publicBranding(workspaceId);
+    return branding;
+  }
+
+  /** The brand the hosted pages show, and whether a session's reference is shown. */
+  async publicBranding(workspaceId: string): Promise<PublicBranding> {
+    const rows = await this.sql.rows<{ name: string } & Record<string, unknown>>(
+      'checkout_public_branding',
+      `SELECT w.name, ${this.sql.columns(CheckoutSettingsEntity, 's')}
+       FROM workspaces w LEFT JOIN checkout_settings s ON s.workspace_id = w.id WHERE w.id = $1`,
+      [workspaceId],
+    );
+    const row = rows[0];
+    const view = viewOf(row?.workspace_id ? this.sql.hydrate(CheckoutSettingsEntity, row) : undefined);
+    return {
+      displayName: view.displayName ?? row?.name ?? '',
+      logoUrl: view.logoUrl,
+      accentColor: view.accentColor,
+      supportEmail: view.supportEmail,
+      supportUrl: view.supportUrl,
+      showReference: view.showReference,
+    };
+  }
+
+  /**
+   * Partial update: only the fields sent change, `returnOrigins` replaces the whole list, `""`
+   * clears a branding field. Every problem is named in one 400 and nothing is written then.
+   */
+  async put(workspaceId: string, body: PutCheckoutSettingsDto): Promise<CheckoutSettingsView> {
+    const problems: string[] = [];
+    const values = new Map<keyof PutCheckoutSettingsDto, unknown>();
+    if (body.returnOrigins !== undefined) {
+      const origins = body.returnOrigins;
+      if (origins.length > MAX_RETURN_ORIGINS)
+        problems.push(`returnOrigins must contain at most ${MAX_RETURN_ORIGINS} origins.`);
+      const bad = origins.map(originProblem).filter((p): p is string => p !== null);
+      problems.push(...bad);
+      if (!bad.length) values.set('returnOrigins', [...new Set(origins.map((o) => new URL(o).origin))]);
+    }
+    for (const field of BRANDING_TEXT_FIELDS) {
+      const value = body[field];
+      if (value === undefined) continue;
+      if (value === '') {
+        values.set(field, null);
+        continue;
+      }
+      const problem =
+        field === 'logoUrl' || field === 'supportUrl'
+          ? httpsUrlProblem(field, value)
+          : field === 'accentColor'
+            ? accentColorProblem(value)
+            : null;
+      if (problem) problems.push(problem);
+      values.set(field, field === 'accentColor' ? value.toUpperCase() : value);
+    }
+    if (body.showReference !== undefined) values.set('showReference', body.showReference);
     if (problems.length) throw badRequest(problems);
-    const normalized = [...new Set(origins.map((o) => new URL(o).origin))];
+    if (!values.size) return this.get(workspaceId);
+    const fields = [...values.keys()];
+    const columns = fields.map((f) => COLUMN[f]);
     await this.db.query(
-      `INSERT INTO checkout_settings (workspace_id, return_origins, updated_at) VALUES ($1, $2, now())
-       ON CONFLICT (workspace_id) DO UPDATE SET return_origins = EXCLUDED.return_origins, updated_at = now()`,
-      [workspaceId, normalized],
+      `INSERT INTO checkout_settings (workspace_id, ${columns.join(', ')}, updated_at)
+       VALUES ($1, ${columns.map((_, i) => `$${i + 2}`).join(', ')}, now())
+       ON CONFLICT (workspace_id) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`,
+      [workspaceId, ...fields.map((f) => values.get(f))],
     );
     return this.get(workspaceId);
   }

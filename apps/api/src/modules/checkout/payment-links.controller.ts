@@ -7,6 +7,7 @@ import { RateLimit } from '../rate-limit/rate-limit.guard';
 import { ChainRegistry } from '@svc/chains';
 import { PaymentRepository, publicPayment, publicRail } from '@svc/payments';
 import { networkRows } from '../products/products.presenter';
+import { CheckoutSettingsService } from './checkout-settings.service';
 import { ProductsService } from '../products/products.service';
 import { PaymentLinksService } from './payment-links.service';
 
@@ -36,6 +37,7 @@ export class PaymentLinksController {
     private readonly products: ProductsService,
     private readonly paymentRepository: PaymentRepository,
     private readonly chains: ChainRegistry,
+    private readonly settings: CheckoutSettingsService,
   ) {}
 
   /** spec: Public product projection: bound fields are the effective values; null on a fixed product. */
@@ -61,6 +63,7 @@ export class PaymentLinksController {
       minAmount: bounds ? formatUsdCents(bounds.min) : null,
       maxAmount: bounds && bounds.max !== null ? formatUsdCents(bounds.max) : null,
       currency: custom ? 'USD' : null,
+      branding: await this.settings.branding(p.workspaceId),
     };
   }
 

@@ -61,6 +61,7 @@ export class PublicCheckoutController {
       returnUrl,
       invoice: await this.sessions.invoiceOf(session),
       payUrl: this.sessions.payUrl,
+      branding: await this.settings.publicBranding(session.workspaceId),
     });
   }
 }

@@ -3,10 +3,12 @@ import { formatAtomic, normalizeDecimal } from '@svc/domain';
 import { expectedAmountOf, invoiceObject } from '@svc/payments';
 import { networkRows } from '../products/products.presenter';
 import type { LoadedSession } from './checkout-sessions.service';
+import type { PublicBranding } from './checkout-settings.service';
 
 /**
- * What the hosted page may show a buyer: never `reference` or `metadata`, never the merchant's
- * return URLs except the signed one for the current outcome. An invoice session carries its
+ * What the hosted page may show a buyer: never `metadata`, `reference` only when the merchant's
+ * settings say `showReference` (docs/pages.md › Branding), never the merchant's return URLs except
+ * the signed one for the current outcome. An invoice session carries its
  * invoice (number, amount, public id) and offers the invoice's rails, each at the invoice's
  * amount in token units (charged 1:1).
  */
@@ -18,16 +20,21 @@ export function publicSessionView(
     returnUrl: string | null;
     invoice: InvoiceEntity | null;
     payUrl: string;
+    branding: PublicBranding;
   },
 ) {
   const { session: s, fullProduct: product, payment: p } = loaded;
   const invoice = opts.invoice && invoiceObject(opts.invoice, opts.payUrl);
+  const { showReference, ...branding } = opts.branding;
   return {
     id: s.id,
     object: 'checkout.session' as const,
     url: opts.url,
     status: s.status,
     source: s.source,
+    branding,
+    // absent unless the merchant chose to show it: by default a public read never names it
+    ...(showReference ? { reference: s.reference } : {}),
     product: product && {
       name: product.name,
       description: product.description,
@@ -37,6 +44,8 @@ export function publicSessionView(
     invoice: invoice && {
       publicId: invoice.publicId,
       number: invoice.number,
+      // the order at the top of the page (docs/pages.md › Branding)
+      lineItems: invoice.lineItems,
       amount: invoice.amount,
       currency: invoice.currency,
       hostedUrl: invoice.hostedUrl,

@@ -20,6 +20,7 @@ import { CreateInvoiceDto } from './dto/create-invoice.dto';
 import { InvoiceRailDto, LineItemDto } from './dto/invoice-fields';
 import { UpdateInvoiceDto } from './dto/update-invoice.dto';
 import * as msg from './invoices.errors';
+import { CheckoutSettingsService } from '../checkout/checkout-settings.service';
 
 export interface InvoiceListQuery {
   limit?: string;
@@ -39,6 +40,7 @@ export class InvoicesService {
     private readonly chains: ChainRegistry,
     private readonly clock: ClockService,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
+    private readonly settings: CheckoutSettingsService,
   ) {}
 
   // ------------------------------------------------------------------ merchant
@@ -181,7 +183,10 @@ export class InvoicesService {
     if (!found || found.invoice.status === 'draft') throw notFound(msg.invoiceNotFound(publicId));
     const { invoice, merchantName } = found;
     const latest = invoice.paymentId ? await this.receipts.latestOfPayment(invoice.paymentId) : null;
-    return publicInvoice(invoice, this.config.payUrl, merchantName, latest);
+    return {
+      ...publicInvoice(invoice, this.config.payUrl, merchantName, latest),
+      branding: await this.settings.branding(invoice.workspaceId),
+    };
   }
 
   // ------------------------------------------------------------------ rules

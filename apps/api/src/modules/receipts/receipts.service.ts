@@ -4,6 +4,7 @@ import { ReceiptEntity } from '@svc/db';
 import { formatAtomic, isUuid } from '@svc/domain';
 import { publicReceipt, ReceiptRepository, receiptDocument } from '@svc/payments';
 import { encodeCursor, WALK_LAG_MS } from '../payments/payments-walk';
+import { CheckoutSettingsService } from '../checkout/checkout-settings.service';
 import { PaymentsService } from '../payments/payments.service';
 import { parseReceiptList, ReceiptListQuery } from './receipts-walk';
 
@@ -17,6 +18,7 @@ export class ReceiptsService {
     private readonly payments: PaymentsService,
     private readonly clock: ClockService,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
+    private readonly settings: CheckoutSettingsService,
   ) {}
 
   /** `GET /v1/payments/:id/receipts`: the payment's whole document chain, oldest first, with its totals. */
@@ -60,11 +62,17 @@ export class ReceiptsService {
     return this.document(doc);
   }
 
-  /** `GET /v1/public/receipts/:id`: no `reference`, no `merchantId`; the issuer's name instead. */
+  /** `GET /v1/public/receipts/:id`: no `merchantId`, `reference` only with showReference; the issuer's name and brand. */
   async getPublic(id: string) {
     const found = isUuid(id) ? await this.receipts.findPublic(id) : null;
     if (!found) throw notFound(receiptNotFound(id));
-    return publicReceipt(found.receipt, this.config.payUrl, found.merchantName);
+    const { showReference, ...branding } = await this.settings.publicBranding(found.receipt.workspaceId);
+    return {
+      ...publicReceipt(found.receipt, this.config.payUrl, found.merchantName),
+      branding,
+      // docs/pages.md › Branding: the merchant's reference only when the settings say showReference
+      ...(showReference ? { reference: found.receipt.reference } : {}),
+    };
   }
 
   private document(d: ReceiptEntity) {

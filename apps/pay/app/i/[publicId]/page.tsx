@@ -5,13 +5,14 @@
 // link to the receipt; void: a notice not to pay.
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { BrandBar, BrandedMain, SupportLinks } from '../../../components/brand';
 import { Notice } from '../../../components/notice';
 import { fill, formatDateTime, formatUsd, networkName } from '../../../lib/format';
 import { isInvoicePublicId } from '../../../lib/ids';
 import { loadInvoice } from '../../../lib/loaders';
 import { messagesFor, type Messages } from '../../../lib/messages';
 import { invoicePath, receiptPath } from '../../../lib/paths';
-import { requestLocale } from '../../../lib/request';
+import { localeQuery, requestLocale } from '../../../lib/request';
 import type { InvoiceStatus, PublicInvoice } from '../../../lib/types';
 
 type Props = { params: Promise<{ publicId: string }>; searchParams: Promise<{ error?: string | string[] }> };
@@ -55,7 +56,8 @@ export default async function InvoicePage({ params, searchParams }: Props) {
   const date = (iso: string) => formatDateTime(iso, tag, 'UTC');
 
   return (
-    <main className="page document" data-testid="invoice">
+    <BrandedMain branding={inv.branding} className="page document" testId="invoice">
+      <BrandBar branding={inv.branding} logoPath={`/logo/i/${encodeURIComponent(inv.publicId)}`} />
       <article className="card">
         <header className="document-head">
           <div>
@@ -133,9 +135,10 @@ export default async function InvoicePage({ params, searchParams }: Props) {
           </p>
         )}
 
-        <InvoiceAction inv={inv} m={m} date={date} failed={failed} usd={usd} />
+        <InvoiceAction inv={inv} m={m} date={date} failed={failed} usd={usd} query={await localeQuery()} />
       </article>
-    </main>
+      <SupportLinks branding={inv.branding} m={m} />
+    </BrandedMain>
   );
 }
 
@@ -145,6 +148,8 @@ function InvoiceAction(props: {
   date: (iso: string) => string;
   usd: (amount: string) => string;
   failed: boolean;
+  /** `?locale=…` when the buyer chose a language, carried to the checkout */
+  query: string;
 }) {
   const { inv, m } = props;
   switch (inv.status) {
@@ -185,7 +190,7 @@ function InvoiceAction(props: {
               {m.invoiceStartFailed}
             </div>
           )}
-          <form method="post" action={`${invoicePath(inv.publicId)}/pay`} className="actions">
+          <form method="post" action={`${invoicePath(inv.publicId)}/pay${props.query}`} className="actions">
             <button type="submit" data-testid="pay">
               {fill(m.payInvoice, { amount: props.usd(inv.amount) })}
             </button>

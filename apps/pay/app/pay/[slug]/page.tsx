@@ -5,16 +5,21 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { LinkForm, LinkPayment } from '../../../components/link-checkout';
+import { BrandBar, BrandedMain, SupportLinks } from '../../../components/brand';
 import { Notice } from '../../../components/notice';
 import { ProductHeader } from '../../../components/product-header';
 import { formatTokenAmount } from '../../../lib/format';
 import { isPaymentId, isSlug } from '../../../lib/ids';
 import { loadLinkPayment, loadLinkRail, loadProduct } from '../../../lib/loaders';
 import { messagesFor } from '../../../lib/messages';
-import { requestLocale } from '../../../lib/request';
+import { randomUUID } from 'node:crypto';
+import { localeQuery, requestLocale } from '../../../lib/request';
 import { linkPayment, type PublicProduct } from '../../../lib/types';
 
-type Props = { params: Promise<{ slug: string }>; searchParams: Promise<{ payment?: string | string[] }> };
+type Props = {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<{ payment?: string | string[]; error?: string | string[] }>;
+};
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params;
@@ -25,7 +30,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function PaymentLinkPage({ params, searchParams }: Props) {
   const { slug } = await params;
-  const paymentParam = (await searchParams).payment;
+  const query = await searchParams;
+  const paymentParam = query.payment;
   const paymentId = typeof paymentParam === 'string' ? paymentParam : undefined;
   if (!isSlug(slug) || (paymentParam !== undefined && (!paymentId || !isPaymentId(paymentId)))) notFound();
 
@@ -56,7 +62,8 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
 
   const p = product.body;
   return (
-    <main className="page">
+    <BrandedMain branding={p.branding}>
+      <BrandBar branding={p.branding} logoPath={`/logo/pay/${encodeURIComponent(slug)}`} />
       <ProductHeader
         name={p.name}
         description={p.description}
@@ -72,9 +79,17 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
           m={m}
         />
       ) : (
-        <LinkForm product={p} locale={locale.tag} m={m} />
+        <LinkForm
+          product={p}
+          locale={locale.tag}
+          m={m}
+          idempotencyKey={randomUUID()}
+          initialError={query.error === 'amount' ? 'amount' : query.error === 'failed' ? 'failed' : null}
+          localeQuery={await localeQuery()}
+        />
       )}
-    </main>
+      <SupportLinks branding={p.branding} m={m} />
+    </BrandedMain>
   );
 }
 

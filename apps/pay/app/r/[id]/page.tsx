@@ -5,6 +5,7 @@
 // assumed), so a printed receipt can be checked against the chain.
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { BrandBar, BrandedMain, SupportLinks } from '../../../components/brand';
 import { Notice } from '../../../components/notice';
 import { PrintButton } from '../../../components/print-button';
 import { formatDateTime, formatTokenAmount, formatUnits, fill, networkName } from '../../../lib/format';
@@ -50,7 +51,8 @@ export default async function ReceiptPage({ params }: Params) {
   const network = networkName(r.chain, r.network, m.testnet);
 
   return (
-    <main className="page document" data-testid="receipt">
+    <BrandedMain branding={r.branding} className="page document" testId="receipt">
+      <BrandBar branding={r.branding} logoPath={`/logo/r/${encodeURIComponent(r.id)}`} />
       <article className="card">
         <header className="document-head">
           <div>
@@ -72,6 +74,12 @@ export default async function ReceiptPage({ params }: Params) {
             <dt>{m.documentNumber}</dt>
             <dd>{r.number}</dd>
           </div>
+          {r.reference && (
+            <div>
+              <dt>{m.referenceLabel}</dt>
+              <dd data-testid="reference">{r.reference}</dd>
+            </div>
+          )}
           <div>
             <dt>{m.documentDate}</dt>
             <dd data-testid="date">
@@ -131,6 +139,7 @@ export default async function ReceiptPage({ params }: Params) {
           <PrintButton label={m.print} />
         </div>
       </article>
-    </main>
+      <SupportLinks branding={r.branding} m={m} />
+    </BrandedMain>
   );
 }

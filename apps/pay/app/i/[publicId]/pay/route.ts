@@ -20,7 +20,10 @@ export async function POST(req: Request, { params }: { params: Promise<{ publicI
     {},
     req.headers,
   );
-  if (started.ok) return seeOther(sessionPath(started.body.sessionId));
+  // the buyer's ?locale= choice carries over to the checkout page
+  const locale = new URL(req.url).searchParams.get('locale');
+  const query = locale ? `?locale=${encodeURIComponent(locale)}` : '';
+  if (started.ok) return seeOther(`${sessionPath(started.body.sessionId)}${query}`);
   if (started.status === 404) return notFoundJson();
   return seeOther(started.status === 409 ? invoicePath(publicId) : `${invoicePath(publicId)}?error=start`);
 }
