@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { ConfigError, loadConfig } from '@svc/config';
 import { WorkspacesService } from '@svc/workspaces';
 import { fixedProduct, merchant, Merchant, paymentBody, publicApi } from './factories/merchant.factory';
-import { startTestApp, TestApp, TEST_MNEMONIC } from './support/test-app';
+import { startTestApp, TestApp } from './support/test-app';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const LEGACY_ID = '3f0e1d2c-4b5a-4c6d-8e7f-901a2b3c4d5e';
@@ -472,7 +472,12 @@ describe('runtime contract', () => {
   );
 
   test('"SVC_DEV_CLOCK 1 (refused in production)": loadConfig refuses SVC_ENV=production with SVC_DEV_CLOCK=1', () => {
-    const env = { SVC_ENV: 'production', SVC_MNEMONIC: TEST_MNEMONIC };
+    // a seed of one's own (production refuses the well-known test mnemonics) and a data key
+    const env = {
+      SVC_ENV: 'production',
+      SVC_MNEMONIC: 'legal winner thank year wave sausage worth useful legal winner thank yellow',
+      SVC_DATA_KEY: 'ab'.repeat(32),
+    };
     expect(loadConfig(env).devClock).toBe(false);
     expect(() => loadConfig({ ...env, SVC_DEV_CLOCK: '1' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...env, SVC_DEV_CLOCK: '1' })).toThrow(/SVC_DEV_CLOCK/);

@@ -131,6 +131,9 @@ test('the worker’s container holds no key material: no DepositAddressDeriver, 
   expect(t.app.get(DepositAddressDeriver, { strict: false })).toBeInstanceOf(DepositAddressDeriver);
   // And the worker's own configuration never reads SVC_MNEMONIC.
   expect(
-    loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC: 'abandon '.repeat(11) + 'about' }, { seed: false }).mnemonic,
+    loadConfig(
+      { SVC_ENV: 'production', SVC_MNEMONIC: 'abandon '.repeat(11) + 'about', SVC_DATA_KEY: 'ab'.repeat(32) },
+      { seed: false },
+    ).mnemonic,
   ).toBeNull();
 });
