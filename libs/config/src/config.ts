@@ -267,6 +267,12 @@ function mnemonicFrom(env: Record<string, string | undefined>): string | null {
   return words;
 }
 
+/** The data key of a process that reads secrets at rest; a process loaded with `dataKey: false` has none. */
+export function dataKeyOf(config: Pick<SvcConfig, 'dataKey'>): Buffer {
+  if (!config.dataKey) throw new ConfigError('SVC_DATA_KEY is not loaded in this process (loadConfig dataKey: false).');
+  return config.dataKey;
+}
+
 /** SVC_DATA_KEY as hex (64 characters) or base64 (44 characters): exactly 32 bytes, else refused. */
 export function parseDataKey(raw: string): Buffer {
   const value = raw.trim();
