@@ -1,5 +1,6 @@
 // Two projects: unit specs beside the code, e2e specs under e2e/ (real PostgreSQL, one fresh
-// database per file; see e2e/support/test-app.ts).
+// database per file; see e2e/support/test-app.ts). Both run in jest.environment.js: Node's
+// environment, failing a test whose code sends two queries at once on one pg client.
 const swc = ['@swc/jest', JSON.parse(require('fs').readFileSync(__dirname + '/.swcrc', 'utf8'))];
 const moduleNameMapper = {
   // tsconfig.json paths: @svc/migrations is the migrations folder, every other @svc/<name> is libs/<name>/src.
@@ -16,7 +17,7 @@ module.exports = {
       testPathIgnorePatterns: ['/node_modules/', '/apps/pay/\\.next'],
       transform: { '^.+\\.ts$': swc },
       moduleNameMapper,
-      testEnvironment: 'node',
+      testEnvironment: '<rootDir>/jest.environment.js',
     },
     {
       displayName: 'e2e',
@@ -24,7 +25,7 @@ module.exports = {
       testMatch: ['<rootDir>/e2e/**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': swc },
       moduleNameMapper,
-      testEnvironment: 'node',
+      testEnvironment: '<rootDir>/jest.environment.js',
     },
   ],
 };

@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { getAddress, Wallet } from 'ethers';
 import type { ObservedTransfer } from '@svc/chains';
 import { fixedProduct, merchant, Merchant, paymentBody, publicApi } from './factories/merchant.factory';
+import { DataSource } from 'typeorm';
+import { PAGE_ROWS } from '../apps/listener/src/credit/watch-set.service';
 import { CreditContext, startCreditContext } from './support/credit-context';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -505,6 +507,37 @@ describe('watch set', () => {
     ctx.watchSet.reset();
     expect((await ctx.watchSet.addresses('bnb', 'mainnet')).has(fresh.paymentAddress.toLowerCase())).toBe(false);
     expect(getAddress(fresh.paymentAddress)).toBe(fresh.paymentAddress);
+  });
+
+  test('a full read comes in pages of PAGE_ROWS (keyset on id), never one statement over the whole set (issue 21)', async () => {
+    // a rail of its own, with 2 pages and a bit more of open payments inserted in bulk
+    const total = 2 * PAGE_ROWS + 17;
+    await t.db.query(
+      `INSERT INTO payments (id, workspace_id, chain, network, token, token_address, decimals, amount, currency,
+         expected_amount_atomic, payment_address, address_kind, address_index, status, expires_at)
+       SELECT gen_random_uuid(), $1, 'bnb', 'testnet', 'USDC', NULL, 18, '1', 'USDC', $2,
+         '0x' || lpad(to_hex(i), 40, '0'), 'evm', 3000000000 + i, 'waiting_for_payment', now() + interval '30 days'
+       FROM generate_series(1, $3::int) AS i`,
+      [m.merchantId, E18.toString(), total],
+    );
+    const db = ctx.app.get(DataSource);
+    const original = db.query.bind(db);
+    const pages: number[] = [];
+    db.query = (async (sql: string, params?: unknown[]) => {
+      const rows = await original(sql, params);
+      if (/FROM \(SELECT payment_address, id FROM payments/.test(sql)) pages.push((rows as Array<{ n: number }>)[0].n);
+      return rows;
+    }) as typeof db.query;
+    try {
+      ctx.watchSet.reset();
+      const set = await ctx.watchSet.addresses('bnb', 'testnet');
+      expect(set.size).toBe(total);
+      expect(set.has(`0x${(1).toString(16).padStart(40, '0')}`)).toBe(true);
+      expect(set.has(`0x${total.toString(16).padStart(40, '0')}`)).toBe(true);
+    } finally {
+      db.query = original;
+    }
+    expect(pages).toEqual([PAGE_ROWS, PAGE_ROWS, 17]);
   });
 
   test('a payment whose insert commits after a read (a long transaction) is picked up by the next call', async () => {

@@ -4,11 +4,16 @@
 // generated files (responses.generated.json, @svc/client's schema.ts) are current; GET /docs is
 // Swagger UI served from the package's own assets, with nothing fetched from another host.
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import Ajv2020 from 'ajv/dist/2020';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ModulesContainer } from '@nestjs/core';
+import { getMetadataStorage } from 'class-validator';
 import { fixedProduct, Merchant, merchant } from './factories/merchant.factory';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -95,6 +100,102 @@ test('request bodies and query parameters come from the DTOs’ validation rules
   expect(list.map((p) => p.name)).toEqual(expect.arrayContaining(['status', 'limit', 'cursor', 'updatedAfter']));
   const refund = op('/v1/payments/{id}/refund', 'post').parameters as Array<{ name: string; required: boolean }>;
   expect(refund).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', required: false }));
+});
+
+/**
+ * What each handler reads from the query string, from the metadata Nest itself routes by: the
+ * properties of its whole-query `@Query()` DTO (class-validator's metadata: the global pipe
+ * refuses every other name) and the names of its `@Query('name')` arguments. Keyed by operationId.
+ */
+function queryReadsOfHandlers(): Map<string, string[]> {
+  const reads = new Map<string, string[]>();
+  const storage = getMetadataStorage();
+  for (const wrapper of [...t.app.get(ModulesContainer).values()].flatMap((mod) => [...mod.controllers.values()])) {
+    const type = wrapper.metatype as (new (...args: never[]) => object) | null;
+    if (!type) continue;
+    const proto = type.prototype as Record<string, unknown>;
+    for (const key of Object.getOwnPropertyNames(proto)) {
+      if (key === 'constructor' || typeof proto[key] !== 'function') continue;
+      if (Reflect.getMetadata(METHOD_METADATA, proto[key]) === undefined) continue;
+      const operationId = `${type.name}_${key}`;
+      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, type, key) ?? {}) as Record<
+        string,
+        { index: number; data?: unknown }
+      >;
+      const types = (Reflect.getMetadata('design:paramtypes', proto, key) ?? []) as Array<new () => object>;
+      const names = new Set<string>();
+      for (const [k, arg] of Object.entries(args)) {
+        const kind = Number(k.split(':')[0]);
+        // a raw request object could read req.query behind the metadata's back
+        expect([operationId, kind === RouteParamtypes.REQUEST]).toEqual([operationId, false]);
+        if (kind !== RouteParamtypes.QUERY) continue;
+        if (typeof arg.data === 'string') {
+          names.add(arg.data);
+          continue;
+        }
+        // a whole-query argument must be a validated class: an interface (design type Object) reads anything
+        const dto = types[arg.index];
+        const fields = storage.getTargetValidationMetadatas(dto, '', true, false).map((v) => v.propertyName);
+        expect([operationId, dto?.name, fields.length > 0]).toEqual([operationId, dto?.name, true]);
+        for (const field of fields) names.add(field);
+      }
+      reads.set(operationId, [...names].sort());
+    }
+  }
+  return reads;
+}
+
+test('every route documents exactly the query parameters its handler reads', () => {
+  const reads = queryReadsOfHandlers();
+  const listed = new Map<string, string[]>();
+  for (const item of Object.values(doc.paths)) {
+    for (const [method, o] of Object.entries(item as Record<string, any>)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      const params = (o.parameters ?? []) as Array<{ name: string; in: string }>;
+      listed.set(
+        o.operationId,
+        params
+          .filter((p) => p.in === 'query')
+          .map((p) => p.name)
+          .sort(),
+      );
+    }
+  }
+  expect(reads.size).toBeGreaterThan(60);
+  const differences = [...reads]
+    .filter(([id, names]) => JSON.stringify(listed.get(id)) !== JSON.stringify(names))
+    .map(
+      ([id, names]) =>
+        `${id}: reads [${names.join(', ')}], documents [${listed.get(id)?.join(', ') ?? 'no operation'}]`,
+    );
+  expect(differences).toEqual([]);
+  // the issue's case (spec: Reconciliation walk; money contract › Payouts 8)
+  expect(listed.get('SweepsController_list')).toEqual([
+    'cursor',
+    'limit',
+    'network',
+    'paymentId',
+    'status',
+    'updatedAfter',
+  ]);
+});
+
+test('no code reads the raw query string but the input-hygiene interceptor, which checks every parameter', () => {
+  const raw: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) {
+        const source = readFileSync(full, 'utf8');
+        if (/\.query\s*(\?\.|\.|\[|\?\?|\))|\bquery\s*}\s*=|searchParams/.test(source))
+          raw.push(path.relative(ROOT, full));
+      }
+    }
+  };
+  // the API's request handling lives in apps/api (the libraries serve no HTTP routes)
+  walk(path.join(ROOT, 'apps/api/src'));
+  expect(raw).toEqual(['apps/api/src/common/input-hygiene.ts']);
 });
 
 test('real answers match the documented response schemas', async () => {

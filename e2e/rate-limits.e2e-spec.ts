@@ -1,7 +1,10 @@
-// Issue 9, floods: the anonymous routes are limited per client address and per slug or session
+// Issue 9, floods: the anonymous routes are limited per client address and per (client, slug or session)
 // (docs/configuration.md › Rate limits), 429 in the spec's error shape with Retry-After. The client is the buyer,
 // not the hop in front: X-Forwarded-For is believed only from SVC_TRUSTED_PROXIES, and the hosted
 // pages forward the buyer's address, so a crowd through them is many clients.
+// Issue 21, item 2: no limit is shared by every client of a target, so one client's flood of a
+// link, a session or a public payment never answers 429 to another buyer; ids count whatever
+// their case; an IPv6 client is its /64.
 import { MetadataScanner } from '@nestjs/core';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { RATE_LIMIT } from '../apps/api/src/modules/rate-limit/rate-limit.guard';
@@ -54,17 +57,25 @@ describe('API: per client and per target, X-Forwarded-For from loopback (the def
     expect(n).toBe(5);
   });
 
-  test('a crowd of distinct buyers (one request each) is not limited per client, only per slug', async () => {
+  test('a crowd of distinct buyers (one request each) is not limited: no per-slug limit is shared by every client', async () => {
     const p = await m.product(fixedProduct());
     const answers: Res[] = [];
-    for (let i = 10; i < 24; i++) answers.push(await checkout(p.slug, buyer(i)));
-    expect(answers.slice(0, 12).every((r) => r.status === 201)).toBe(true);
-    expect429(answers[12]); // the slug's own limit (12 per window), whoever asks
-    // another slug is unaffected
-    expect((await checkout((await m.product(fixedProduct())).slug, buyer(30))).status).toBe(201);
+    for (let i = 10; i < 26; i++) answers.push(await checkout(p.slug, buyer(i)));
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 201));
   });
 
-  test('redeem and cancel count per session and per client', async () => {
+  test('IPv6 clients count per /64: walking the addresses of one prefix does not multiply the limit', async () => {
+    const p = await m.product(fixedProduct());
+    const read = (from: string) =>
+      t.http().get(`/v1/public/products/${p.slug}`).set('x-forwarded-for', from) as unknown as Promise<Res>;
+    const statuses: number[] = [];
+    for (let i = 1; i <= 10; i++) statuses.push((await read(`2001:db8:aa:bb::${i.toString(16)}`)).status);
+    expect(statuses).toEqual(statuses.map(() => 200));
+    expect429(await read('2001:db8:aa:bb:ffff:1:2:3'));
+    expect((await read('2001:db8:aa:bc::1')).status).toBe(200); // the next /64 is another client
+  });
+
+  test('redeem and cancel count per (client, session): one buyer past 4 gets 429, other buyers do not', async () => {
     const p = await m.product(fixedProduct({ enabledChains: ['brokerchain'] }));
     const s = await m.session({ productId: p.id });
     const redeem = (from: string) =>
@@ -74,8 +85,9 @@ describe('API: per client and per target, X-Forwarded-For from loopback (the def
         .set('x-forwarded-for', from)
         .send({ chain: 'bnb' }) as unknown as Promise<Res>;
     const statuses: number[] = [];
-    for (let i = 40; i < 46; i++) statuses.push((await redeem(buyer(i))).status);
+    for (let i = 0; i < 6; i++) statuses.push((await redeem(buyer(40))).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    for (let i = 41; i < 46; i++) expect((await redeem(buyer(i))).status).toBe(200);
   });
 
   test('public reads: a polling burst from one client is limited; another client is not', async () => {
@@ -91,6 +103,146 @@ describe('API: per client and per target, X-Forwarded-For from loopback (the def
 
   test('merchant routes (with a key) are not counted', async () => {
     for (let i = 0; i < 15; i++) expect((await m.get('/v1/products')).status).toBe(200);
+  });
+});
+
+describe('one client cannot lock a target for every buyer (limits key on client and target)', () => {
+  let t: TestApp;
+  let m: Merchant;
+  beforeAll(async () => {
+    t = await startTestApp({
+      ...RAISED_RATE_LIMITS,
+      SVC_RATE_LIMIT_READS_PER_TARGET: '5',
+      SVC_RATE_LIMIT_WRITES_PER_SLUG: '3',
+      SVC_RATE_LIMIT_WRITES_PER_SESSION: '3',
+    });
+    m = await merchant(t);
+  });
+  afterAll(() => t.close());
+
+  const get = (path: string, from: string) =>
+    t.http().get(path).set('x-forwarded-for', from) as unknown as Promise<Res>;
+  const post = (path: string, from: string, body: object = {}) =>
+    t.http().post(path).set('x-forwarded-for', from).send(body) as unknown as Promise<Res>;
+
+  /** `flood` past the limit from one client, then one request from another buyer. */
+  async function flood(send: (from: string) => Promise<Res>, limit: number, ok: number) {
+    const statuses: number[] = [];
+    for (let i = 0; i < limit + 3; i++) statuses.push((await send(buyer(60))).status);
+    expect(statuses.slice(0, limit)).toEqual(statuses.slice(0, limit).map(() => ok));
+    expect(statuses.slice(limit)).toEqual([429, 429, 429]);
+    const other = await send(buyer(61));
+    expect(other.status).toBe(ok);
+    return other;
+  }
+
+  test('a payment link: one client floods its reads; another buyer still reads it', async () => {
+    const p = await m.product(fixedProduct());
+    await flood((from) => get(`/v1/public/products/${p.slug}`, from), 5, 200);
+  });
+
+  test("a payment link's checkout: one client floods it; another buyer still checks out", async () => {
+    const p = await m.product(fixedProduct());
+    await flood((from) => post(`/v1/public/products/${p.slug}/checkout`, from), 3, 201);
+  });
+
+  test('a checkout session: one client floods its reads and its redeem; another buyer still gets it', async () => {
+    const p = await m.product(fixedProduct({ enabledChains: ['brokerchain'] }));
+    const s = await m.session({ productId: p.id });
+    await flood((from) => get(`/v1/public/checkout/sessions/${s.id}`, from), 5, 200);
+    await flood((from) => post(`/v1/public/checkout/sessions/${s.id}/redeem`, from, { chain: 'bnb' }), 3, 200);
+  });
+
+  test('a public payment: one client floods it; another buyer still reads it', async () => {
+    const pay = await m.payment();
+    await flood((from) => get(`/v1/public/payments/${pay.id}`, from), 5, 200);
+  });
+
+  test("a UUID's case does not buy a fresh budget: every spelling of one id is one target", async () => {
+    const pay = await m.payment();
+    const id = pay.id as string;
+    const spellings = [id, id.toUpperCase(), id.slice(0, 8).toUpperCase() + id.slice(8)];
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await get(`/v1/public/payments/${spellings[i % 3]}`, buyer(62))).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe('a cap on open payments from payment links per workspace (SVC_RATE_LIMIT_OPEN_LINK_PAYMENTS)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ SVC_RATE_LIMIT_OPEN_LINK_PAYMENTS: '5' });
+  });
+  afterAll(() => t.close());
+
+  const checkout = (slug: string, i: number, body: object = {}) =>
+    t
+      .http()
+      .post(`/v1/public/products/${slug}/checkout`)
+      .set('x-forwarded-for', buyer(i))
+      .send(body) as unknown as Promise<Res>;
+
+  const openLinkPayments = async (workspaceId: string) =>
+    (
+      await t.db.query(
+        `SELECT count(*)::int AS n FROM payments WHERE workspace_id = $1 AND product_id IS NOT NULL AND status = 'waiting_for_payment'`,
+        [workspaceId],
+      )
+    )[0].n as number;
+
+  test('past the cap, across the workspace’s links and from any buyer: 429 with a clear message, nothing minted', async () => {
+    const m = await merchant(t);
+    const [a, b] = [await m.product(fixedProduct()), await m.product(fixedProduct())];
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await checkout(i % 2 ? a.slug : b.slug, 70 + i)).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 201]);
+    const refused = await checkout(a.slug, 80);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: expect.stringMatching(/5 open payments.*Try again once some are paid or expired/),
+    });
+    // Retry-After: until the first of them expires (30 minutes after it was minted)
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(29 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(30 * 60);
+    expect((await checkout(b.slug, 81)).status).toBe(429);
+    expect(await openLinkPayments(m.merchantId)).toBe(5);
+    // another workspace's links, and the merchant's own API payments, are not counted
+    const other = await merchant(t);
+    expect((await checkout((await other.product(fixedProduct())).slug, 82)).status).toBe(201);
+    expect((await m.post('/v1/payments', { chain: 'bnb', token: 'USDC', amount: '1', currency: 'USDC' })).status).toBe(
+      201,
+    );
+  });
+
+  test('concurrent checkouts cannot overshoot the cap', async () => {
+    const m = await merchant(t);
+    const p = await m.product(fixedProduct());
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => checkout(p.slug, 100 + i).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+    expect(await openLinkPayments(m.merchantId)).toBe(5);
+  });
+
+  test('expired payments no longer count: once the open ones pass expiresAt, the link mints again', async () => {
+    const m = await merchant(t);
+    const p = await m.product(fixedProduct());
+    for (let i = 0; i < 5; i++) expect((await checkout(p.slug, 120 + i)).status).toBe(201);
+    expect((await checkout(p.slug, 126)).status).toBe(429);
+    expect(
+      (
+        await t
+          .http()
+          .post('/v1/dev/clock')
+          .send({ advanceSeconds: 31 * 60 })
+      ).status,
+    ).toBe(200);
+    await new Promise((r) => setTimeout(r, 1100)); // every process re-reads the clock within a second
+    expect((await checkout(p.slug, 127)).status).toBe(201);
   });
 });
 

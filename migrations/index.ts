@@ -9,6 +9,7 @@ import { ApiKeyLastUsed1763920000000 } from './1763920000000-ApiKeyLastUsed';
 import { ExpiryWaitsForWatcher1763925000000 } from './1763925000000-ExpiryWaitsForWatcher';
 import { Payouts1763930000000 } from './1763930000000-Payouts';
 import { Refunds1763940000000 } from './1763940000000-Refunds';
+import { OpenLinkPaymentsAndWatchPages1763951000000 } from './1763951000000-OpenLinkPaymentsAndWatchPages';
 import { SecretsAtRest1764100000000 } from './1764100000000-SecretsAtRest';
 
 export const MIGRATIONS = [
@@ -22,5 +23,6 @@ export const MIGRATIONS = [
   ExpiryWaitsForWatcher1763925000000,
   Payouts1763930000000,
   Refunds1763940000000,
+  OpenLinkPaymentsAndWatchPages1763951000000,
   SecretsAtRest1764100000000,
 ];

@@ -12,6 +12,8 @@
 // Payouts: the Demo workspace gets an active default settlement address on every dev chain (the
 // cool-down is skipped for the seed) and the gas tank is funded from the devnet's payer, so the
 // demo payment is paid out a few seconds after it confirms (SVC_PAYOUT_INTERVAL_MS 5000 here).
+// Refunds: the Demo workspace's refund wallet (the address GET /v1/refund-wallets names, which
+// refunds of paid-out payments are sent from) is funded with native coin and every dev token.
 const fs = require('node:fs');
 const path = require('node:path');
 const { root, dist, isBuildCurrent } = require('./svc.js');
@@ -43,6 +45,8 @@ const built = (...parts) => path.join(root, 'dist', ...parts);
 const APPS = ['api', 'cli', 'listener', 'worker', 'payouts'];
 /** Native coin the gas tank gets on each devnet node at start (it pays the gas of token payouts). */
 const GAS_TANK_FUNDING = 100n * 10n ** 18n;
+/** What the Demo refund wallet gets on each devnet node at start: whole native coins and whole tokens. */
+const REFUND_WALLET_FUNDING = { nativeUnits: 1000n, tokenUnits: 1000n }; // arc's native coin is its USDC
 
 function saveDemoKey(apiKey) {
   fs.mkdirSync(path.dirname(DEMO_KEY_FILE), { recursive: true });
@@ -192,7 +196,24 @@ async function seedPayouts(config, merchantId, devnet) {
   return DEV_SETTLEMENT_ADDRESS;
 }
 
-function printSummary(config, { apiKey, slug, sessionUrl, payment, settlementAddress }) {
+/**
+ * The Demo workspace's refund wallet, as the API names it (allocated on first use, one EVM address
+ * on every rail), funded from the devnet's payer on each node. Returns its address.
+ */
+async function fundRefundWallet(localUrl, apiKey, devnet) {
+  const wallets = await api(localUrl, apiKey, 'GET', '/v1/refund-wallets');
+  const address = wallets[0]?.address;
+  if (!address) throw new Error('GET /v1/refund-wallets named no refund wallet');
+  const { fundDevAccount } = require(built('libs', 'devnet', 'src'));
+  const sent = await fundDevAccount(devnet, address, REFUND_WALLET_FUNDING);
+  const what = [...new Set(sent.map((s) => s.symbol))].join(', ');
+  say(
+    `refund wallet ${address} funded with ${REFUND_WALLET_FUNDING.nativeUnits} native coins and ${REFUND_WALLET_FUNDING.tokenUnits} of each dev token (${what}) on each devnet chain`,
+  );
+  return address;
+}
+
+function printSummary(config, { apiKey, slug, sessionUrl, payment, settlementAddress, refundWallet }) {
   const lines = [
     '',
     `svc is running (${config.env})`,
@@ -210,6 +231,8 @@ function printSummary(config, { apiKey, slug, sessionUrl, payment, settlementAdd
           '                 (confirmed within a few seconds: the devnet makes a block a second)',
           `  Payout         curl -s "${config.baseUrl}/v1/sweeps?paymentId=${payment.id}" -H 'x-api-key: ${apiKey}'`,
           `                 (swept to the demo settlement wallet ${settlementAddress} seconds after it confirms)`,
+          `  Refunds        sent from the funded refund wallet ${refundWallet} once a payment is paid out`,
+          `                 (curl -s ${config.baseUrl}/v1/refund-wallets -H 'x-api-key: ${apiKey}')`,
         ]
       : []),
     'Webhooks: POST /v1/webhooks with a URL on this machine (http://localhost:<port>/...) is allowed here.',
@@ -255,6 +278,7 @@ async function main() {
     const product = seeded.product ?? (await api(localUrl, seeded.apiKey, 'POST', '/v1/products', DEMO_PRODUCT));
     if (!seeded.product) say(`created the demo product "${DEMO_PRODUCT.name}" (${product.id})`);
     const session = await api(localUrl, seeded.apiKey, 'POST', '/v1/checkout/sessions', { productId: product.id });
+    const refundWallet = devnet ? await fundRefundWallet(localUrl, seeded.apiKey, devnet) : null;
     const payment = devnet
       ? await api(localUrl, seeded.apiKey, 'POST', '/v1/payments', {
           chain: 'bnb',
@@ -269,6 +293,7 @@ async function main() {
       sessionUrl: session.url,
       payment,
       settlementAddress,
+      refundWallet,
     });
   } catch (err) {
     if (!stopped) {

@@ -7,16 +7,33 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { apiPaths, callApi } from './lib/api';
 import { isSlug } from './lib/ids';
 import { PATH_HEADER } from './lib/path-header';
+import { MAX_BODY_BYTES } from './lib/relay';
 
 const LINK_PATH = /^\/pay\/([^/]+)\/?$/;
 
 export async function middleware(req: NextRequest) {
+  // The pages take no body: one over MAX_BODY_BYTES, or one of unknown length, is refused unread
+  // (next.config.mjs also caps what Next.js buffers for this middleware at that size).
+  const length = req.headers.get('content-length');
+  if (
+    (length !== null && !(/^\d+$/.test(length) && Number(length) <= MAX_BODY_BYTES)) ||
+    (length === null && req.headers.has('transfer-encoding'))
+  ) {
+    return NextResponse.json(
+      {
+        statusCode: 413,
+        error: 'Payload Too Large',
+        message: `The request body must be at most ${MAX_BODY_BYTES} bytes.`,
+      },
+      { status: 413, headers: { 'cache-control': 'no-store' } },
+    );
+  }
   const headers = new Headers(req.headers);
   headers.set(PATH_HEADER, req.nextUrl.pathname);
   const link = LINK_PATH.exec(req.nextUrl.pathname);
   if (link && req.method === 'GET' && !req.nextUrl.searchParams.has('payment')) {
-    const slug = decodeURIComponent(link[1]);
-    if (isSlug(slug)) {
+    const slug = decodedSegment(link[1]);
+    if (slug !== null && isSlug(slug)) {
       const product = await callApi('GET', apiPaths.product(slug), undefined, req.headers);
       const gone = product.ok
         ? null
@@ -36,6 +53,19 @@ export async function middleware(req: NextRequest) {
     }
   }
   return NextResponse.next({ request: { headers } });
+}
+
+/**
+ * A path segment decoded, or null for a malformed percent-encoding (`%E0%A4%A`, `%zz`, a lone
+ * surrogate's `%ED%A0%80`), which decodeURIComponent throws on: such a path is left to Next.js,
+ * which answers it 400 like every other hosted route, never a 500 (issue 20 › 1).
+ */
+function decodedSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 /** The API answers an archived product's link with 404 and this wording (payment-links.service.ts). */

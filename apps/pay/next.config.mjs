@@ -27,7 +27,9 @@ const nextConfig = {
   outputFileTracingRoot: path.join(here, '..', '..'),
   // The pages share the spec's unions and id shapes with the API: `@svc/domain` (tsconfig paths,
   // pure TypeScript outside apps/pay, compiled with the pages).
-  experimental: { externalDir: true },
+  // Bodies are at most 16 kB (lib/relay.ts MAX_BODY_BYTES): what Next.js buffers for the
+  // middleware is capped at that size too (its default is 10 MB).
+  experimental: { externalDir: true, middlewareClientMaxBodySize: 16 * 1024 },
   async headers() {
     return [{ source: '/:path*', headers: SECURITY_HEADERS }];
   },

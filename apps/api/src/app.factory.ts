@@ -21,11 +21,12 @@ export async function createApiApp(config: SvcConfig): Promise<NestExpressApplic
   // req.ip is the buyer's address: X-Forwarded-For is believed only from SVC_TRUSTED_PROXIES (docs/configuration.md › Rate limits).
   app.set('trust proxy', config.trustedProxies);
   app.set('etag', false);
-  serveHttpMetrics(app); // first, so that every request is counted
+  serveHttpMetrics(app, config.metrics); // first, so that every request is counted
   app.use(requireJsonContentType, jsonBodyParser(), bodyParserErrors);
   app.useGlobalPipes(globalValidationPipe());
   app.enableCors({ origin: true, methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] });
-  // GET /v1/openapi.json and the reference page at GET /docs (public; docs/api-reference.md)
-  serveOpenApi(app, config);
+  // GET /v1/openapi.json and the reference page at GET /docs (public; docs/api-reference.md);
+  // SVC_DOCS=off leaves them out (404 like any unknown route)
+  if (config.docs) serveOpenApi(app, config);
   return app;
 }

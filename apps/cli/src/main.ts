@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { HttpException, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { redactRpcText } from '@svc/chains';
 import { ConfigError, loadConfig } from '@svc/config';
 import { DomainError } from '@svc/core';
 import { UsageError, USAGE } from './cli-args';
@@ -98,7 +99,8 @@ async function main(argv: string[]): Promise<number> {
 /** Reports a failure on stderr and returns the exit code. */
 function report(err: unknown): number {
   const fail = (message: string, code: number): number => {
-    process.stderr.write(`${message}\n`);
+    // an error read from a chain may embed an RPC URL, which carries the provider's key
+    process.stderr.write(`${redactRpcText(message)}\n`);
     return code;
   };
   if (err instanceof UsageError) {

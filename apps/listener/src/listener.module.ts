@@ -55,7 +55,7 @@ export class ListenerModule {
         },
         WatchersService,
         ListenerMetrics,
-        ...opsServerProviders(config.opsPorts.listener),
+        ...opsServerProviders(config.opsPorts.listener, config.opsHost),
         {
           provide: PROCESS_HEALTH,
           useFactory:

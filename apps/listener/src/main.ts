@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { redactRpcText } from '@svc/chains';
 import { exitOnSignals } from '@svc/runtime';
 import { ConfigError, loadConfig } from '@svc/config';
 import { createListenerApp } from './listener.factory';
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+  // a boot failure may come from an RPC endpoint, whose URL carries the provider's key
+  const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : redactRpcText(text));
   process.exit(1);
 });

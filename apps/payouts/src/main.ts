@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ChainRegistry, generateMnemonic } from '@svc/chains';
+import { ChainRegistry, generateMnemonic, redactRpcText } from '@svc/chains';
 import { exitOnSignals } from '@svc/runtime';
 import { ConfigError, loadConfig, resolveMnemonic } from '@svc/config';
 import { OutboundService } from '@svc/signer';
@@ -26,6 +26,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+  // a boot failure may come from an RPC endpoint, whose URL carries the provider's key
+  const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : redactRpcText(text));
   process.exit(1);
 });

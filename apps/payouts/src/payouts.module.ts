@@ -54,7 +54,7 @@ export class PayoutsModule {
         SweepTracker,
         PayoutRunner,
         PayoutsMetrics,
-        ...opsServerProviders(config.opsPorts.payouts),
+        ...opsServerProviders(config.opsPorts.payouts, config.opsHost),
       ],
       exports: [PayoutRunner, SignerModule, OpsServerService],
     };

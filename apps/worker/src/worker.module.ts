@@ -18,7 +18,7 @@ export class WorkerModule {
         RuntimeModule.forRoot(config, 'worker'),
         WebhookDeliveryModule.forRoot(options),
       ],
-      providers: [...opsServerProviders(config.opsPorts.worker)],
+      providers: [...opsServerProviders(config.opsPorts.worker, config.opsHost)],
       exports: [OpsServerService],
     };
   }

@@ -6498,7 +6498,10 @@ export interface operations {
     };
     SettlementAddressesController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                chain?: string;
+                network?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7008,7 +7011,14 @@ export interface operations {
     };
     SweepsController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: string;
+                network?: string;
+                paymentId?: string;
+                status?: string;
+                updatedAfter?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

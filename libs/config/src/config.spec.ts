@@ -127,16 +127,31 @@ describe('configuration (runtime contract › Configuration)', () => {
       windowSeconds: 60,
       writesPerClient: 120,
       writesPerSession: 30,
-      writesPerSlug: 1200,
+      writesPerSlug: 60,
       readsPerClient: 1200,
       readsPerTarget: 600,
+      openLinkPayments: 10_000,
     });
+    expect(loadConfig({ SVC_RATE_LIMIT_OPEN_LINK_PAYMENTS: '3' }).rateLimits.openLinkPayments).toBe(3);
     expect(
       loadConfig({ SVC_RATE_LIMIT_WRITES_PER_CLIENT: '5', SVC_RATE_LIMIT_WINDOW_SECONDS: '10' }).rateLimits,
     ).toMatchObject({ writesPerClient: 5, windowSeconds: 10 });
     expect(loadConfig({ SVC_RATE_LIMIT_READS_PER_TARGET: '0' }).rateLimits.readsPerTarget).toBe(0);
     expect(() => loadConfig({ SVC_RATE_LIMIT_WRITES_PER_CLIENT: 'many' })).toThrow('SVC_RATE_LIMIT_WRITES_PER_CLIENT');
     expect(() => loadConfig({ SVC_RATE_LIMIT_WINDOW_SECONDS: '0' })).toThrow('SVC_RATE_LIMIT_WINDOW_SECONDS');
+  });
+
+  test('exposure: SVC_METRICS and SVC_DOCS on|off (default on), SVC_OPS_HOST an address (default 127.0.0.1)', () => {
+    expect(loadConfig({})).toMatchObject({ metrics: true, docs: true, opsHost: '127.0.0.1' });
+    expect(loadConfig({ SVC_METRICS: 'off', SVC_DOCS: 'off', SVC_OPS_HOST: '0.0.0.0' })).toMatchObject({
+      metrics: false,
+      docs: false,
+      opsHost: '0.0.0.0',
+    });
+    expect(loadConfig({ SVC_OPS_HOST: '::1' }).opsHost).toBe('::1');
+    expect(() => loadConfig({ SVC_METRICS: 'no' })).toThrow('SVC_METRICS');
+    expect(() => loadConfig({ SVC_DOCS: '0' })).toThrow('SVC_DOCS');
+    expect(() => loadConfig({ SVC_OPS_HOST: 'http://x' })).toThrow('SVC_OPS_HOST');
   });
 
   test('SVC_TRUSTED_PROXIES: default loopback; IPs, CIDRs and names; anything else refused at boot', () => {

@@ -56,6 +56,12 @@ export interface SvcConfig {
   logPretty: boolean | null;
   /** Each background process's own /healthz and /metrics (docs/operations.md); 0 = any free port. */
   opsPorts: { listener: number; worker: number; payouts: number };
+  /** SVC_OPS_HOST: the address those ops servers bind (default 127.0.0.1: not reachable from outside). */
+  opsHost: string;
+  /** SVC_METRICS=off removes the API's GET /metrics (default on). */
+  metrics: boolean;
+  /** SVC_DOCS=off removes the API's GET /docs and GET /v1/openapi.json (default on). */
+  docs: boolean;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -66,23 +72,29 @@ export interface RateLimits {
   windowSeconds: number;
   /** link checkout, redeem, cancel by one client address (they mint payments or write) */
   writesPerClient: number;
-  /** the same writes on one checkout session */
+  /** the same writes on one checkout session by one client address */
   writesPerSession: number;
-  /** link checkouts of one payment link (slug), from every client together */
+  /** link checkouts of one payment link (slug) by one client address */
   writesPerSlug: number;
   /** public reads (`/v1/public/*`) by one client address */
   readsPerClient: number;
-  /** public reads of one session, slug or payment, from every client together */
+  /** public reads of one session, slug or payment by one client address */
   readsPerTarget: number;
+  /**
+   * Not a window: open (not final, not expired) payments minted from payment links that one
+   * workspace may have at once; the link checkout answers 429 past it (bounds the watch set).
+   */
+  openLinkPayments: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   windowSeconds: 60,
   writesPerClient: 120,
   writesPerSession: 30,
-  writesPerSlug: 1200,
+  writesPerSlug: 60,
   readsPerClient: 1200,
   readsPerTarget: 600,
+  openLinkPayments: 10_000,
 };
 
 /** SVC_RATE_LIMIT_<NAME> for each limit. */
@@ -93,6 +105,7 @@ const RATE_LIMIT_ENV: Record<keyof RateLimits, string> = {
   writesPerSlug: 'SVC_RATE_LIMIT_WRITES_PER_SLUG',
   readsPerClient: 'SVC_RATE_LIMIT_READS_PER_CLIENT',
   readsPerTarget: 'SVC_RATE_LIMIT_READS_PER_TARGET',
+  openLinkPayments: 'SVC_RATE_LIMIT_OPEN_LINK_PAYMENTS',
 };
 
 function rateLimits(env: NodeJS.ProcessEnv): RateLimits {
@@ -242,7 +255,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       worker: int('WORKER_PORT', env.WORKER_PORT, svcEnv === 'test' ? 0 : 3003),
       payouts: int('PAYOUTS_PORT', env.PAYOUTS_PORT, svcEnv === 'test' ? 0 : 3004),
     },
+    opsHost: opsHost(env.SVC_OPS_HOST),
+    metrics: onOff('SVC_METRICS', env.SVC_METRICS),
+    docs: onOff('SVC_DOCS', env.SVC_DOCS),
   };
+}
+
+function onOff(name: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new ConfigError(`${name} must be on or off, got "${raw}".`);
+}
+
+/** SVC_OPS_HOST: an IP address (`127.0.0.1`, `::`, `0.0.0.0`) or a host name; default loopback. */
+function opsHost(raw: string | undefined): string {
+  if (raw === undefined || raw.trim() === '') return '127.0.0.1';
+  const host = raw.trim();
+  if (!isIP(host) && !/^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$/.test(host)) {
+    throw new ConfigError(`SVC_OPS_HOST must be an IP address or a host name, got "${raw}".`);
+  }
+  return host;
 }
 
 /**

@@ -29,6 +29,8 @@ export class DomainError extends Error {
     readonly messages: string | string[],
     /** fields added to the error body, e.g. the bounds of the amount-out-of-bounds 400 */
     readonly extra: Record<string, unknown> = {},
+    /** a 429's Retry-After header, in seconds */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(Array.isArray(messages) ? messages.join('; ') : messages);
     this.name = 'DomainError';
@@ -43,4 +45,5 @@ export const notFound = (message: string) => new DomainError('not_found', messag
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const gone = (message: string) => new DomainError('gone', message);
 export const unavailable = (message: string) => new DomainError('unavailable', message);
-export const rateLimited = (message: string) => new DomainError('rate_limited', message);
+export const rateLimited = (message: string, retryAfterSeconds: number | null = null) =>
+  new DomainError('rate_limited', message, {}, retryAfterSeconds);

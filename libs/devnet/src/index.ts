@@ -3,3 +3,4 @@ export * from './anvil';
 export * from './token';
 export * from './devnet';
 export * from './payer';
+export * from './fund';

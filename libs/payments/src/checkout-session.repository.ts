@@ -51,9 +51,14 @@ export class CheckoutSessionRepository {
       ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
     if (!session) return null;
-    const [fullProduct, payment, hashes] = await Promise.all([
-      session.productId ? tx.findOne(ProductEntity, { where: { id: session.productId } }) : null,
-      session.paymentId ? tx.findOne(PaymentEntity, { where: { id: session.paymentId } }) : null,
+    // One statement at a time on `tx`'s connection: pg queues a second one (pg 9 refuses it), and
+    // after an error the queued one would run between the failure and the rollback. The hashes
+    // come from the pool, on a connection of their own.
+    const [[fullProduct, payment], hashes] = await Promise.all([
+      (async () => [
+        session.productId ? await tx.findOne(ProductEntity, { where: { id: session.productId } }) : null,
+        session.paymentId ? await tx.findOne(PaymentEntity, { where: { id: session.paymentId } }) : null,
+      ])(),
       options.lock ? new Map<string, string>() : this.latestTxHashes(session.paymentId ? [session.paymentId] : []),
     ]);
     return {
@@ -203,14 +208,14 @@ export class CheckoutSessionRepository {
     session: CheckoutSessionEntity,
     payment?: PaymentEntity | null,
   ): Promise<SessionContext> {
-    const [product, bound] = await Promise.all([
-      this.productLink(tx, session.productId),
+    // one statement at a time on the transaction's connection (see load)
+    const product = await this.productLink(tx, session.productId);
+    const bound =
       payment !== undefined
         ? payment
         : session.paymentId
-          ? tx.findOne(PaymentEntity, { where: { id: session.paymentId } })
-          : null,
-    ]);
+          ? await tx.findOne(PaymentEntity, { where: { id: session.paymentId } })
+          : null;
     return { session, product, payment: bound, txHash: null };
   }
 

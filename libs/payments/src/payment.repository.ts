@@ -170,6 +170,40 @@ export class PaymentRepository {
    * head after its expiresAt (runtime contract › Dev clock: expiry waits for the watcher); on any
    * other rail time alone decides.
    */
+  /**
+   * Open payments (not final, expiresAt ahead) minted from payment links in one workspace, counted
+   * up to `max` (the cap: counting further would only cost time). In the caller's transaction,
+   * after lockOpenLinkPayments.
+   */
+  async countOpenLinkPayments(tx: EntityManager, workspaceId: string, now: Date, max: number): Promise<number> {
+    const rows: Array<{ n: number }> = await tx.query(
+      `SELECT count(*)::int AS n FROM (
+         SELECT 1 FROM payments
+         WHERE workspace_id = $1 AND product_id IS NOT NULL AND checkout_session_id IS NULL
+           AND status IN ('waiting_for_payment', 'detected', 'confirming', 'underpaid') AND expires_at > $2
+         LIMIT $3) AS open`,
+      [workspaceId, now, max],
+    );
+    return rows[0].n;
+  }
+
+  /** When the first of a workspace's open link payments expires (frees a slot under the cap), or null. */
+  async firstOpenLinkPaymentExpiry(tx: EntityManager, workspaceId: string, now: Date): Promise<Date | null> {
+    const rows: Array<{ expires_at: Date }> = await tx.query(
+      `SELECT expires_at FROM payments
+       WHERE workspace_id = $1 AND product_id IS NOT NULL AND checkout_session_id IS NULL
+         AND status IN ('waiting_for_payment', 'detected', 'confirming', 'underpaid') AND expires_at > $2
+       ORDER BY expires_at LIMIT 1`,
+      [workspaceId, now],
+    );
+    return rows[0]?.expires_at ?? null;
+  }
+
+  /** Serialises link checkouts of one workspace until the transaction ends, so the cap holds under concurrency. */
+  async lockOpenLinkPayments(tx: EntityManager, workspaceId: string): Promise<void> {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', ['open_link_payments', workspaceId]);
+  }
+
   async waitingPastExpiry(now: Date, limit: number, railsWithWatcher: RailKey[] = []): Promise<PaymentTarget[]> {
     const rows: Array<{ id: string; checkout_session_id: string | null }> = await this.db.query(
       `SELECT p.id, p.checkout_session_id FROM payments p

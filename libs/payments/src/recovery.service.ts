@@ -15,6 +15,7 @@ import {
   depositAddressForm,
   EvmTransferReader,
   ObservedTransfer,
+  redactRpcText,
 } from '@svc/chains';
 import { conflict, inRetriedTransaction, notFound, unavailable } from '@svc/core';
 import { decideRecovery, formatAtomic, isUuid, PaymentStatus } from '@svc/domain';
@@ -76,7 +77,8 @@ export class RecoveryService {
     try {
       read = await reader.read(cfg, hash);
     } catch (err) {
-      throw unavailable((err as Error).message);
+      // a reader's error may name the endpoint, whose URL carries the provider's key
+      throw unavailable(redactRpcText((err as Error).message, cfg.rpcUrls));
     }
     if (!read.found) throw notFound(`Transaction ${hash} was not found on ${payment.chain}/${payment.network}.`);
     if (!read.succeeded) throw conflict(`Transaction ${hash} failed on chain: it moved nothing.`);

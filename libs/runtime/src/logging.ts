@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamicModule } from '@nestjs/common';
 import { LoggerModule, Params } from 'nestjs-pino';
 import type { Options } from 'pino-http';
+import { redactRpcText } from '@svc/chains';
 import type { SvcConfig } from '@svc/config';
 
 /** Paths pino censors (`[redacted]`) in any line: headers that carry keys and the fields that hold secrets. */
@@ -58,6 +59,9 @@ export function loggerParams(config: SvcConfig, processName: string, http: boole
     level: config.logLevel,
     base: { process: processName },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    // RPC URLs carry provider keys, and a library's error text may embed one (ethers names the
+    // request URL): every logged message and error text has its URLs cut to scheme://host[:port]
+    hooks: { logMethod: redactUrlsInLog },
     transport,
     autoLogging: http ? { ignore: (req) => req.url === '/metrics' || req.url === '/healthz' } : false,
     genReqId: (req: IncomingMessage, res: ServerResponse) => {
@@ -85,6 +89,32 @@ export function loggerParams(config: SvcConfig, processName: string, http: boole
   };
   // process.stdout, not pino's own file-descriptor writer: whatever wraps stdout (a test, a log shipper) sees every line
   return { pinoHttp: transport ? options : [options, process.stdout] };
+}
+
+/** pino `logMethod` hook: the arguments of a log call with every URL in their text redacted. */
+export function redactUrlsInLog(
+  this: unknown,
+  args: Parameters<import('pino').LogFn>,
+  method: (...args: unknown[]) => void,
+): void {
+  method.apply(
+    this,
+    (args as unknown[]).map((arg) => {
+      if (typeof arg === 'string') return redactRpcText(arg);
+      if (arg instanceof Error) return redactedError(arg);
+      if (arg && typeof arg === 'object' && 'err' in arg && (arg as { err: unknown }).err instanceof Error) {
+        return { ...arg, err: redactedError((arg as { err: Error }).err) };
+      }
+      return arg;
+    }),
+  );
+}
+
+function redactedError(err: Error): Error {
+  const copy = new Error(redactRpcText(err.message));
+  copy.name = err.name;
+  copy.stack = err.stack === undefined ? undefined : redactRpcText(err.stack);
+  return copy;
 }
 
 export function loggerModule(config: SvcConfig, processName: string, http = false): DynamicModule {

@@ -12,14 +12,17 @@ export interface Health {
 
 export interface OpsServer {
   port: number;
+  /** the bound address (SVC_OPS_HOST) */
+  address: string;
   close: () => Promise<void>;
 }
 
+/** Binds `host` (SVC_OPS_HOST, loopback by default: health and metrics are for the operator's own network). */
 export async function startOpsServer(
   port: number,
+  host: string,
   metrics: Metrics,
   health: () => Promise<Health>,
-  host = '0.0.0.0',
 ): Promise<OpsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -49,6 +52,7 @@ export async function startOpsServer(
   });
   return {
     port: (server.address() as AddressInfo).port,
+    address: (server.address() as AddressInfo).address,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

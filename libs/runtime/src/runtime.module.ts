@@ -20,6 +20,8 @@ import { Metrics } from './metrics';
 import { OpsServer, startOpsServer } from './ops-server';
 
 export const OPS_PORT = Symbol('svc:opsPort');
+/** SVC_OPS_HOST: the address the ops server binds (default 127.0.0.1). */
+export const OPS_HOST = Symbol('svc:opsHost');
 
 /** Extra health of a process (the listener's chains); the database is always checked. */
 export const PROCESS_HEALTH = Symbol('svc:processHealth');
@@ -34,6 +36,7 @@ export class OpsServerService implements OnApplicationBootstrap, OnApplicationSh
     private readonly metrics: Metrics,
     private readonly db: DataSource,
     @Inject(OPS_PORT) private readonly port: number,
+    @Inject(OPS_HOST) private readonly host: string,
     @Optional() @Inject(PROCESS_HEALTH) private readonly extra?: ProcessHealth,
   ) {}
 
@@ -42,8 +45,13 @@ export class OpsServerService implements OnApplicationBootstrap, OnApplicationSh
     return this.server?.port ?? null;
   }
 
+  /** The bound address (SVC_OPS_HOST, 127.0.0.1 by default), null before start. */
+  boundAddress(): string | null {
+    return this.server?.address ?? null;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    this.server = await startOpsServer(this.port, this.metrics, async () => {
+    this.server = await startOpsServer(this.port, this.host, this.metrics, async () => {
       let database: 'ok' | 'unavailable' = 'ok';
       try {
         await this.db.query('SELECT 1');
@@ -56,7 +64,7 @@ export class OpsServerService implements OnApplicationBootstrap, OnApplicationSh
         body: { status: ok ? 'ok' : 'unavailable', process: this.metrics.processName, database, ...this.extra?.() },
       };
     });
-    this.logger.log(`/healthz and /metrics on port ${this.server.port}`);
+    this.logger.log(`/healthz and /metrics on ${this.host} port ${this.server.port}`);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -67,10 +75,10 @@ export class OpsServerService implements OnApplicationBootstrap, OnApplicationSh
 
 /**
  * The ops server's providers, for the module of a background process (so that its PROCESS_HEALTH,
- * if it has one, is in scope): `providers: [...opsServerProviders(config.opsPorts.listener), …]`.
+ * if it has one, is in scope): `providers: [...opsServerProviders(config.opsPorts.listener, config.opsHost), …]`.
  */
-export function opsServerProviders(port: number): Provider[] {
-  return [{ provide: OPS_PORT, useValue: port }, OpsServerService];
+export function opsServerProviders(port: number, host: string): Provider[] {
+  return [{ provide: OPS_PORT, useValue: port }, { provide: OPS_HOST, useValue: host }, OpsServerService];
 }
 
 @Global()

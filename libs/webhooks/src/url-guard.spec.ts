@@ -33,17 +33,35 @@ describe('isPublicAddress', () => {
     '::ffff:7f00:1',
     '::ffff:10.0.0.1',
     '64:ff9b::7f00:1',
+    // issue 21: NAT64 and 6to4 addresses that embed a private, loopback or link-local IPv4
+    '64:ff9b::a00:1',
+    '64:ff9b::169.254.169.254',
+    '64:ff9b:1::a00:1',
+    '64:ff9b:1:ffff::808:808',
+    '2002:a00:1::',
+    '2002:7f00:1::1',
+    '2002:c0a8:101::1',
+    '2002:a9fe:a9fe::1',
+    '::ffff:169.254.169.254',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '2001:db8::1',
     'not-an-ip',
   ])('%s is not public', (ip) => {
     expect(isPublicAddress(ip)).toBe(false);
   });
 
-  test.each(['8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
-    '%s is public',
-    (ip) => {
-      expect(isPublicAddress(ip)).toBe(true);
-    },
-  );
+  test.each([
+    '8.8.8.8',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('%s is public', (ip) => {
+    expect(isPublicAddress(ip)).toBe(true);
+  });
 });
 
 describe('parseWebhookUrl', () => {

@@ -6,50 +6,44 @@
 // receiver on the same host for a benchmark, an internal relay); nothing else is ever reached.
 import * as dns from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import * as ipaddr from 'ipaddr.js';
 
 export const WEBHOOK_URL_MAX = 2048;
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local (cloud metadata lives here)
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // documentation
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // documentation
-  ['203.0.113.0', 24], // documentation
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['64:ff9b::', 96], // NAT64 (reaches IPv4 space)
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
+/**
+ * False for every address a webhook must not reach in production. Classified with ipaddr.js's
+ * IANA special-purpose tables: only plain global unicast is public. IPv6 forms that carry an IPv4
+ * address are judged by that address: IPv4-mapped and -translated (`::ffff:a.b.c.d`), NAT64's
+ * well-known prefix (`64:ff9b::/96`, RFC 6052) and 6to4 (`2002::/16`, RFC 3056), so
+ * `64:ff9b::7f00:1` or `2002:a00:1::` cannot reach loopback or a private network through a
+ * translator. The local-use NAT64 prefix (`64:ff9b:1::/48`, RFC 8215) and Teredo are refused whole.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!isIP(address)) return false;
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return ip.range() === 'unicast';
+  const v6 = ip as ipaddr.IPv6;
+  const range = v6.range();
+  switch (range) {
+    case 'unicast':
+      return true;
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return isPublicIPv4(v6.parts[6], v6.parts[7]);
+    case 'rfc6052':
+      // the well-known /96 embeds the IPv4 in its last 32 bits; the local-use /48 is never public
+      return v6.match(NAT64_WELL_KNOWN) && isPublicIPv4(v6.parts[6], v6.parts[7]);
+    case '6to4':
+      return isPublicIPv4(v6.parts[1], v6.parts[2]);
+    default:
+      return false;
+  }
 }
 
-/** False for every address a webhook must not reach in production. */
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return !blocked.check(address, 'ipv4');
-  if (family !== 6) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPublicAddress(mapped[1]);
-  return !blocked.check(address, 'ipv6');
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
+
+function isPublicIPv4(high: number, low: number): boolean {
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]).range() === 'unicast';
 }
 
 /**
@@ -71,11 +65,12 @@ export function privateAllowList(entries: readonly string[]): BlockList | null {
 /** True for a public address, or one the operator allowed. */
 export function isAllowedDestination(address: string, allow: BlockList | null): boolean {
   if (isPublicAddress(address)) return true;
-  if (!allow) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return allow.check(mapped[1], 'ipv4') || allow.check(address, 'ipv6');
-  const family = isIP(address);
-  return family !== 0 && allow.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (!allow || !isIP(address)) return false;
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return allow.check(address, 'ipv4');
+  const v6 = ip as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress() && allow.check(v6.toIPv4Address().toString(), 'ipv4')) return true;
+  return allow.check(address, 'ipv6');
 }
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; message: string };

@@ -37,6 +37,9 @@ export class GlobalErrorFilter implements ExceptionFilter {
     const req = ctx.getRequest<Request>();
     const body = this.toBody(exception, req);
     if (res.headersSent) return;
+    if (exception instanceof DomainError && exception.retryAfterSeconds !== null) {
+      res.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    }
     res.status(body.statusCode).json(body);
   }
 

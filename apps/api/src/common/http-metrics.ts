@@ -1,12 +1,13 @@
 // The API's request metrics (docs/operations.md › Metrics): a count and a latency histogram per
 // method, route pattern (`/v1/payments/:id`, never the raw URL: ids would explode the series) and
 // status, and GET /metrics in Prometheus text. /metrics is an operator's route: it needs no key,
-// and a deployment keeps it off the public internet (docs/operations.md).
+// and a deployment keeps it off the public internet (docs/operations.md), or removes it with
+// SVC_METRICS=off (the counters still run; nothing serves them).
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Metrics } from '@svc/runtime';
 
-export function serveHttpMetrics(app: NestExpressApplication): void {
+export function serveHttpMetrics(app: NestExpressApplication, serve: boolean): void {
   const metrics = app.get(Metrics);
   const labels = ['method', 'route', 'status'] as const;
   const requests = metrics.counter('http_requests_total', 'API requests by method, route and status', labels);
@@ -26,6 +27,7 @@ export function serveHttpMetrics(app: NestExpressApplication): void {
     });
     next();
   });
+  if (!serve) return;
   (app.getHttpAdapter().getInstance() as Express).get('/metrics', (_req: Request, res: Response) => {
     metrics
       .text()

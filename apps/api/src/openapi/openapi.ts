@@ -97,20 +97,28 @@ export interface RouteInfo {
   httpCode: number | null;
   /** the class of a whole-query `@Query() q: SomeQueryDto`, if any */
   queryDto: string | null;
+  /** the names of single query parameters read with `@Query('name')` */
+  queryNames: string[];
 }
 
-/** The class name of the method's `@Query()` argument (the whole query string as a DTO). */
-function queryDtoOf(type: object, key: string): string | null {
+/**
+ * The method's query arguments: the class name of a whole-query `@Query()` DTO, and the names of
+ * `@Query('name')` parameters. e2e/openapi.e2e-spec.ts checks the document against the same metadata.
+ */
+function queryArgsOf(type: object, key: string): { dto: string | null; names: string[] } {
   const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, type.constructor, key) ?? {}) as Record<
     string,
     { index: number; data?: unknown }
   >;
   const types = (Reflect.getMetadata('design:paramtypes', type, key) ?? []) as Array<{ name?: string }>;
+  let dto: string | null = null;
+  const names: string[] = [];
   for (const [k, arg] of Object.entries(args)) {
-    if (Number(k.split(':')[0]) === RouteParamtypes.QUERY && arg.data === undefined)
-      return types[arg.index]?.name ?? null;
+    if (Number(k.split(':')[0]) !== RouteParamtypes.QUERY) continue;
+    if (arg.data === undefined) dto = types[arg.index]?.name ?? null;
+    else if (typeof arg.data === 'string') names.push(arg.data);
   }
-  return null;
+  return { dto, names };
 }
 
 /** Every controller route of the app, read from Nest's metadata (the same source the router uses). */
@@ -137,7 +145,7 @@ export function routesOf(app: INestApplication): RouteInfo[] {
           isPublic: Reflect.getMetadata(IS_PUBLIC, handler) === true || Reflect.getMetadata(IS_PUBLIC, type) === true,
           permission: (Reflect.getMetadata(REQUIRED_PERMISSION, handler) as string | undefined) ?? null,
           httpCode: (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? null,
-          queryDto: queryDtoOf(proto, key),
+          ...((q) => ({ queryDto: q.dto, queryNames: q.names }))(queryArgsOf(proto, key)),
         });
       }
     }
@@ -199,6 +207,9 @@ function describeOperation(
   if (bodyRef) includeDto(bodyRef.split('/').pop()!, dto, schemas, included);
   // query DTOs: swagger lists a class's properties only when they carry @ApiProperty; class-validator knows them
   op.parameters = (op.parameters ?? []).filter((p) => p.in !== 'query');
+  // single `@Query('name')` parameters: optional strings, checked by the handler itself
+  for (const name of route?.queryNames ?? [])
+    op.parameters.push({ name, in: 'query', required: false, schema: { type: 'string' } });
   const query = route?.queryDto ? dto[route.queryDto] : undefined;
   if (query) {
     const required = new Set((query.required as string[] | undefined) ?? []);

@@ -3,6 +3,7 @@
 // transaction is credited from chain data"). The log and native mapping is the watcher's own.
 import { FetchRequest, JsonRpcProvider, Network as EthersNetwork, toQuantity } from 'ethers';
 import type { ChainConfig } from '../registry';
+import { redactRpcText, rpcEndpointLabel } from '../rpc-url';
 import { nativeTransfer, RpcLog, TRANSFER_TOPIC, transfersFromLogs } from './evm-transfers';
 import type { ObservedTransfer } from '../observed-transfer';
 
@@ -46,7 +47,8 @@ export class EvmTransferReader implements ChainTransferReader {
         answered = true;
         if (read.found) return read;
       } catch (err) {
-        errors.push(`${url}: ${(err as Error).message}`);
+        // the URL carries the provider's key: only its host goes into the error (runtime contract › Health)
+        errors.push(`${rpcEndpointLabel(url)}: ${redactRpcText((err as Error).message, cfg.rpcUrls)}`);
       } finally {
         provider.destroy();
       }

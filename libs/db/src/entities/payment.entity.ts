@@ -28,6 +28,13 @@ import { WorkspaceEntity } from './workspace.entity';
   where: `"status" IN ('waiting_for_payment', 'detected', 'confirming', 'underpaid', 'expired')`,
 })
 @Index('IDX_payments_recorded', ['chain', 'network', 'recordedXid'])
+// The listener's paged read of its watch set (keyset on id): (chain, network, id) INCLUDE
+// (payment_address, expires_at), made by migration 1763951000000; TypeORM cannot describe INCLUDE.
+@Index('IDX_payments_watch_page', { synchronize: false })
+// The per-workspace cap on open payments from payment links (SVC_RATE_LIMIT_OPEN_LINK_PAYMENTS).
+@Index('IDX_payments_open_link', ['workspaceId', 'expiresAt'], {
+  where: `"product_id" IS NOT NULL AND "checkout_session_id" IS NULL AND "status" IN ('waiting_for_payment', 'detected', 'confirming', 'underpaid')`,
+})
 @Index('IDX_payments_waiting_expiry', ['expiresAt'], { where: `"status" = 'waiting_for_payment'` })
 @Check(
   'CHK_payments_status',

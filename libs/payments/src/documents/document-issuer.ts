@@ -60,10 +60,9 @@ export class DocumentIssuer {
     // Documents exist only once a payment has been paid in full, and it stays so (the total only grows).
     if (!isPaidInFull(payment.status) || payment.decimals === null) return [];
     const events: OutboxEvent[] = [];
-    const [documents, transfers] = await Promise.all([
-      this.receipts.forPayment(payment.id, tx),
-      this.payments.documentableTransfers(tx, payment.id),
-    ]);
+    // one statement at a time on the transaction's connection (pg 9 refuses a second one)
+    const documents = await this.receipts.forPayment(payment.id, tx);
+    const transfers = await this.payments.documentableTransfers(tx, payment.id);
     const decision = decideDocument<DocumentTransfer>({
       status: payment.status,
       receiptIssued: documents.some((d) => d.kind === 'receipt'),
@@ -111,10 +110,8 @@ export class DocumentIssuer {
    * refund; `refunded` then includes it.
    */
   async issue(tx: EntityManager, payment: PaymentEntity, draft: DocumentDraft, now: Date): Promise<ReceiptEntity> {
-    const [documents, reference] = await Promise.all([
-      this.receipts.forPayment(payment.id, tx),
-      this.sessionReference(tx, payment),
-    ]);
+    const documents = await this.receipts.forPayment(payment.id, tx);
+    const reference = await this.sessionReference(tx, payment);
     const doc = await this.build(tx, payment, documents, reference, now, draft);
     await appendEvents(tx, payment.workspaceId, [this.documentEvent(doc)], now);
     return doc;

@@ -7,6 +7,7 @@
 // looks for the receipts of every attempt it stored before anything else.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { redactRpcText } from '@svc/chains';
 import { OutboundAttemptEntity, OutboundTransferEntity } from '@svc/db';
 import { assertUnreachable, isFinalOutboundState, type OutboundState, type OutboundWaitReason } from '@svc/domain';
 import type { SignerContext } from '../context';
@@ -427,7 +428,7 @@ export class OutboundEngine {
           broadcastAt: attempt.broadcastAt ?? now,
           broadcastBlock: attempt.broadcastBlock ?? head,
           lastBroadcastAt: now,
-          lastError: refusal?.slice(0, 1000) ?? null,
+          lastError: refusal === null ? null : redactRpcText(refusal).slice(0, 1000),
         },
       );
       if (t.state !== 'signed') return t;
@@ -435,7 +436,7 @@ export class OutboundEngine {
         state: 'submitted',
         submittedAt: t.submittedAt ?? now,
         waitReason: null,
-        error: refusal?.slice(0, 1000) ?? null,
+        error: refusal === null ? null : redactRpcText(refusal).slice(0, 1000),
         updatedAt: now,
       });
       return m.save(t);
@@ -529,7 +530,8 @@ export class OutboundEngine {
     return this.ctx.db.transaction(async (m) => {
       const t = (await this.ctx.repo.lock(m, id)) as Transfer;
       if (isFinalOutboundState(t.state)) return t;
-      Object.assign(t, { waitReason: reason, error: message.slice(0, 1000), updatedAt: this.ctx.now() });
+      // an RPC error may embed the endpoint's URL, which carries the provider's key
+      Object.assign(t, { waitReason: reason, error: redactRpcText(message).slice(0, 1000), updatedAt: this.ctx.now() });
       return m.save(t);
     });
   }

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { getAddress } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ChainRegistry } from '@svc/chains';
+import { redactRpcText, type ChainRegistry } from '@svc/chains';
 import { OutboundAttemptEntity, OutboundTransferEntity } from '@svc/db';
 import type { Network, OutboundState } from '@svc/domain';
 import { Clock, SignerContext, SignerOptions } from '../context';
@@ -181,7 +181,7 @@ export class OutboundService {
           ? await rail.nativeBalance(address, 'latest')
           : await rail.tokenBalance(t.address as string, address, 'latest');
       } catch (err) {
-        balance.error = (err as Error).message;
+        balance.error = redactRpcText((err as Error).message);
       }
       out.push(balance);
     }

@@ -38,3 +38,8 @@ export function idempotencyMismatch(
     'Retry with a new idempotencyKey.'
   );
 }
+
+/** Issue 21: the per-workspace cap on open payments from payment links (SVC_RATE_LIMIT_OPEN_LINK_PAYMENTS). */
+export const tooManyOpenLinkPayments = (cap: number) =>
+  `This merchant's payment links have ${cap} open payments, the most they may have at once. ` +
+  'Try again once some are paid or expired.';

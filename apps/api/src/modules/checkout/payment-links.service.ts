@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PaymentEntity, ProductEntity } from '@svc/db';
 import { formatUsdCents, isUuid, normalizeDecimal } from '@svc/domain';
 import { PaymentRepository } from '@svc/payments';
-import { badRequest, gone, notFound } from '@svc/core';
+import { badRequest, ClockService, gone, notFound, rateLimited, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { MintResult, PaymentsService } from '../payments/payments.service';
 import { ProductsService } from '../products/products.service';
 import { CheckoutSessionsService } from './checkout-sessions.service';
@@ -24,6 +24,8 @@ export class PaymentLinksService {
     private readonly payments: PaymentsService,
     private readonly sessions: CheckoutSessionsService,
     private readonly paymentRepository: PaymentRepository,
+    private readonly clock: ClockService,
+    @Inject(SVC_CONFIG) private readonly config: SvcConfig,
   ) {}
 
   /**
@@ -78,18 +80,34 @@ export class PaymentLinksService {
       const existing = await this.payments.findByScope(product.workspaceId, scope);
       if (existing) return { payment: existing, created: false };
     }
-    return this.payments.mint(this.db.manager, {
-      workspaceId: product.workspaceId,
-      chain,
-      network: product.network,
-      token: row.token,
-      amount,
-      currency: row.token.toUpperCase(),
-      idempotencyKey: input.idempotencyKey ?? null,
-      idempotencyScope: scope,
-      metadata: {},
-      productId: product.id,
-      checkoutSessionId: null,
+    // Issue 21: every open payment's address is in the listener's watch set, so one workspace's
+    // links may hold at most SVC_RATE_LIMIT_OPEN_LINK_PAYMENTS open payments at once (0: no cap).
+    const cap = this.config.rateLimits.openLinkPayments;
+    return this.db.transaction(async (tx) => {
+      if (cap > 0) {
+        await this.paymentRepository.lockOpenLinkPayments(tx, product.workspaceId);
+        const now = this.clock.now();
+        const open = await this.paymentRepository.countOpenLinkPayments(tx, product.workspaceId, now, cap);
+        if (open >= cap) {
+          // Retry-After: when the first of them expires and frees a slot
+          const first = await this.paymentRepository.firstOpenLinkPaymentExpiry(tx, product.workspaceId, now);
+          const seconds = first ? Math.max(1, Math.ceil((first.getTime() - now.getTime()) / 1000)) : 1;
+          throw rateLimited(msg.tooManyOpenLinkPayments(cap), seconds);
+        }
+      }
+      return this.payments.mint(tx, {
+        workspaceId: product.workspaceId,
+        chain,
+        network: product.network,
+        token: row.token,
+        amount,
+        currency: row.token.toUpperCase(),
+        idempotencyKey: input.idempotencyKey ?? null,
+        idempotencyScope: scope,
+        metadata: {},
+        productId: product.id,
+        checkoutSessionId: null,
+      });
     });
   }
 }

@@ -1,7 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
+import * as ipaddr from 'ipaddr.js';
 import { rateLimited } from '@svc/core';
+import { assertUnreachable } from '@svc/domain';
 import { LimitCheck, LimitName, RateLimitService } from './rate-limit.service';
 
 export const RATE_LIMIT = 'svc:rateLimit';
@@ -13,7 +15,11 @@ interface RateLimitSpec {
   target: { param: string; limit: LimitName; name: 'slug' | 'session' | 'payment' | 'receipt' | 'invoice' };
 }
 
-/** Limits per client address and per target (docs/configuration.md › Rate limits); a refusal is 429 with Retry-After. */
+/**
+ * Limits per client address and per (client, target) (docs/configuration.md › Rate limits); a
+ * refusal is 429 with Retry-After. No limit is shared by every client of a target: one client's
+ * flood of a link, session or payment must not answer 429 to the other buyers (issue 21, item 2).
+ */
 export const RateLimit = (
   kind: RateLimitSpec['kind'],
   name: RateLimitSpec['target']['name'],
@@ -47,16 +53,47 @@ export class RateLimitGuard implements CanActivate {
     ]);
     if (!spec) return true;
     const req = ctx.switchToHttp().getRequest<Request>();
-    const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const target = String(req.params[spec.target.param] ?? '');
+    const client = clientKey(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    const target = targetKey(spec.target.name, String(req.params[spec.target.param] ?? ''));
     const checks: LimitCheck[] = [
       { limit: spec.kind === 'read' ? 'readsPerClient' : 'writesPerClient', key: client },
-      { limit: spec.target.limit, key: `${spec.target.name}:${target}` },
+      { limit: spec.target.limit, key: `${client}|${spec.target.name}:${target}` },
     ];
     const waitMs = await this.limits.consume(checks);
     if (waitMs === null) return true;
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     ctx.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(seconds));
     throw rateLimited(`Too many requests: try again in ${seconds} second${seconds === 1 ? '' : 's'}.`);
+  }
+}
+
+/**
+ * The rate-limit key of a client address: an IPv4 address (IPv4-mapped IPv6 included) as itself,
+ * an IPv6 address by its /64, the smallest block a subscriber is usually given (RFC 6177), so
+ * one host cannot multiply its limits by walking its own prefix.
+ */
+export function clientKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${ip.toString()}/64`).toString()}/64`;
+}
+
+/**
+ * The target as the API looks it up: ids (UUIDs, `cs_…`, `inv_…`) are matched whatever their
+ * case, so they count in lower case, or each spelling would get a budget of its own. Slugs
+ * are looked up exactly and count as sent.
+ */
+export function targetKey(name: RateLimitSpec['target']['name'], value: string): string {
+  switch (name) {
+    case 'slug':
+      return value;
+    case 'session':
+    case 'payment':
+    case 'receipt':
+    case 'invoice':
+      return value.toLowerCase();
+    default:
+      return assertUnreachable(name);
   }
 }

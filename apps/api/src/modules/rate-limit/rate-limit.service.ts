@@ -5,7 +5,7 @@ import { RateLimits, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { webhookQueuePrefix } from '@svc/webhooks';
 
 /** The limits a request is counted against (docs/configuration.md › Rate limits). */
-export type LimitName = Exclude<keyof RateLimits, 'windowSeconds'>;
+export type LimitName = Exclude<keyof RateLimits, 'windowSeconds' | 'openLinkPayments'>;
 
 export interface LimitCheck {
   limit: LimitName;

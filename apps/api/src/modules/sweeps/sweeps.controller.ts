@@ -4,7 +4,8 @@ import { isUuid } from '@svc/domain';
 import { PaymentRepository, SweepRepository, sweepObject } from '@svc/payments';
 import { Caller, CurrentCaller } from '../auth/auth.decorators';
 import { encodeCursor, WALK_LAG_MS } from '../payments/payments-walk';
-import { parseSweepList, SweepListQuery } from './sweeps-walk';
+import { ListSweepsQueryDto } from './dto/list-sweeps.dto';
+import { parseSweepList } from './sweeps-walk';
 
 /** money contract › Payouts 8: the sweeps walk and one sweep. Sweeps are written by the payout process only. */
 @Controller('v1/sweeps')
@@ -16,7 +17,7 @@ export class SweepsController {
   ) {}
 
   @Get()
-  async list(@CurrentCaller() caller: Caller, @Query() query: SweepListQuery) {
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListSweepsQueryDto) {
     const parsed = parseSweepList(query);
     if (parsed.mode === 'payment') {
       const payment = await this.payments.findInWorkspace(caller.workspaceId, parsed.paymentId);
