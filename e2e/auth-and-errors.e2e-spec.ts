@@ -420,10 +420,10 @@ describe('Versioning', () => {
     // every route an entry names is served: e2e/changelog.e2e-spec.ts
   });
 
-  test('"A breaking change always has a migration guide": the key roles and the hostile-input rules (2026-11-23) are breaking, with a guide', async () => {
+  test('"A breaking change always has a migration guide": the key roles and the hostile-input rules (2026-11-23) and the webhook changes that need secrets (2026-11-25) are breaking, with a guide', async () => {
     const entries: Row[] = (await t.http().get('/v1/changelog')).body.entries;
     const breaking = entries.filter((e) => e.breaking);
-    expect(breaking.map((e) => e.date)).toEqual(['2026-11-23', '2026-11-23']);
+    expect(breaking.map((e) => e.date)).toEqual(['2026-11-25', '2026-11-23', '2026-11-23']);
     expect(breaking.map((e) => e.changes.join(' ')).join(' ')).toContain('lacks the permission');
     for (const e of breaking) {
       expect(typeof e.migrationGuide).toBe('string');
