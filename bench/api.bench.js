@@ -17,7 +17,9 @@ const PORT = Number(process.env.BENCH_PORT ?? 3950);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const POOL = 32; // the API's pool size (libs/core/src/core.module.ts)
-const MNEMONIC = 'test test test test test test test test test test test junk';
+// Production refuses the well-known test mnemonics (docs/configuration.md › SVC_ENV): a fresh seed each run.
+const MNEMONIC = require('ethers').Mnemonic.fromEntropy(require('node:crypto').randomBytes(16)).phrase;
+const DATA_KEY = require('node:crypto').randomBytes(32).toString('hex');
 
 async function admin(sql) {
   const c = new Client({ connectionString: `${PG}/postgres` });
@@ -113,6 +115,7 @@ async function main() {
       PORT: String(PORT),
       SVC_ENV: 'production',
       SVC_MNEMONIC: MNEMONIC,
+      SVC_DATA_KEY: DATA_KEY,
     };
     api = spawn(process.execPath, [path.join(DIST, 'apps/api/src/main.js')], {
       env,

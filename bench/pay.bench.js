@@ -26,7 +26,9 @@ const API_PORT = Number(process.env.BENCH_PORT ?? 3960);
 const PAY_PORT = Number(process.env.BENCH_PAY_PORT ?? 3961);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20);
 const WARMUP = 5;
-const MNEMONIC = 'test test test test test test test test test test test junk';
+// Production refuses the well-known test mnemonics (docs/configuration.md › SVC_ENV): a fresh seed each run.
+const MNEMONIC = require('ethers').Mnemonic.fromEntropy(require('node:crypto').randomBytes(16)).phrase;
+const DATA_KEY = require('node:crypto').randomBytes(32).toString('hex');
 const QR_RUNS = Number(process.env.BENCH_QR_RUNS ?? 10);
 const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -175,6 +177,7 @@ async function main() {
           PORT: String(API_PORT),
           SVC_ENV: 'production',
           SVC_MNEMONIC: MNEMONIC,
+          SVC_DATA_KEY: DATA_KEY,
           PAY_URL: pay,
           // the benchmark measures latency, not the buyer limits (docs/configuration.md › Rate limits)
           SVC_RATE_LIMIT_READS_PER_CLIENT: '1000000',

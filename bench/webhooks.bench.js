@@ -33,6 +33,9 @@ const ALLOW_PRIVATE = '127.0.0.1,::1';
 
 const { createDataSource } = require(path.join(DIST, 'libs', 'db', 'src'));
 const { webhookQueuePrefix } = require(path.join(DIST, 'libs', 'webhooks', 'src'));
+const { sealSecret } = require(path.join(DIST, 'libs', 'config', 'src'));
+/** SVC_DATA_KEY of the worker under test: endpoint secrets are stored sealed with it (docs/webhooks.md › Secrets at rest). */
+const DATA_KEY = randomBytes(32);
 const { WorkspacesService } = require(path.join(DIST, 'libs', 'workspaces', 'src', 'workspaces.service.js'));
 
 const now = () => performance.timeOrigin + performance.now();
@@ -200,6 +203,7 @@ function startWorker(databaseUrl) {
           REDIS_URL,
           SVC_ENV: 'production',
           SVC_MNEMONIC: '',
+          SVC_DATA_KEY: DATA_KEY.toString('hex'),
           SVC_DEV_CLOCK: '',
           SVC_WEBHOOK_ALLOW_PRIVATE: ALLOW_PRIVATE,
         },
@@ -248,10 +252,11 @@ async function main() {
     await new Promise((r) => rx.server.listen(0, '127.0.0.1', r));
     // A name, not an IP literal: the production guard resolves it and checks the address it dials.
     const url = `http://localhost:${rx.server.address().port}/hooks`;
+    const endpointId = randomUUID();
     await pool.query(
-      `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, secret, enabled, created_at, updated_at)
+      `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, secret_sealed, enabled, created_at, updated_at)
        VALUES ($1, $2, $3, 'bench', '{*}', $4, true, now() - interval '1 minute', now())`,
-      [randomUUID(), merchantId, url, secret],
+      [endpointId, merchantId, url, sealSecret(DATA_KEY, secret, `webhook_endpoint:${endpointId}`)],
     );
     worker = await startWorker(databaseUrl);
 

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { ConfigError, loadConfig } from '@svc/config';
 import { WorkspacesService } from '@svc/workspaces';
 import { fixedProduct, merchant, Merchant, paymentBody, publicApi } from './factories/merchant.factory';
-import { startTestApp, TestApp, TEST_MNEMONIC } from './support/test-app';
+import { startTestApp, TestApp } from './support/test-app';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const LEGACY_ID = '3f0e1d2c-4b5a-4c6d-8e7f-901a2b3c4d5e';
@@ -420,10 +420,10 @@ describe('Versioning', () => {
     // every route an entry names is served: e2e/changelog.e2e-spec.ts
   });
 
-  test('"A breaking change always has a migration guide": the key roles and the hostile-input rules (2026-11-23) are breaking, with a guide', async () => {
+  test('"A breaking change always has a migration guide": the key roles and the hostile-input rules (2026-11-23) and the webhook changes that need secrets (2026-11-25) are breaking, with a guide', async () => {
     const entries: Row[] = (await t.http().get('/v1/changelog')).body.entries;
     const breaking = entries.filter((e) => e.breaking);
-    expect(breaking.map((e) => e.date)).toEqual(['2026-11-23', '2026-11-23']);
+    expect(breaking.map((e) => e.date)).toEqual(['2026-11-25', '2026-11-23', '2026-11-23']);
     expect(breaking.map((e) => e.changes.join(' ')).join(' ')).toContain('lacks the permission');
     for (const e of breaking) {
       expect(typeof e.migrationGuide).toBe('string');
@@ -472,7 +472,12 @@ describe('runtime contract', () => {
   );
 
   test('"SVC_DEV_CLOCK 1 (refused in production)": loadConfig refuses SVC_ENV=production with SVC_DEV_CLOCK=1', () => {
-    const env = { SVC_ENV: 'production', SVC_MNEMONIC: TEST_MNEMONIC };
+    // a seed of one's own (production refuses the well-known test mnemonics) and a data key
+    const env = {
+      SVC_ENV: 'production',
+      SVC_MNEMONIC: 'legal winner thank year wave sausage worth useful legal winner thank yellow',
+      SVC_DATA_KEY: 'ab'.repeat(32),
+    };
     expect(loadConfig(env).devClock).toBe(false);
     expect(() => loadConfig({ ...env, SVC_DEV_CLOCK: '1' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...env, SVC_DEV_CLOCK: '1' })).toThrow(/SVC_DEV_CLOCK/);

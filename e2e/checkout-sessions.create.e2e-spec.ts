@@ -9,7 +9,7 @@ import {
   Merchant,
   SHOP_ORIGIN,
 } from './factories/merchant.factory';
-import { PAY_URL, startTestApp, TestApp } from './support/test-app';
+import { openStoredSecret, PAY_URL, startTestApp, TestApp } from './support/test-app';
 
 const SESSION_ID = /^cs_[0-9a-f]{32}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -208,10 +208,14 @@ describe('POST /v1/checkout/sessions: the session object', () => {
     const settings = (await fresh.get('/v1/checkout/settings')).body;
     expect(settings.checkoutSecretSet).toBe(true);
     expect(settings.returnOrigins).toEqual([SHOP_ORIGIN, LOCAL_ORIGIN]);
-    const [row] = await t.db.query(`SELECT checkout_secret FROM checkout_settings WHERE workspace_id = $1`, [
+    const [row] = await t.db.query(`SELECT checkout_secret_sealed FROM checkout_settings WHERE workspace_id = $1`, [
       fresh.merchantId,
     ]);
-    expect(row.checkout_secret).toMatch(/^[0-9a-f]{64}$/);
+    // stored sealed (issue 21 › 7); it opens to 64 hex characters
+    expect(row.checkout_secret_sealed).not.toMatch(/[0-9a-f]{64}/);
+    expect(openStoredSecret(row.checkout_secret_sealed, `checkout_settings:${fresh.merchantId}`)).toMatch(
+      /^[0-9a-f]{64}$/,
+    );
   });
 });
 

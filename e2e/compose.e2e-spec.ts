@@ -49,17 +49,23 @@ test('every process, and the migration, from one image built from the repository
   }
 });
 
-test('production mode everywhere; the seed is a secret file for the API and the payout process only', () => {
+test('production mode everywhere; the seed is a secret file for the API and the payout process only, the data key for migrate, the API and the worker', () => {
   for (const name of ['migrate', ...PROCESSES]) {
     const env = compose.services[name].environment ?? {};
     expect([name, env.SVC_ENV]).toEqual([name, 'production']);
     expect(env.SVC_MNEMONIC).toBeUndefined();
     const seeded = name === 'api' || name === 'payouts';
     expect([name, env.SVC_MNEMONIC_FILE]).toEqual([name, seeded ? '/run/secrets/svc_mnemonic' : undefined]);
-    expect([name, compose.services[name].secrets]).toEqual([name, seeded ? ['svc_mnemonic'] : undefined]);
+    // runtime contract › SVC_DATA_KEY: required in production by whoever reads the secrets at rest
+    const keyed = name === 'migrate' || name === 'api' || name === 'worker';
+    expect(env.SVC_DATA_KEY).toBeUndefined();
+    expect([name, env.SVC_DATA_KEY_FILE]).toEqual([name, keyed ? '/run/secrets/svc_data_key' : undefined]);
+    const secrets = [...(seeded ? ['svc_mnemonic'] : []), ...(keyed ? ['svc_data_key'] : [])];
+    expect([name, compose.services[name].secrets]).toEqual([name, secrets.length ? secrets : undefined]);
     expect(env.SVC_DEV_CLOCK).toBeUndefined();
   }
   expect(compose.secrets.svc_mnemonic).toEqual({ file: './secrets/mnemonic.txt' });
+  expect(compose.secrets.svc_data_key).toEqual({ file: './secrets/data-key.txt' });
   // the seed file is never committed
   expect(readFileSync(path.join(ROOT, 'docker/secrets/.gitignore'), 'utf8')).toMatch(/^\*$/m);
 });

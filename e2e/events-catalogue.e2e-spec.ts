@@ -130,6 +130,11 @@ async function driveEveryFlow(): Promise<void> {
     async () => (await m.get(`/v1/invoices/${invoice.body.id}`)).body.status === 'paid',
   );
 
+  // webhook_endpoint.updated: another endpoint's URL changes; every other endpoint hears of it
+  const other = await m.post('/v1/webhooks', { url: rx.url('/other'), eventTypes: ['invoice.paid'] });
+  expect(other.status).toBe(201);
+  expect((await m.patch(`/v1/webhooks/${other.body.id}`, { url: rx.url('/moved') })).status).toBe(200);
+
   // checkout.session.cancelled
   const cancelled = await m.session({ productId: (await m.product(fixedProduct())).id, reference: 'order-1004' });
   expect((await m.post(`/v1/checkout/sessions/${cancelled.id}/expire`)).status).toBe(200);

@@ -11,7 +11,7 @@ import { Client } from 'pg';
 import { merchant, Merchant } from './factories/merchant.factory';
 import { freePort } from './support/pay-app';
 import { AppProcess, spawnApp } from './support/processes';
-import { startTestApp, TestApp } from './support/test-app';
+import { sealedEndpointSecret, startTestApp, TestApp } from './support/test-app';
 import { clearQueueKeys, webhookEnv } from './support/test-worker';
 
 jest.setTimeout(120_000);
@@ -117,9 +117,9 @@ test('the worker: the attempt in flight at SIGTERM completes and is recorded; a 
   try {
     const endpointId = randomUUID();
     await t.db.query(
-      `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, secret, enabled, created_at, updated_at)
+      `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, secret_sealed, enabled, created_at, updated_at)
        VALUES ($1, $2, $3, NULL, '{payment.confirmed}', $4, true, now() - interval '1 minute', now())`,
-      [endpointId, m.merchantId, hooks, `whsec_${'cd'.repeat(32)}`],
+      [endpointId, m.merchantId, hooks, sealedEndpointSecret(endpointId, `whsec_${'cd'.repeat(32)}`)],
     );
     const event = async () => {
       const id = randomUUID();

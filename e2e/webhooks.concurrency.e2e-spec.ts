@@ -2,7 +2,7 @@
 // connection holds the endpoint's row while several changes arrive; each must survive.
 import { Client } from 'pg';
 import { merchant, Merchant } from './factories/merchant.factory';
-import { startTestApp, TestApp } from './support/test-app';
+import { openStoredSecret, startTestApp, TestApp } from './support/test-app';
 
 let t: TestApp;
 let m: Merchant;
@@ -39,10 +39,11 @@ test('concurrent PATCHes of different fields and a secret rotation: every change
   ]);
   for (const res of [description, eventTypes, url, enabled, rotated]) expect(res.status).toBe(200);
   const [row] = await t.db.query(
-    `SELECT description, event_types, url, enabled, secret FROM webhook_endpoints WHERE id = $1`,
+    `SELECT description, event_types, url, enabled, secret_sealed FROM webhook_endpoints WHERE id = $1`,
     [id],
   );
-  expect(row).toEqual({
+  const { secret_sealed: sealed, ...rest } = row;
+  expect({ ...rest, secret: openStoredSecret(sealed, `webhook_endpoint:${id}`) }).toEqual({
     description: 'new',
     event_types: ['payment.*'],
     url: 'http://localhost:9/b',
@@ -60,8 +61,10 @@ test('two concurrent rotations: the secret stored is the one the last answer sho
     m.post(`/v1/webhooks/${id}/rotate-secret`),
     m.patch(`/v1/webhooks/${id}`, { description: 'during rotation' }),
   ]);
-  const [row] = await t.db.query(`SELECT secret, description FROM webhook_endpoints WHERE id = $1`, [id]);
-  expect(answers.slice(0, 2).map((a) => a.body.secret)).toContain(row.secret);
+  const [row] = await t.db.query(`SELECT secret_sealed, description FROM webhook_endpoints WHERE id = $1`, [id]);
+  expect(answers.slice(0, 2).map((a) => a.body.secret)).toContain(
+    openStoredSecret(row.secret_sealed, `webhook_endpoint:${id}`),
+  );
   expect(row.description).toBe('during rotation');
   // whatever the order, a PATCH answer shows the secret-free endpoint as stored after it
   expect(answers[2].body.secret).toBeUndefined();

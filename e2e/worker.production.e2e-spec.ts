@@ -11,7 +11,7 @@ import { loadConfig } from '@svc/config';
 import { SVC_CONFIG, SvcConfig } from '@svc/core';
 import { createWorkerApp } from '../apps/worker/src/worker.factory';
 import { merchant, Merchant } from './factories/merchant.factory';
-import { startTestApp, TestApp } from './support/test-app';
+import { sealedEndpointSecret, startTestApp, TestApp } from './support/test-app';
 import { clearQueueKeys, webhookEnv } from './support/test-worker';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -65,9 +65,9 @@ async function until<T>(what: string, probe: () => T | undefined | null | false,
 async function endpointWithEvent(url: string): Promise<{ endpointId: string; eventId: string }> {
   const endpointId = randomUUID();
   await t.db.query(
-    `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, secret, enabled, created_at, updated_at)
+    `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, secret_sealed, enabled, created_at, updated_at)
      VALUES ($1, $2, $3, NULL, '{payment.confirmed}', $4, true, now() - interval '1 minute', now())`,
-    [endpointId, m.merchantId, url, `whsec_${'ab'.repeat(32)}`],
+    [endpointId, m.merchantId, url, sealedEndpointSecret(endpointId, `whsec_${'ab'.repeat(32)}`)],
   );
   const eventId = randomUUID();
   await t.db.query(
@@ -131,6 +131,9 @@ test('the worker’s container holds no key material: no DepositAddressDeriver, 
   expect(t.app.get(DepositAddressDeriver, { strict: false })).toBeInstanceOf(DepositAddressDeriver);
   // And the worker's own configuration never reads SVC_MNEMONIC.
   expect(
-    loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC: 'abandon '.repeat(11) + 'about' }, { seed: false }).mnemonic,
+    loadConfig(
+      { SVC_ENV: 'production', SVC_MNEMONIC: 'abandon '.repeat(11) + 'about', SVC_DATA_KEY: 'ab'.repeat(32) },
+      { seed: false },
+    ).mnemonic,
   ).toBeNull();
 });

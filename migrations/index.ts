@@ -11,6 +11,7 @@ import { Payouts1763930000000 } from './1763930000000-Payouts';
 import { Refunds1763940000000 } from './1763940000000-Refunds';
 import { OpenLinkPaymentsAndWatchPages1763951000000 } from './1763951000000-OpenLinkPaymentsAndWatchPages';
 import { CheckoutBranding1764100000000 } from './1764100000000-CheckoutBranding';
+import { SecretsAtRest1764100000001 } from './1764100000001-SecretsAtRest';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Refunds1763940000000,
   OpenLinkPaymentsAndWatchPages1763951000000,
   CheckoutBranding1764100000000,
+  SecretsAtRest1764100000001,
 ];

@@ -3,7 +3,11 @@
 // built CLI, then runs every process of the built service in the foreground; SIGINT/SIGTERM stop
 // them all, and when one dies the others are stopped and this exits non-zero (let the
 // supervisor above restart the whole service). No devnet, nothing seeded.
+// Production unless SVC_ENV says otherwise (runtime contract › Configuration): the configuration
+// is checked once before anything runs, so a refused one (no seed, a well-known test mnemonic,
+// SVC_DEV_CLOCK, a zero settlement cool-down, no SVC_DATA_KEY) stops here with a one-line reason.
 const { spawn } = require('node:child_process');
+const path = require('node:path');
 const { isatty } = require('node:tty');
 const { root, dist } = require('./svc.js');
 const { payProcess } = require('./pay.js');
@@ -90,6 +94,18 @@ function supervise(processes) {
   return { done, stop };
 }
 
+/** The configuration every process of `npm start` will load, checked with the built config library: null when it is accepted, else the reason. */
+function configProblem() {
+  const { loadConfig, ConfigError } = require(path.join(root, 'dist', 'libs', 'config', 'src'));
+  try {
+    loadConfig(process.env, { seed: true, dataKey: true });
+    return null;
+  } catch (err) {
+    if (err instanceof ConfigError) return err.message;
+    throw err;
+  }
+}
+
 async function main() {
   const migrated = await runOnce(process.execPath, [dist('cli'), 'migrate']);
   if (migrated !== 0) {
@@ -102,11 +118,21 @@ async function main() {
 module.exports = { PROCESSES, runOnce, supervise, say };
 
 if (require.main === module) {
+  process.env.SVC_ENV ||= 'production';
   const fs = require('node:fs');
-  const missing = [dist('cli'), ...PROCESSES.map((p) => p.script).filter(Boolean)].filter((f) => !fs.existsSync(f));
-  if (missing.length) {
+  const absent = (files) => files.filter((f) => !fs.existsSync(f));
+  const noBuild = (missing) => {
     say(`no build found (${missing.join(', ')}): run \`npm run build\` first`);
     process.exit(1);
+  };
+  const noConfigLib = absent([path.join(root, 'dist', 'libs', 'config', 'src', 'index.js')]);
+  if (noConfigLib.length) noBuild(noConfigLib);
+  const problem = configProblem();
+  if (problem) {
+    say(`configuration error: ${problem}`);
+    process.exit(1);
   }
+  const missing = absent([dist('cli'), ...PROCESSES.map((p) => p.script).filter(Boolean)]);
+  if (missing.length) noBuild(missing);
   main().then((code) => process.exit(code));
 }

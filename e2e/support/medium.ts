@@ -10,7 +10,7 @@ import { loadConfig, SvcConfig } from '@svc/config';
 import { ClockService, CoreModule } from '@svc/core';
 import { createDataSource } from '@svc/db';
 import { CheckoutSessionRepository, PaymentLedger, PaymentLedgerModule, PaymentRepository } from '@svc/payments';
-import { createTestDatabase, dropTestDatabase, PAY_URL, TEST_MNEMONIC } from './test-app';
+import { createTestDatabase, dropTestDatabase, PAY_URL, TEST_DATA_KEY, TEST_MNEMONIC } from './test-app';
 
 export interface Medium {
   app: INestApplicationContext;
@@ -48,6 +48,7 @@ export async function freshDatabase(env: Record<string, string> = {}): Promise<{
     SVC_ENV: 'test',
     SVC_DEV_CLOCK: '1',
     SVC_MNEMONIC: TEST_MNEMONIC,
+    SVC_DATA_KEY: TEST_DATA_KEY,
     PAY_URL,
     BASE_URL: 'http://api.test',
     ...env,

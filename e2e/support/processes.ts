@@ -6,6 +6,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import type { DevChainSpec } from './anvil';
 import type { PayoutsHarness } from './payouts-harness';
+import { TEST_DATA_KEY } from './test-app';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -36,7 +37,7 @@ export function spawnApp(app: 'api' | 'listener' | 'worker' | 'payouts', env: Re
     ['-e', `require('./scripts/swc-register.js'); require('./apps/${app}/src/main.ts')`],
     {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SVC_DATA_KEY: TEST_DATA_KEY, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

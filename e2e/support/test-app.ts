@@ -6,13 +6,23 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { loadConfig, SvcConfig } from '@svc/config';
+import { loadConfig, openSecret, sealSecret, SecretContext, SvcConfig } from '@svc/config';
 import { createDataSource } from '@svc/db';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { WorkspacesService } from '@svc/workspaces';
 
 export const PG_ADMIN_URL = process.env.E2E_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
+/** SVC_DATA_KEY of every suite (runtime contract › SVC_DATA_KEY: "tests set one"): AES-256-GCM key of the secrets at rest. */
+export const TEST_DATA_KEY = '5ec2e75a7e5ec2e75a7e5ec2e75a7e5ec2e75a7e5ec2e75a7e5ec2e75a7e5ec2';
+
+/** A webhook endpoint secret as the service stores it (sealed under TEST_DATA_KEY), for rows a suite writes itself. */
+export const sealedEndpointSecret = (endpointId: string, secret: string): string =>
+  sealSecret(Buffer.from(TEST_DATA_KEY, 'hex'), secret, `webhook_endpoint:${endpointId}`);
+
+/** The clear text of a stored secret, for suites that check what was stored. */
+export const openStoredSecret = (sealed: string, context: SecretContext): string =>
+  openSecret(Buffer.from(TEST_DATA_KEY, 'hex'), sealed, context);
 export const PAY_URL = 'http://pay.test';
 export const RAISED_RATE_LIMITS = {
   SVC_RATE_LIMIT_WRITES_PER_CLIENT: '1000000',
@@ -63,6 +73,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     SVC_ENV: 'test',
     SVC_DEV_CLOCK: '1',
     SVC_MNEMONIC: TEST_MNEMONIC,
+    SVC_DATA_KEY: TEST_DATA_KEY,
     PAY_URL,
     BASE_URL: 'http://api.test',
     // Suites run thousands of anonymous calls from one address; rate-limits.e2e-spec.ts sets its own.

@@ -3,7 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import Redis from 'ioredis';
 import { webhookQueuePrefix } from '@svc/webhooks';
 import { createWorkerApp, WorkerOptions } from '../../apps/worker/src/worker.factory';
-import type { TestApp } from './test-app';
+import { TEST_DATA_KEY, type TestApp } from './test-app';
 
 export function startTestWorker(t: TestApp, options: WorkerOptions = {}): Promise<INestApplicationContext> {
   return createWorkerApp(t.config, options);
@@ -32,5 +32,6 @@ export function webhookEnv(redisDb: number): Record<string, string> {
     SVC_WEBHOOK_RETRY_SCHEDULE: '1,1,1',
     SVC_WEBHOOK_TIMEOUT_MS: '1000',
     SVC_JOB_INTERVAL_MS: '200',
+    SVC_DATA_KEY: TEST_DATA_KEY,
   };
 }

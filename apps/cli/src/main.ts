@@ -82,7 +82,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   // Only gas-tank reads the seed (its address is derived from it); every other command derives no key.
-  const config = loadConfig(process.env, { seed: argv[0] === 'gas-tank' });
+  // Only migrate reads the data key (it encrypts the secrets of rows stored before encryption at rest).
+  const config = loadConfig(process.env, { seed: argv[0] === 'gas-tank', dataKey: argv[0] === 'migrate' });
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), {
     logger: ['error'],
     abortOnError: false,

@@ -9,8 +9,9 @@ import { WatchersService } from './watchers/watchers.service';
 // `npm run start:listener`: the chain watchers (one per watched chain and network) and the
 // time-driven jobs. Any number of copies may run: each chain is worked by one copy at a time.
 async function main(): Promise<void> {
-  // The listener matches transfers to stored addresses: it derives no key and never loads the seed.
-  const config = loadConfig(process.env, { seed: false });
+  // The listener matches transfers to stored addresses: it derives no key and never loads the seed,
+  // nor the data key (it reads no webhook or checkout secret).
+  const config = loadConfig(process.env, { seed: false, dataKey: false });
   const app = await createListenerApp(config);
   await app.init();
   exitOnSignals(app, new Logger('listener')); // SIGTERM: drain, close, exit 0 (docs/operations.md › Shutdown)

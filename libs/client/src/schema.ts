@@ -756,6 +756,7 @@ export type paths = {
         get: operations["WebhooksController_get"];
         put?: never;
         post?: never;
+        /** @description Needs the `secrets` permission. */
         delete: operations["WebhooksController_delete"];
         options?: never;
         head?: never;
@@ -803,6 +804,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
+        /** @description Needs the `secrets` permission. */
         post: operations["WebhooksController_redeliver"];
         delete?: never;
         options?: never;
@@ -989,6 +991,7 @@ export type components = {
         };
         CreateWebhookDto: {
             description?: string;
+            /** @description Filters: exact event types (checkout.session.completed, checkout.session.expired, checkout.session.cancelled, checkout.session.failed, payment.confirmed, payment.underpaid, payment.overpaid, payment.amount_increased, payment.expired, payment.refunded, payment.flow.step, payment.flow.approved, payment.flow.rejected, settlement.completed, settlement.address_added, settlement.address_activated, receipt.issued, receipt.supplemented, receipt.credit_note.issued, invoice.paid, webhook_endpoint.updated) or the wildcards *, payment.*, checkout.*, facilitator.*, payment.flow.*, settlement.*. webhook_endpoint.updated reaches every other endpoint of the workspace whatever its filters. */
             eventTypes: string[];
             url: string;
         };
@@ -1381,7 +1384,11 @@ export type components = {
             updatedAt: string;
         };
         TestWebhookDto: {
-            eventType?: string;
+            /**
+             * @description An event type (default checkout.session.completed).
+             * @enum {string}
+             */
+            eventType?: "checkout.session.completed" | "checkout.session.expired" | "checkout.session.cancelled" | "checkout.session.failed" | "payment.confirmed" | "payment.underpaid" | "payment.overpaid" | "payment.amount_increased" | "payment.expired" | "payment.refunded" | "payment.flow.step" | "payment.flow.approved" | "payment.flow.rejected" | "settlement.completed" | "settlement.address_added" | "settlement.address_activated" | "receipt.issued" | "receipt.supplemented" | "receipt.credit_note.issued" | "invoice.paid" | "webhook_endpoint.updated";
         };
         UpdateInvoiceDto: {
             /** Format: email */
@@ -1415,6 +1422,7 @@ export type components = {
         UpdateWebhookDto: {
             description?: string;
             enabled?: boolean;
+            /** @description Filters: exact event types (checkout.session.completed, checkout.session.expired, checkout.session.cancelled, checkout.session.failed, payment.confirmed, payment.underpaid, payment.overpaid, payment.amount_increased, payment.expired, payment.refunded, payment.flow.step, payment.flow.approved, payment.flow.rejected, settlement.completed, settlement.address_added, settlement.address_activated, receipt.issued, receipt.supplemented, receipt.credit_note.issued, invoice.paid, webhook_endpoint.updated) or the wildcards *, payment.*, checkout.*, facilitator.*, payment.flow.*, settlement.*. webhook_endpoint.updated reaches every other endpoint of the workspace whatever its filters. Changing them, or url, needs the secrets permission. */
             eventTypes?: string[];
             url?: string;
         };

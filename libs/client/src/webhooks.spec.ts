@@ -1,7 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
+  parseTimestampedWebhook,
   parseVerifiedWebhook,
+  signTimestampedWebhook,
   signWebhookBody,
+  verifyTimestampedWebhook,
   verifyWebhook as verifyWebhookSignature,
   WebhookSignatureError,
 } from './webhooks';
@@ -81,5 +84,70 @@ describe('parseVerifiedWebhook', () => {
       data: { note: 'café ☕' },
     });
     expect(() => parseVerifiedWebhook(body, 'sha256=00', secret)).toThrow(WebhookSignatureError);
+  });
+});
+
+describe('svc-signature (issue 21 › 5): t=<unix seconds>,v1=<hex HMAC of "<t>.<raw body>">', () => {
+  const t = 1_790_000_000;
+  const v1 = (key: string, ts = t) =>
+    createHmac('sha256', Buffer.from(key, 'utf8')).update(`${ts}.${body}`).digest('hex');
+  const at = (seconds: number) => new Date(seconds * 1000);
+  const old = `whsec_${'cd'.repeat(32)}`;
+
+  test('signs each secret in order, and verifies any v1 within 5 minutes either way', () => {
+    const header = signTimestampedWebhook(body, [secret, old], t);
+    expect(header).toBe(`t=${t},v1=${v1(secret)},v1=${v1(old)}`);
+    for (const key of [secret, old]) {
+      expect(verifyTimestampedWebhook(body, header, key, { now: at(t + 300) })).toEqual({
+        valid: true,
+        signedAt: at(t),
+      });
+      expect(verifyTimestampedWebhook(Buffer.from(body), header, key, { now: at(t - 300) }).valid).toBe(true);
+    }
+    expect(verifyTimestampedWebhook(body, header, `whsec_${'ef'.repeat(32)}`, { now: at(t) })).toEqual({
+      valid: false,
+      reason: 'signature',
+    });
+  });
+
+  test('a timestamp older or newer than the tolerance is refused, even with a good signature', () => {
+    const header = signTimestampedWebhook(body, [secret], t);
+    expect(verifyTimestampedWebhook(body, header, secret, { now: at(t + 301) })).toEqual({
+      valid: false,
+      reason: 'expired',
+    });
+    expect(verifyTimestampedWebhook(body, header, secret, { now: at(t - 301) }).valid).toBe(false);
+    expect(verifyTimestampedWebhook(body, header, secret, { now: at(t + 3600), toleranceSeconds: 3600 }).valid).toBe(
+      true,
+    );
+    // the timestamp is signed: moving it breaks the signature
+    expect(verifyTimestampedWebhook(body, header.replace(`t=${t}`, `t=${t + 1}`), secret, { now: at(t) }).valid).toBe(
+      false,
+    );
+  });
+
+  test('malformed or missing headers are refused; a tampered body does not verify', () => {
+    for (const bad of [
+      '',
+      `v1=${v1(secret)}`,
+      `t=${t}`,
+      `t=abc,v1=${v1(secret)}`,
+      `t=${t},v1=zz`,
+      `t=${t},t=${t},v1=${v1(secret)}`,
+    ]) {
+      expect(verifyTimestampedWebhook(body, bad, secret, { now: at(t) }).valid).toBe(false);
+    }
+    expect(verifyTimestampedWebhook(body, undefined, secret)).toEqual({ valid: false, reason: 'missing' });
+    expect(verifyTimestampedWebhook(`${body} `, `t=${t},v1=${v1(secret)}`, secret, { now: at(t) }).valid).toBe(false);
+    expect(() => parseTimestampedWebhook(body, `t=${t},v1=${v1(secret)}`, secret, { now: at(t + 301) })).toThrow(
+      WebhookSignatureError,
+    );
+    expect(parseTimestampedWebhook(body, `t=${t},v1=${v1(secret)}`, secret, { now: at(t) }).type).toBe(
+      'payment.confirmed',
+    );
+  });
+
+  test('the old helper still checks x-svc-signature as the spec says', () => {
+    expect(verifyWebhookSignature(body, reference, secret)).toBe(true);
   });
 });

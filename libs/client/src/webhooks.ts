@@ -60,6 +60,84 @@ export function parseVerifiedWebhook<D = Record<string, unknown>>(
   return JSON.parse(text) as WebhookEnvelope<D>;
 }
 
+/**
+ * The timestamped header (issue 21 › 5), in the form Stripe and others use:
+ * `svc-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like
+ * `x-svc-signature` (the UTF-8 bytes of the secret string). During a secret rotation it carries
+ * one `v1=` per secret that still signs, the new one first (`t=…,v1=<new>,v1=<old>`).
+ */
+export const TIMESTAMPED_SIGNATURE_HEADER = 'svc-signature';
+/** How far `t` may be from now, either way, before `verifyTimestampedWebhook` refuses it. */
+export const DEFAULT_SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** The lowercase hex HMAC-SHA256 of `<t>.<raw body>` with one secret. */
+export function timestampedSignature(rawBody: string | Uint8Array, secret: string, t: number): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${t}.`, 'utf8').update(rawBody).digest('hex');
+}
+
+/** The `svc-signature` value: `t=<t>` and one `v1=` per secret, in the order given. */
+export function signTimestampedWebhook(rawBody: string | Uint8Array, secrets: readonly string[], t: number): string {
+  return [`t=${t}`, ...secrets.map((s) => `v1=${timestampedSignature(rawBody, s, t)}`)].join(',');
+}
+
+export type TimestampedVerification =
+  { valid: true; signedAt: Date } | { valid: false; reason: 'missing' | 'malformed' | 'expired' | 'signature' };
+
+/**
+ * Checks an `svc-signature` header: its `t` within `toleranceSeconds` (default 300) of `now`, and
+ * any one of its `v1=` values (constant-time) signing `<t>.<raw body>` with `secret`. Any `v1`
+ * may match, so a receiver keeps verifying through a rotation whichever secret it holds.
+ */
+export function verifyTimestampedWebhook(
+  rawBody: string | Uint8Array,
+  signatureHeader: string | string[] | null | undefined,
+  secret: string,
+  {
+    toleranceSeconds = DEFAULT_SIGNATURE_TOLERANCE_SECONDS,
+    now = new Date(),
+  }: { toleranceSeconds?: number; now?: Date } = {},
+): TimestampedVerification {
+  const header = Array.isArray(signatureHeader) ? signatureHeader[0] : signatureHeader;
+  if (typeof header !== 'string' || header.trim() === '') return { valid: false, reason: 'missing' };
+  let t: number | null = null;
+  const candidates: Buffer[] = [];
+  for (const part of header.split(',')) {
+    const [name, value, ...rest] = part.trim().split('=');
+    if (rest.length || value === undefined) return { valid: false, reason: 'malformed' };
+    if (name === 't') {
+      if (t !== null || !/^\d{1,12}$/.test(value)) return { valid: false, reason: 'malformed' };
+      t = Number(value);
+    } else if (name === 'v1') {
+      if (!/^[0-9a-f]{64}$/i.test(value)) return { valid: false, reason: 'malformed' };
+      candidates.push(Buffer.from(value.toLowerCase(), 'hex'));
+    } // other schemes (a future v2) are ignored
+  }
+  if (t === null || !candidates.length) return { valid: false, reason: 'malformed' };
+  if (typeof secret !== 'string' || secret === '') return { valid: false, reason: 'signature' };
+  const expected = Buffer.from(timestampedSignature(rawBody, secret, t), 'hex');
+  let matched = false;
+  for (const c of candidates) matched = timingSafeEqual(c, expected) || matched; // no early exit
+  if (!matched) return { valid: false, reason: 'signature' };
+  if (Math.abs(Math.floor(now.getTime() / 1000) - t) > toleranceSeconds) return { valid: false, reason: 'expired' };
+  return { valid: true, signedAt: new Date(t * 1000) };
+}
+
+/**
+ * Verifies the `svc-signature` header (timestamp within 5 minutes, any `v1`), then parses the
+ * envelope; throws WebhookSignatureError saying why otherwise.
+ */
+export function parseTimestampedWebhook<D = Record<string, unknown>>(
+  rawBody: string | Uint8Array,
+  signatureHeader: string | string[] | null | undefined,
+  secret: string,
+  options: { toleranceSeconds?: number; now?: Date } = {},
+): WebhookEnvelope<D> {
+  const checked = verifyTimestampedWebhook(rawBody, signatureHeader, secret, options);
+  if (!checked.valid) throw new WebhookSignatureError(`invalid svc-signature (${checked.reason})`);
+  const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
+  return JSON.parse(text) as WebhookEnvelope<D>;
+}
+
 export type ReturnStatus = 'completed' | 'pending' | 'cancelled' | 'expired' | 'failed';
 const RETURN_STATUSES: readonly string[] = ['completed', 'pending', 'cancelled', 'expired', 'failed'];
 

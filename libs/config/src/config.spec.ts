@@ -21,7 +21,31 @@ describe('configuration (runtime contract › Configuration)', () => {
   });
 
   test('SVC_DEV_CLOCK is refused in production', () => {
-    expect(() => loadConfig({ SVC_ENV: 'production', SVC_DEV_CLOCK: '1', SVC_MNEMONIC: 'x' })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ SVC_ENV: 'production', SVC_DEV_CLOCK: '1', SVC_MNEMONIC: 'x', SVC_DATA_KEY: 'ab'.repeat(32) }),
+    ).toThrow('SVC_DEV_CLOCK is refused in production.');
+  });
+
+  test('production refuses well-known test mnemonics, a zero cool-down and a missing or malformed SVC_DATA_KEY', () => {
+    const key = 'cd'.repeat(32);
+    const prod = { SVC_ENV: 'production', SVC_DATA_KEY: key };
+    for (const words of [
+      'test test test test test test test test test test test junk',
+      `${'abandon '.repeat(11)}about`,
+      `${'abandon '.repeat(23)}art`,
+    ]) {
+      expect(() => loadConfig({ ...prod, SVC_MNEMONIC: words })).toThrow('well-known test mnemonic');
+    }
+    const ok = { ...prod, SVC_MNEMONIC: 'legal winner thank year wave sausage worth useful legal winner thank yellow' };
+    expect(loadConfig(ok).dataKey).toEqual(Buffer.from(key, 'hex'));
+    expect(() => loadConfig({ ...ok, SVC_SETTLEMENT_COOLDOWN_SECONDS: '0' })).toThrow('COOLDOWN_SECONDS=0 is refused');
+    expect(() => loadConfig({ ...ok, SVC_DATA_KEY: '' })).toThrow('SVC_DATA_KEY (or SVC_DATA_KEY_FILE) is required');
+    expect(() => loadConfig({ ...ok, SVC_DATA_KEY: 'zz' })).toThrow('SVC_DATA_KEY must be 32 bytes');
+    expect(loadConfig({ ...ok, SVC_DATA_KEY: Buffer.alloc(32, 1).toString('base64') }).dataKey).toEqual(
+      Buffer.alloc(32, 1),
+    );
+    // a process that reads no stored secret neither needs nor holds it
+    expect(loadConfig({ ...ok, SVC_DATA_KEY: '' }, { dataKey: false }).dataKey).toBeNull();
   });
 
   test('SVC_MNEMONIC is required in production', () => {
@@ -31,19 +55,29 @@ describe('configuration (runtime contract › Configuration)', () => {
   });
 
   test('a process that derives no key (seed: false) neither reads nor needs SVC_MNEMONIC, even in production', () => {
-    expect(loadConfig({ SVC_ENV: 'production' }, { seed: false }).mnemonic).toBeNull();
-    expect(loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC: 'some words' }, { seed: false }).mnemonic).toBeNull();
-    expect(loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC: 'some words' }).mnemonic).toBe('some words');
+    expect(loadConfig({ SVC_ENV: 'production', SVC_DATA_KEY: 'ab'.repeat(32) }, { seed: false }).mnemonic).toBeNull();
+    expect(
+      loadConfig({ SVC_ENV: 'production', SVC_DATA_KEY: 'ab'.repeat(32), SVC_MNEMONIC: 'some words' }, { seed: false })
+        .mnemonic,
+    ).toBeNull();
+    expect(
+      loadConfig({ SVC_ENV: 'production', SVC_DATA_KEY: 'ab'.repeat(32), SVC_MNEMONIC: 'some words' }).mnemonic,
+    ).toBe('some words');
   });
 
   test('SVC_MNEMONIC_FILE: the seed from a secret file, trimmed; never with SVC_MNEMONIC; unreadable or empty is refused', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-seed-'));
     const file = path.join(dir, 'mnemonic');
     fs.writeFileSync(file, '  abandon  ability\nable \n');
-    expect(loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC_FILE: file }).mnemonic).toBe('abandon ability able');
+    expect(loadConfig({ SVC_ENV: 'production', SVC_DATA_KEY: 'ab'.repeat(32), SVC_MNEMONIC_FILE: file }).mnemonic).toBe(
+      'abandon ability able',
+    );
     // a process that derives no key does not even open it
     expect(
-      loadConfig({ SVC_ENV: 'production', SVC_MNEMONIC_FILE: path.join(dir, 'absent') }, { seed: false }).mnemonic,
+      loadConfig(
+        { SVC_ENV: 'production', SVC_DATA_KEY: 'ab'.repeat(32), SVC_MNEMONIC_FILE: path.join(dir, 'absent') },
+        { seed: false },
+      ).mnemonic,
     ).toBeNull();
     expect(() => loadConfig({ SVC_MNEMONIC: 'a b', SVC_MNEMONIC_FILE: file })).toThrow(
       'Set SVC_MNEMONIC or SVC_MNEMONIC_FILE, not both.',
@@ -145,6 +179,7 @@ describe('configuration (runtime contract › Configuration)', () => {
     expect(
       loadConfig({
         SVC_ENV: 'production',
+        SVC_DATA_KEY: 'ab'.repeat(32),
         SVC_MNEMONIC: 'x',
         SVC_WEBHOOK_ALLOW_PRIVATE: ' 127.0.0.1, ::1,10.20.0.0/16 ',
       }).webhookAllowPrivate,

@@ -1,5 +1,6 @@
 // Configuration is read and validated once, here; process.env appears nowhere else
 // (spec: ../shared/docs/runtime-contract.md › Configuration).
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { isIP } from 'node:net';
 import * as path from 'node:path';
@@ -20,6 +21,12 @@ export interface SvcConfig {
    * before `resolveMnemonic` has run (development generates one).
    */
   mnemonic: string | null;
+  /**
+   * SVC_DATA_KEY: the 32-byte AES-256-GCM key of the secrets stored at rest (webhook endpoint and
+   * checkout secrets; runtime contract › Configuration). Null in a process that reads no such
+   * secret (loaded with `dataKey: false`: the listener, the payout process).
+   */
+  dataKey: Buffer | null;
   chainsFile: string | undefined;
   devClock: boolean;
   jobIntervalMs: number;
@@ -164,17 +171,49 @@ export interface LoadConfigOptions {
    * the listener, the CLI) passes false: the seed is then never read, nor required in production.
    */
   seed?: boolean;
+  /**
+   * Whether this process reads the secrets stored encrypted at rest (default true: the API, the
+   * webhook worker, `svc migrate`). Required in production; outside production generated once
+   * under `.svc/data-key`. A process that does not (the listener, the payout process) passes false.
+   */
+  dataKey?: boolean;
+}
+
+/**
+ * Seeds anyone can look up: Anvil's and Hardhat's default (`test … junk`) and the BIP-39 test
+ * vectors of all-`abandon` words; funds sent to addresses derived from them are anyone's.
+ */
+const WELL_KNOWN_MNEMONICS = [
+  'test test test test test test test test test test test junk',
+  `${'abandon '.repeat(11)}about`,
+  `${'abandon '.repeat(17)}agent`,
+  `${'abandon '.repeat(23)}art`,
+];
+
+export function isWellKnownMnemonic(mnemonic: string): boolean {
+  return WELL_KNOWN_MNEMONICS.includes(mnemonic.trim().toLowerCase().split(/\s+/).join(' '));
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): SvcConfig {
   const seed = options.seed ?? true;
   const svcEnv = (env.SVC_ENV || 'development') as SvcEnv;
+  const production = svcEnv === 'production';
   if (!ENVS.includes(svcEnv)) throw new ConfigError(`SVC_ENV must be one of ${ENVS.join(', ')}, got "${svcEnv}".`);
   const devClock = env.SVC_DEV_CLOCK === '1';
   if (devClock && svcEnv === 'production') throw new ConfigError('SVC_DEV_CLOCK is refused in production.');
   const mnemonic = seed ? mnemonicFrom(env) : null;
-  if (seed && !mnemonic && svcEnv === 'production')
+  if (seed && !mnemonic && production)
     throw new ConfigError('SVC_MNEMONIC (or SVC_MNEMONIC_FILE) is required in production.');
+  if (mnemonic && production && isWellKnownMnemonic(mnemonic))
+    throw new ConfigError(
+      'SVC_MNEMONIC is a well-known test mnemonic (anyone can take funds sent to its addresses); refused in production.',
+    );
+  const settlementCooldownSeconds = int('SVC_SETTLEMENT_COOLDOWN_SECONDS', env.SVC_SETTLEMENT_COOLDOWN_SECONDS, 86_400);
+  if (settlementCooldownSeconds === 0 && production)
+    throw new ConfigError(
+      'SVC_SETTLEMENT_COOLDOWN_SECONDS=0 is refused in production (a new payout address would be live at once).',
+    );
+  const dataKey = (options.dataKey ?? true) ? dataKeyFrom(env, svcEnv) : null;
   const schedule = env.SVC_WEBHOOK_RETRY_SCHEDULE;
   let webhookRetryScheduleSeconds: number[] | null = null;
   if (schedule) {
@@ -195,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     payUrl: url('PAY_URL', env.PAY_URL, 'http://localhost:3001'),
     env: svcEnv,
     mnemonic,
+    dataKey,
     chainsFile,
     devClock,
     jobIntervalMs: int('SVC_JOB_INTERVAL_MS', env.SVC_JOB_INTERVAL_MS, 5000, 10),
@@ -202,7 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     webhookTimeoutMs: webhookTimeout(env.SVC_WEBHOOK_TIMEOUT_MS),
     webhookAllowPrivate: allowPrivate(env.SVC_WEBHOOK_ALLOW_PRIVATE),
     signerCrashAt: signerCrashAt(env.SVC_SIGNER_CRASH_AT, svcEnv),
-    settlementCooldownSeconds: int('SVC_SETTLEMENT_COOLDOWN_SECONDS', env.SVC_SETTLEMENT_COOLDOWN_SECONDS, 86_400),
+    settlementCooldownSeconds,
     payoutIntervalMs: int('SVC_PAYOUT_INTERVAL_MS', env.SVC_PAYOUT_INTERVAL_MS, 60_000, 10),
     payoutDelaySeconds: int('SVC_PAYOUT_DELAY_SECONDS', env.SVC_PAYOUT_DELAY_SECONDS, 0),
     rateLimits: rateLimits(env),
@@ -257,6 +297,59 @@ function mnemonicFrom(env: Record<string, string | undefined>): string | null {
   const words = text.trim().split(/\s+/).join(' ');
   if (!words) throw new ConfigError(`SVC_MNEMONIC_FILE ${file} is empty.`);
   return words;
+}
+
+/** The data key of a process that reads secrets at rest; a process loaded with `dataKey: false` has none. */
+export function dataKeyOf(config: Pick<SvcConfig, 'dataKey'>): Buffer {
+  if (!config.dataKey) throw new ConfigError('SVC_DATA_KEY is not loaded in this process (loadConfig dataKey: false).');
+  return config.dataKey;
+}
+
+/** SVC_DATA_KEY as hex (64 characters) or base64 (44 characters): exactly 32 bytes, else refused. */
+export function parseDataKey(raw: string): Buffer {
+  const value = raw.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(value)
+    ? Buffer.from(value, 'hex')
+    : /^[A-Za-z0-9+/]{43}=$/.test(value)
+      ? Buffer.from(value, 'base64')
+      : null;
+  if (!key || key.length !== 32)
+    throw new ConfigError('SVC_DATA_KEY must be 32 bytes, as 64 hex characters or 44 base64 characters.');
+  return key;
+}
+
+/**
+ * SVC_DATA_KEY, or the file SVC_DATA_KEY_FILE names (a Docker or Kubernetes secret). Required in
+ * production; outside production generated once into `.svc/data-key` (like the dev seed), so
+ * every process of a dev or test checkout shares it.
+ */
+function dataKeyFrom(env: Record<string, string | undefined>, svcEnv: SvcEnv, dir = path.resolve('.svc')): Buffer {
+  const inline = env.SVC_DATA_KEY?.trim() || null;
+  const file = env.SVC_DATA_KEY_FILE?.trim() || null;
+  if (inline && file) throw new ConfigError('Set SVC_DATA_KEY or SVC_DATA_KEY_FILE, not both.');
+  if (inline) return parseDataKey(inline);
+  if (file) {
+    try {
+      return parseDataKey(fs.readFileSync(file, 'utf8'));
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      throw new ConfigError(
+        `SVC_DATA_KEY_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
+      );
+    }
+  }
+  if (svcEnv === 'production')
+    throw new ConfigError('SVC_DATA_KEY (or SVC_DATA_KEY_FILE) is required in production: 32 bytes, hex or base64.');
+  const generated = path.join(dir, 'data-key');
+  if (!fs.existsSync(generated)) {
+    fs.mkdirSync(dir, { recursive: true });
+    try {
+      fs.writeFileSync(generated, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  return parseDataKey(fs.readFileSync(generated, 'utf8'));
 }
 
 function logLevel(raw: string | undefined, svcEnv: SvcEnv): LogLevel {

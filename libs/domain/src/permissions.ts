@@ -11,7 +11,7 @@ export const PERMISSIONS = [
 /**
  * settlement.write: add a settlement address, cancel or retire one; settlement.route: choose the
  * default, route products; refunds.write: create refunds; secrets: read or rotate the checkout
- * secret, create or rotate webhook secrets, create keys; operator.read: the operator's health view
+ * secret, create, change (URL, filters, secret) or delete webhook endpoints and redeliver, create keys; operator.read: the operator's health view
  * (RPC errors, chain heads: docs/api-guide.md › Health), owner and admin. Everything else any role may do.
  */
 export type Permission = (typeof PERMISSIONS)[number];

@@ -24,6 +24,8 @@ export const EVENT_TYPES = [
   'receipt.credit_note.issued',
   // money contract › Invoices
   'invoice.paid',
+  // money contract › event types (issue 21 › 6): goes to every other endpoint of the workspace whatever its filters
+  'webhook_endpoint.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

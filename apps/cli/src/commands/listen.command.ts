@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SvcConfig } from '@svc/config';
-import { parseEventFilters, signWebhookBody } from '@svc/webhooks';
+import { parseEventFilters, signTimestampedWebhook, signWebhookBody } from '@svc/webhooks';
 import { parseOptions, requireOption, UsageError } from '../cli-args';
 
 export interface ListenArgs {
@@ -190,6 +190,8 @@ export class ListenCommand {
           'content-type': 'application/json',
           'user-agent': 'svc-listen/1',
           'x-svc-signature': signWebhookBody(body, secret),
+          // the local clock: a receiver's 5-minute tolerance is judged on its own
+          'svc-signature': signTimestampedWebhook(body, [secret], Math.floor(Date.now() / 1000)),
           'x-svc-event-id': event.id,
           'x-svc-event-type': event.type,
           'x-svc-attempt': '1',

@@ -19,7 +19,11 @@ export interface DeliveryForAttempt {
   payload: string | null;
   endpoint_id: string;
   url: string;
-  secret: string;
+  /** the endpoint's secret, sealed under SVC_DATA_KEY (libs/config secret-box) */
+  secret_sealed: string;
+  /** the secret before the last rotation, sealed, and until when it still signs */
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
   enabled: boolean;
   event_created_at: Date | null;
   /** the event's data, as stored json text */
@@ -61,6 +65,7 @@ export class DeliveryRepository {
    * delivery ids. An event no endpoint wants gets no delivery at all.
    * The match is `filterMatches` (libs/webhooks event-types.ts) in SQL: `*`, the exact type, or
    * a `prefix.*` wildcard; e2e/webhooks.e2e-spec.ts › filters and wildcards holds them together.
+   * `webhook_endpoint.updated` instead goes to every other endpoint, whatever its filters.
    */
   async dispatch(limit: number, now: Date): Promise<{ claimed: number; deliveryIds: string[] }> {
     const rows = await this.sql.rows<{ claimed: number; ids: string[] }>(
@@ -69,17 +74,22 @@ export class DeliveryRepository {
          SELECT id, workspace_id, type, created_at FROM events WHERE dispatched_at IS NULL
          ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED
        ), stamped AS (
-         UPDATE events e SET dispatched_at = $2 FROM claimed c WHERE e.id = c.id RETURNING e.id
+         UPDATE events e SET dispatched_at = $2 FROM claimed c WHERE e.id = c.id RETURNING e.id, e.data
        ), inserted AS (
          INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, test, status, attempt_count,
            run_attempts, next_attempt_at, created_at, updated_at)
          SELECT gen_random_uuid(), c.workspace_id, w.id, c.id, c.type, false, 'pending', 0, 0, $2, $2, $2
          FROM claimed c
+         JOIN stamped s ON s.id = c.id
          JOIN webhook_endpoints w ON w.workspace_id = c.workspace_id AND w.enabled AND w.created_at <= c.created_at
-         WHERE EXISTS (
-           SELECT 1 FROM unnest(w.event_types) AS f
-           WHERE f = '*' OR f = c.type OR (right(f, 2) = '.*' AND starts_with(c.type, left(f, -1)))
-         )
+         WHERE CASE WHEN c.type = 'webhook_endpoint.updated'
+           -- every other endpoint, whatever its filters (money contract › event types)
+           THEN w.id::text IS DISTINCT FROM s.data #>> '{webhookEndpoint,id}'
+           ELSE EXISTS (
+             SELECT 1 FROM unnest(w.event_types) AS f
+             WHERE f = '*' OR f = c.type OR (right(f, 2) = '.*' AND starts_with(c.type, left(f, -1)))
+           )
+         END
          ORDER BY c.created_at, c.id
          ON CONFLICT (endpoint_id, event_id) DO NOTHING
          RETURNING id
@@ -99,7 +109,8 @@ export class DeliveryRepository {
     const rows = await this.sql.rows<DeliveryForAttempt>(
       'webhook_delivery_load',
       `SELECT d.id, d.status, d.test, d.attempt_count, d.run_attempts, d.next_attempt_at, d.event_id, d.event_type,
-              d.payload::text AS payload, w.id AS endpoint_id, w.url, w.secret, w.enabled,
+              d.payload::text AS payload, w.id AS endpoint_id, w.url, w.secret_sealed,
+              w.previous_secret_sealed, w.previous_secret_expires_at, w.enabled,
               e.created_at AS event_created_at, e.data::text AS event_data
        FROM webhook_deliveries d
        JOIN webhook_endpoints w ON w.id = d.endpoint_id

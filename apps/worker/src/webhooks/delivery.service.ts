@@ -6,8 +6,10 @@ import {
   envelopeBody,
   privateAllowList,
   RetryLater,
+  signTimestampedWebhook,
   signWebhookBody,
 } from '@svc/webhooks';
+import { dataKeyOf, openSecret, SecretBoxError } from '@svc/config';
 import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { Metrics } from '@svc/runtime';
 import { DeliveryForAttempt, DeliveryRepository } from './delivery.repository';
@@ -20,6 +22,8 @@ const EARLY_TOLERANCE_MS = 250;
 /** Slots a struggling (failing or slow) endpoint may hold in one worker. */
 const STRUGGLING_ENDPOINT_SLOTS = 4;
 const USER_AGENT = 'svc-webhooks/1';
+/** A delivery whose endpoint secret does not open (SVC_DATA_KEY changed) waits this long, pending. */
+const SEALED_SECRET_RETRY_MS = 60_000;
 
 /**
  * One attempt of one delivery (architecture › Events and webhooks): sign the exact body, POST it,
@@ -32,6 +36,7 @@ export class DeliveryService implements OnApplicationShutdown {
   private readonly sender: WebhookSender;
   private readonly gate: EndpointGate;
   readonly schedule: readonly number[];
+  private readonly dataKey: Buffer;
   /** svc_webhook_deliveries_total{outcome}: each attempt's result (docs/operations.md › Metrics). */
   private readonly attempts: Counter<'outcome'> | null;
 
@@ -59,6 +64,7 @@ export class DeliveryService implements OnApplicationShutdown {
       slowMs: Math.min(2_000, Math.floor(config.webhookTimeoutMs / 2)),
     });
     this.schedule = config.webhookRetryScheduleSeconds ?? DEFAULT_RETRY_SCHEDULE_SECONDS;
+    this.dataKey = dataKeyOf(config);
   }
 
   /** After the queue has closed (beforeApplicationShutdown): attempts in flight have finished. */
@@ -76,6 +82,7 @@ export class DeliveryService implements OnApplicationShutdown {
     if (!d.test && !d.enabled) return this.repo.abandon(d.id, 'endpoint disabled', now);
     const body = this.bodyOf(d);
     if (body === null) return this.repo.abandon(d.id, 'event not found', now);
+    const secrets = this.secretsOf(d, now);
 
     const slot = await this.gate.acquire(d.endpoint_id);
     if (!slot) throw new RetryLater(1_000 + Math.random() * 1_000, 'endpoint struggling');
@@ -86,7 +93,10 @@ export class DeliveryService implements OnApplicationShutdown {
       result = await this.sender.send(d.url, body, {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
-        'x-svc-signature': signWebhookBody(body, d.secret),
+        // spec: Authentication 4, kept exactly, with the current secret
+        'x-svc-signature': signWebhookBody(body, secrets[0]),
+        // issue 21 › 5: t=<unix seconds on the service clock>,v1=<current>[,v1=<previous, for 24 h after a rotation>]
+        'svc-signature': signTimestampedWebhook(body, secrets, Math.floor(attemptedAt.getTime() / 1000)),
         'x-svc-event-id': d.event_id,
         'x-svc-event-type': d.event_type,
         'x-svc-attempt': String(attempt),
@@ -122,6 +132,21 @@ export class DeliveryService implements OnApplicationShutdown {
         outcome.nextAttemptAt.getTime() - at.getTime(),
         `attempt ${attempt} failed; next at ${outcome.nextAttemptAt.toISOString()}`,
       );
+    }
+  }
+
+  /** The secrets that sign: the current one first, then the previous one while its overlap lasts. */
+  private secretsOf(d: DeliveryForAttempt, now: Date): string[] {
+    const context = `webhook_endpoint:${d.endpoint_id}` as const;
+    try {
+      const secrets = [openSecret(this.dataKey, d.secret_sealed, context)];
+      if (d.previous_secret_sealed && d.previous_secret_expires_at && d.previous_secret_expires_at > now)
+        secrets.push(openSecret(this.dataKey, d.previous_secret_sealed, context));
+      return secrets;
+    } catch (err) {
+      if (!(err instanceof SecretBoxError)) throw err;
+      // never send unsigned or wrongly signed: the delivery stays pending until the key is right
+      throw new RetryLater(SEALED_SECRET_RETRY_MS, err.message);
     }
   }
 

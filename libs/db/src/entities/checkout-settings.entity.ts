@@ -13,9 +13,12 @@ export class CheckoutSettingsEntity {
   @Column({ name: 'return_origins', type: 'text', array: true, default: () => "'{}'" })
   returnOrigins!: string[];
 
-  /** 64 hex characters, used as a UTF-8 string HMAC key (spec: Checkout settings). */
-  @Column({ name: 'checkout_secret', type: 'char', length: 64, nullable: true })
-  checkoutSecret!: string | null;
+  /**
+   * The checkout secret (64 hex characters, used as a UTF-8 string HMAC key; spec: Checkout
+   * settings), sealed under SVC_DATA_KEY for `checkout_settings:<workspace id>`.
+   */
+  @Column({ name: 'checkout_secret_sealed', type: 'varchar', length: 256, nullable: true })
+  checkoutSecretSealed!: string | null;
 
   // Branding of the hosted pages (docs/pages.md › Branding); null = unset.
   @Column({ name: 'display_name', type: 'text', nullable: true })

@@ -18,8 +18,9 @@ interface Cached {
 
 /**
  * Every merchant route requires `x-api-key` (spec: Authentication 1). Keys are looked up by
- * hash; a found key is cached for 30 s so the hot paths do not pay a query per request, and
- * dropped from the cache the moment it is revoked (ApiKeyRevocations).
+ * hash; a found key is cached for 30 s and dropped from the cache the moment it is revoked
+ * (ApiKeyRevocations). A cache hit costs one round trip on the revocation listener's own
+ * connection, shared by every request that arrives meanwhile, instead of a query on the pool.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -60,7 +61,10 @@ export class ApiKeyGuard implements CanActivate {
 
   private async lookup(hash: string): Promise<Caller | null> {
     const hit = this.cache.get(hash);
-    if (hit && hit.until > Date.now() && this.revocations.cacheable) return hit.caller;
+    // a cached key is trusted only once every revocation committed before this request is handled
+    if (hit && hit.until > Date.now() && this.revocations.cacheable && (await this.revocations.confirm())) {
+      if (this.cache.get(hash) === hit) return hit.caller;
+    }
     const epoch = this.revocations.epoch;
     const rows = await this.sql.rows<{ workspace_id: string; role: ApiKeyRole }>(
       'api_key_by_hash',

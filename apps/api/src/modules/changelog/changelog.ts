@@ -17,6 +17,20 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: readonly ChangelogEntry[] = [
   {
+    date: '2026-11-25',
+    title: 'Signed events stay yours: secrets at rest, timestamped signatures, webhook changes need secrets',
+    breaking: true,
+    changes: [
+      'Webhook deliveries add svc-signature: t=<unix seconds>,v1=<HMAC-SHA256 of "<t>.<raw body>">; x-svc-signature is unchanged. After POST /v1/webhooks/:id/rotate-secret both the new and the old secret sign svc-signature for 24 hours (v1=<new>,v1=<old>). @svc/client adds verifyTimestampedWebhook (5-minute tolerance).',
+      'PATCH /v1/webhooks/:id changing url or eventTypes, DELETE /v1/webhooks/:id and POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver need the secrets permission (owner, admin); each such change, and a rotation, sends webhook_endpoint.updated to every other endpoint of the workspace whatever its filters.',
+      'Webhook and checkout secrets are stored encrypted (AES-256-GCM, SVC_DATA_KEY); revoked keys answer 401 at once even when the revocation listener reconnects.',
+      'npm start runs in production unless SVC_ENV says otherwise and refuses a missing seed, a well-known test mnemonic, SVC_DEV_CLOCK, a zero settlement cool-down or a missing SVC_DATA_KEY.',
+    ],
+    migrationGuide:
+      'Give the integrations that change webhook URLs or filters, delete endpoints or redeliver an owner or admin key (a developer key now gets 403). Operators: set SVC_DATA_KEY (32 bytes, hex or base64) for svc migrate, the API and the worker before upgrading; the migration encrypts the stored secrets with it. Receivers may switch to svc-signature to refuse replays.',
+    anchor: '2026-11-25-signed-events',
+  },
+  {
     date: '2026-11-24',
     title: 'The developer toolbox: OpenAPI, a typed client, logs and metrics',
     breaking: false,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { CheckoutSettingsEntity } from '@svc/db';
@@ -10,7 +10,8 @@ import {
   originOf,
   originProblem,
 } from '@svc/domain';
-import { badRequest, SqlService } from '@svc/core';
+import { dataKeyOf, openSecret, sealSecret } from '@svc/config';
+import { badRequest, SqlService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { MAX_RETURN_ORIGINS, PutCheckoutSettingsDto } from './dto/put-checkout-settings.dto';
 
 /** GET and PUT /v1/checkout/settings: every field, `null` when unset (docs/pages.md › Branding). */
@@ -41,7 +42,7 @@ const COLUMN: Record<keyof PutCheckoutSettingsDto, string> = {
 
 const viewOf = (row: CheckoutSettingsEntity | undefined): CheckoutSettingsView => ({
   returnOrigins: row?.returnOrigins ?? [],
-  checkoutSecretSet: !!row?.checkoutSecret,
+  checkoutSecretSet: !!row?.checkoutSecretSealed,
   displayName: row?.displayName ?? null,
   logoUrl: row?.logoUrl ?? null,
   accentColor: row?.accentColor ?? null,
@@ -51,7 +52,10 @@ const viewOf = (row: CheckoutSettingsEntity | undefined): CheckoutSettingsView =
 });
 const newSecret = () => randomBytes(32).toString('hex');
 
-/** spec: Resources › Checkout settings; Endpoints › Checkout settings and secret. */
+/**
+ * spec: Resources › Checkout settings; Endpoints › Checkout settings and secret. The secret is
+ * stored sealed under SVC_DATA_KEY (issue 21 › 7): the database alone cannot sign a return.
+ */
 @Injectable()
 export class CheckoutSettingsService {
   /** Workspaces known to have a secret: session create skips the upsert for them. */
@@ -60,7 +64,17 @@ export class CheckoutSettingsService {
   constructor(
     private readonly db: DataSource,
     private readonly sql: SqlService,
+    @Inject(SVC_CONFIG) private readonly config: SvcConfig,
   ) {}
+
+  /** A fresh secret, sealed for this workspace's row. */
+  private sealedNew(workspaceId: string): string {
+    return sealSecret(dataKeyOf(this.config), newSecret(), `checkout_settings:${workspaceId}`);
+  }
+
+  private open(workspaceId: string, sealed: string): string {
+    return openSecret(dataKeyOf(this.config), sealed, `checkout_settings:${workspaceId}`);
+  }
 
   async get(workspaceId: string, tx: EntityManager = this.db.manager): Promise<CheckoutSettingsView> {
     const rows: Array<Record<string, unknown>> = await tx.query(
@@ -143,15 +157,15 @@ export class CheckoutSettingsService {
 
   /** The secret, created if absent (spec: "created if absent"; concurrent callers get the same one). */
   async secret(workspaceId: string, tx: EntityManager = this.db.manager): Promise<string> {
-    const rows: Array<{ checkout_secret: string }> = await tx.query(
-      `INSERT INTO checkout_settings (workspace_id, checkout_secret) VALUES ($1, $2)
+    const rows: Array<{ checkout_secret_sealed: string }> = await tx.query(
+      `INSERT INTO checkout_settings (workspace_id, checkout_secret_sealed) VALUES ($1, $2)
        ON CONFLICT (workspace_id) DO UPDATE
-         SET checkout_secret = COALESCE(checkout_settings.checkout_secret, EXCLUDED.checkout_secret)
-       RETURNING checkout_secret`,
-      [workspaceId, newSecret()],
+         SET checkout_secret_sealed = COALESCE(checkout_settings.checkout_secret_sealed, EXCLUDED.checkout_secret_sealed)
+       RETURNING checkout_secret_sealed`,
+      [workspaceId, this.sealedNew(workspaceId)],
     );
     this.secretKnown.add(workspaceId);
-    return rows[0].checkout_secret;
+    return this.open(workspaceId, rows[0].checkout_secret_sealed);
   }
 
   /**
@@ -160,12 +174,13 @@ export class CheckoutSettingsService {
    * that, there is none.
    */
   async signingSecret(workspaceId: string): Promise<string> {
-    const rows = await this.sql.rows<{ checkout_secret: string | null }>(
+    const rows = await this.sql.rows<{ checkout_secret_sealed: string | null }>(
       'checkout_signing_secret',
-      'SELECT checkout_secret FROM checkout_settings WHERE workspace_id = $1',
+      'SELECT checkout_secret_sealed FROM checkout_settings WHERE workspace_id = $1',
       [workspaceId],
     );
-    return rows[0]?.checkout_secret ?? this.secret(workspaceId);
+    const sealed = rows[0]?.checkout_secret_sealed;
+    return sealed ? this.open(workspaceId, sealed) : this.secret(workspaceId);
   }
 
   /** spec: "It is created with the first session if none exists." */
@@ -176,14 +191,14 @@ export class CheckoutSettingsService {
 
   /** Signed returns made with the old secret stop verifying at once. */
   async rotate(workspaceId: string): Promise<string> {
-    const rows: Array<{ checkout_secret: string }> = await this.db.query(
-      `INSERT INTO checkout_settings (workspace_id, checkout_secret) VALUES ($1, $2)
-       ON CONFLICT (workspace_id) DO UPDATE SET checkout_secret = EXCLUDED.checkout_secret, updated_at = now()
-       RETURNING checkout_secret`,
-      [workspaceId, newSecret()],
+    const rows: Array<{ checkout_secret_sealed: string }> = await this.db.query(
+      `INSERT INTO checkout_settings (workspace_id, checkout_secret_sealed) VALUES ($1, $2)
+       ON CONFLICT (workspace_id) DO UPDATE SET checkout_secret_sealed = EXCLUDED.checkout_secret_sealed, updated_at = now()
+       RETURNING checkout_secret_sealed`,
+      [workspaceId, this.sealedNew(workspaceId)],
     );
     this.secretKnown.add(workspaceId);
-    return rows[0].checkout_secret;
+    return this.open(workspaceId, rows[0].checkout_secret_sealed);
   }
 
   /**

@@ -1,4 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { permissionDeniedMessage, roleHasPermission } from '@svc/domain';
+import { forbidden } from '@svc/core';
 import { Caller, CurrentCaller, RequirePermission } from '../auth/auth.decorators';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { ListDeliveriesQueryDto } from './dto/list-deliveries.dto';
@@ -16,7 +18,8 @@ export class WebhooksController {
   @Post()
   @RequirePermission('secrets')
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateWebhookDto) {
-    return endpointObject(await this.webhooks.create(caller.workspaceId, body), true);
+    const { endpoint, secret } = await this.webhooks.create(caller.workspaceId, body);
+    return endpointObject(endpoint, secret);
   }
 
   @Get()
@@ -29,12 +32,19 @@ export class WebhooksController {
     return endpointObject(await this.webhooks.get(caller.workspaceId, id));
   }
 
+  /**
+   * Changing where events go or which go (`url`, `eventTypes`) needs `secrets` (money contract ›
+   * Permissions: "change (URL, filters, secret)"); `description` and `enabled` any role may change.
+   */
   @Patch(':id')
   async update(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: UpdateWebhookDto) {
+    if ((body.url !== undefined || body.eventTypes !== undefined) && !roleHasPermission(caller.role, 'secrets'))
+      throw forbidden(permissionDeniedMessage(caller.role, 'secrets'));
     return endpointObject(await this.webhooks.update(caller.workspaceId, id, body));
   }
 
   @Delete(':id')
+  @RequirePermission('secrets')
   delete(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     return this.webhooks.delete(caller.workspaceId, id);
   }
@@ -43,7 +53,8 @@ export class WebhooksController {
   @RequirePermission('secrets')
   @HttpCode(HttpStatus.OK)
   async rotateSecret(@CurrentCaller() caller: Caller, @Param('id') id: string) {
-    return endpointObject(await this.webhooks.rotateSecret(caller.workspaceId, id), true);
+    const { endpoint, secret } = await this.webhooks.rotateSecret(caller.workspaceId, id);
+    return endpointObject(endpoint, secret);
   }
 
   /** 202: the delivery is queued; its attempt shows in the delivery log. */
@@ -64,6 +75,7 @@ export class WebhooksController {
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
+  @RequirePermission('secrets')
   @HttpCode(HttpStatus.ACCEPTED)
   redeliver(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('deliveryId') deliveryId: string) {
     return this.webhooks.redeliver(caller.workspaceId, id, deliveryId);

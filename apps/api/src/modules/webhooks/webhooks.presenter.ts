@@ -1,7 +1,10 @@
 import { WebhookDeliveryAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from '@svc/db';
 
-/** The endpoint object; `secret` only in the answers of create and rotate-secret. */
-export function endpointObject(e: WebhookEndpointEntity, withSecret = false) {
+/**
+ * The endpoint object; `secret` (the plaintext, which is never stored: only its sealed form is)
+ * only in the answers of create and rotate-secret.
+ */
+export function endpointObject(e: WebhookEndpointEntity, secret?: string) {
   return {
     id: e.id,
     object: 'webhook_endpoint' as const,
@@ -9,7 +12,7 @@ export function endpointObject(e: WebhookEndpointEntity, withSecret = false) {
     description: e.description,
     eventTypes: e.eventTypes,
     enabled: e.enabled,
-    ...(withSecret ? { secret: e.secret } : {}),
+    ...(secret !== undefined ? { secret } : {}),
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
   };

@@ -56,15 +56,17 @@ export class WebhooksRepository {
         description: e.description,
         eventTypes: e.eventTypes,
         enabled: e.enabled,
-        secret: e.secret,
+        secretSealed: e.secretSealed,
+        previousSecretSealed: e.previousSecretSealed,
+        previousSecretExpiresAt: e.previousSecretExpiresAt,
         updatedAt: e.updatedAt,
       },
     );
   }
 
   /** Deliveries and attempts go with the endpoint (ON DELETE CASCADE); queued jobs find nothing and end. */
-  async deleteEndpoint(workspaceId: string, id: string): Promise<void> {
-    await this.db.manager.delete(WebhookEndpointEntity, { id, workspaceId });
+  async deleteEndpoint(tx: EntityManager, workspaceId: string, id: string): Promise<void> {
+    await tx.delete(WebhookEndpointEntity, { id, workspaceId });
   }
 
   async insertDelivery(d: WebhookDeliveryEntity): Promise<void> {
@@ -100,8 +102,8 @@ export class WebhooksRepository {
   }
 
   /** Redelivery: due now, and a fresh run of the retry schedule. */
-  async reopenDelivery(id: string, now: Date): Promise<void> {
-    await this.db.query(
+  async reopenDelivery(tx: EntityManager, id: string, now: Date): Promise<void> {
+    await tx.query(
       `UPDATE webhook_deliveries SET status = 'pending', run_attempts = 0, next_attempt_at = $2, updated_at = $2 WHERE id = $1`,
       [id, now],
     );

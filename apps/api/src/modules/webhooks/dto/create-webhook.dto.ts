@@ -1,5 +1,11 @@
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { WEBHOOK_URL_MAX } from '@svc/webhooks';
+import { JSONSchema } from 'class-validator-jsonschema';
+import { EVENT_TYPES, WEBHOOK_URL_MAX, WILDCARD_FILTERS } from '@svc/webhooks';
+
+/** The OpenAPI description of an endpoint's filters: every event type and wildcard, from libs/webhooks. */
+export const EVENT_FILTERS_DOC =
+  `Filters: exact event types (${EVENT_TYPES.join(', ')}) or the wildcards ${WILDCARD_FILTERS.join(', ')}. ` +
+  'webhook_endpoint.updated reaches every other endpoint of the workspace whatever its filters.';
 import { Optional } from '../../../common/optional';
 
 export const EVENT_TYPES_MAX = 64;
@@ -12,6 +18,7 @@ export class CreateWebhookDto {
   @MaxLength(WEBHOOK_URL_MAX)
   url!: string;
 
+  @JSONSchema({ description: EVENT_FILTERS_DOC })
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(EVENT_TYPES_MAX)

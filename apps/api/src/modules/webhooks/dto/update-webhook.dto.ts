@@ -1,7 +1,8 @@
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { WEBHOOK_URL_MAX } from '@svc/webhooks';
 import { NullClears, OptionalNotNull } from '../../../common/optional';
-import { DESCRIPTION_MAX, EVENT_TYPES_MAX } from './create-webhook.dto';
+import { JSONSchema } from 'class-validator-jsonschema';
+import { DESCRIPTION_MAX, EVENT_FILTERS_DOC, EVENT_TYPES_MAX } from './create-webhook.dto';
 
 /** PATCH /v1/webhooks/:id: any of url, eventTypes, description (null clears), enabled. */
 export class UpdateWebhookDto {
@@ -12,6 +13,7 @@ export class UpdateWebhookDto {
   url?: string;
 
   @OptionalNotNull()
+  @JSONSchema({ description: `${EVENT_FILTERS_DOC} Changing them, or url, needs the secrets permission.` })
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(EVENT_TYPES_MAX)
