@@ -1,6 +1,7 @@
 // Queries of refunds (house style 5): the API's writes and reads, the payout runs' work lists, and
 // the reservation a payout subtracts. Writes take the caller's transaction.
 import { Injectable } from '@nestjs/common';
+import { getAddress } from 'ethers';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { RefundEntity } from '@svc/db';
 import { Network, RefundStatus } from '@svc/domain';
@@ -75,6 +76,22 @@ export class RefundRepository implements PayoutReservations {
     return { reservedAtomic: t.held, refundInFlight: t.open > 0 };
   }
 
+  /**
+   * Whether `address` is one of this service's own (money contract › Refunds 3): a deposit address
+   * of any payment, or a refund wallet of any workspace. EVM addresses compare case-insensitively.
+   */
+  async ownAddress(address: string): Promise<'deposit_address' | 'refund_wallet' | null> {
+    const forms = [...new Set([address, address.toLowerCase(), evmChecksum(address)])];
+    const [row]: Array<{ kind: 'deposit_address' | 'refund_wallet' }> = await this.db.query(
+      `SELECT 'deposit_address' AS kind FROM payments WHERE payment_address = ANY($1)
+       UNION ALL
+       SELECT 'refund_wallet' AS kind FROM refund_wallets WHERE lower(address) = $2
+       LIMIT 1`,
+      [forms, address.toLowerCase()],
+    );
+    return row?.kind ?? null;
+  }
+
   // ------------------------------------------------------------------ writes (caller's transaction)
 
   /** Inserts the refund unless its Idempotency-Key is taken; returns whether it was written. */
@@ -112,4 +129,13 @@ function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   if (typeof a === 'bigint' && typeof b === 'bigint') return a === b;
   return a === b;
+}
+
+/** The EIP-55 form of an EVM address (deposit addresses are stored so); anything else as given. */
+function evmChecksum(address: string): string {
+  try {
+    return getAddress(address);
+  } catch {
+    return address;
+  }
 }
