@@ -70,10 +70,22 @@ export class RefundRepository implements PayoutReservations {
     return { held: BigInt(row?.held ?? '0'), completed: BigInt(row?.completed ?? '0'), open: row?.open ?? 0 };
   }
 
-  /** money contract › Payouts 1: what refunds hold back from a payout, and whether one is on its way. */
+  /**
+   * money contract › Payouts 1 and Refunds 4: what refunds hold back from a payout, and whether one
+   * is on its way. Only refunds that draw on the deposit address count: those paid (or being paid)
+   * from it, and open ones whose source is not decided yet. A refund paid from the refund wallet
+   * claims the wallet, not the deposit: the merchant's float paid the buyer, so the deposit's coins
+   * are the merchant's and are paid out as usual (issue 18 case 1).
+   */
   async reservation(tx: EntityManager, paymentId: string): Promise<PayoutReservation> {
-    const t = await this.totals(tx, paymentId);
-    return { reservedAtomic: t.held, refundInFlight: t.open > 0 };
+    const [row]: Array<{ reserved: string | null; open: number }> = await tx.query(
+      `SELECT sum(amount_atomic) FILTER (WHERE source = 'deposit_address' OR (source IS NULL AND status = ANY($2)))::text
+                AS reserved,
+              count(*) FILTER (WHERE status = ANY($2) AND (source IS NULL OR source = 'deposit_address'))::int AS open
+         FROM refunds WHERE payment_id = $1 AND status <> 'failed'`,
+      [paymentId, OPEN],
+    );
+    return { reservedAtomic: BigInt(row?.reserved ?? '0'), refundInFlight: (row?.open ?? 0) > 0 };
   }
 
   /**
