@@ -2,6 +2,7 @@
 // API, the listener and the payout process run by run (e2e/support/payouts-harness). Balances are
 // read on chain. Each test failed on the build before its fix (56be2c5).
 import { Wallet } from 'ethers';
+import { WorkspacesService } from '@svc/workspaces';
 import type { Merchant } from './factories/merchant.factory';
 import type { Row } from './support/listener-harness';
 import { PayoutsHarness, startPayoutsHarness } from './support/payouts-harness';
@@ -97,5 +98,253 @@ describe('case 5: refunds to our own addresses and below the minimum are refused
     // at the minimum it is accepted
     const ok = await refund(payment.id, { amount: '0.01', toAddress: Wallet.createRandom().address });
     expect(ok.status).toBe(201);
+  });
+});
+
+// A forwarder whose receive() stores the value it gets (more than the 2,300 gas an estimate at value 0 leaves room for):
+// CALLVALUE ISZERO PUSH1 9 JUMPI CALLVALUE PUSH1 0 SSTORE JUMPDEST STOP
+const STORES_ON_VALUE = '0x3415600957346000555b00';
+// PUSH1 0 PUSH1 0 REVERT: refuses everything
+const REFUSES = '0x60006000fd';
+const setCode = (address: string, code: string) => h.payer('bnb').provider.send('anvil_setCode', [address, code]);
+const eventsOf = async (type: string, sweepId: string): Promise<Array<Record<string, any>>> =>
+  (
+    await h.t.db.query(
+      `SELECT data FROM events WHERE type = $1 AND data->'sweep'->>'id' = $2 ORDER BY created_at, id`,
+      [type, sweepId],
+    )
+  ).map((r: { data: Record<string, any> }) => r.data);
+
+describe('case 4: a settlement address that is a contract', () => {
+  test('the native sweep is estimated with its real value and destination: it completes the first time', async () => {
+    const forwarder = Wallet.createRandom().address;
+    await setCode(forwarder, STORES_ON_VALUE);
+    const owner = await h.newMerchant();
+    await h.activeAddress(owner, 'bnb', 'mainnet', forwarder);
+    const payment = await h.paidPayment(owner, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
+    await h.advanceClock(DELAY_SECONDS + 1);
+    const sweeps = await h.settle(
+      owner,
+      payment.id,
+      (s) => s.some((x) => x.payoutState === 'completed') || s.filter((x) => x.payoutState === 'failed').length >= 2,
+    );
+    expect(sweeps.map((s) => s.payoutState)).toEqual(['completed']);
+    expect(await h.nativeBalance('bnb', 'mainnet', forwarder)).toBe(BigInt(sweeps[0].amountAtomic as string));
+  });
+
+  test('after 3 reverts in a row the next sweep is held (reverted, settlement.held) and nothing more is spent until POST /v1/sweeps/:id/retry', async () => {
+    const target = Wallet.createRandom().address;
+    await setCode(target, STORES_ON_VALUE);
+    const owner = await h.newMerchant();
+    await h.activeAddress(owner, 'bnb', 'mainnet', target);
+    const payment = await h.paidPayment(owner, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
+    await h.advanceClock(DELAY_SECONDS + 1);
+    const provider = h.payer('bnb').provider;
+    // each sweep is signed and sent while the target accepts, and mined while it refuses: it reverts on chain
+    await provider.send('evm_setAutomine', [false]);
+    let sweeps: Row[] = [];
+    try {
+      for (let i = 0; i < 16; i++) {
+        await h.runPayouts();
+        sweeps = await h.sweepsOf(owner, payment.id);
+        const last = sweeps[sweeps.length - 1];
+        if (last?.payoutState === 'held') break;
+        if (last?.payoutState === 'submitted') {
+          await setCode(target, REFUSES);
+          await h.mineAll(3);
+          await setCode(target, STORES_ON_VALUE);
+        }
+      }
+    } finally {
+      await provider.send('evm_setAutomine', [true]);
+    }
+    expect(sweeps.map((s) => [s.sequence, s.payoutState, s.reason])).toEqual([
+      [1, 'failed', 'transaction_reverted'],
+      [2, 'failed', 'transaction_reverted'],
+      [3, 'failed', 'transaction_reverted'],
+      [4, 'held', 'reverted'],
+    ]);
+    const held = sweeps[3];
+    expect(held).toMatchObject({ requiresManualPayout: true, txHash: null, toAddress: target });
+    const events = await eventsOf('settlement.held', held.id as string);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      merchantId: owner.merchantId,
+      eventType: 'settlement.held',
+      sweep: { id: held.id, payoutState: 'held', reason: 'reverted' },
+    });
+
+    // nothing more is spent while it is held
+    const balance = await h.nativeBalance('bnb', 'mainnet', payment.paymentAddress);
+    for (let i = 0; i < 3; i++) {
+      await h.runPayouts();
+      await h.mineAll(1);
+    }
+    expect(await h.nativeBalance('bnb', 'mainnet', payment.paymentAddress)).toBe(balance);
+    expect((await h.sweepsOf(owner, payment.id)).map((s) => s.payoutState)).toEqual([
+      'failed',
+      'failed',
+      'failed',
+      'held',
+    ]);
+
+    // the owner retries it: it is decided again and spends once more
+    const retried = await owner.post(`/v1/sweeps/${held.id}/retry`, {});
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({
+      id: held.id,
+      payoutState: 'pending',
+      reason: null,
+      requiresManualPayout: false,
+    });
+    const done = await h.settle(owner, payment.id, (s) => s[3]?.payoutState === 'completed');
+    expect(done).toHaveLength(4);
+    expect(await h.nativeBalance('bnb', 'mainnet', payment.paymentAddress)).toBe(0n);
+    const again = await owner.post(`/v1/sweeps/${held.id}/retry`, {});
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('Only a held sweep can be retried; this sweep is completed.');
+    expect((await m.post(`/v1/sweeps/${held.id}/retry`, {})).status).toBe(404);
+  });
+});
+
+describe('case 2: a held payout is recomputed each run', () => {
+  test('dust held deposit_balance_low; the rest refunded from the wallet; the sweep ends cancelled / nothing_owed', async () => {
+    const owner = await h.newMerchant();
+    await h.activeAddress(owner, 'bnb', 'mainnet', Wallet.createRandom().address);
+    const payment = await h.paidPayment(owner, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
+    const price = (await h.signer.ctx.rail('bnb', 'mainnet').feeQuote()).price;
+    const fee = 21_000n * price;
+    // the deposit pays the refund and its fee and keeps less than a second fee: dust no run can forward
+    const first = E18 - fee - (fee * 6n) / 10n;
+    const asAmount = (atomic: bigint) => {
+      const s = atomic.toString().padStart(19, '0');
+      return `${s.slice(0, -18)}.${s.slice(-18)}`.replace(/0+$/, '');
+    };
+    const partial = await owner.post(`/v1/payments/${payment.id}/refund`, {
+      amount: asAmount(first),
+      toAddress: Wallet.createRandom().address,
+    });
+    expect(partial.status).toBe(201);
+    let r: Row = {};
+    for (let i = 0; i < 10 && r.status !== 'completed'; i++) {
+      await h.runPayouts();
+      await h.mineAll(1);
+      r = (await owner.get(`/v1/refunds/${partial.body.id}`)).body;
+    }
+    expect(r).toMatchObject({ status: 'completed', source: 'deposit_address' });
+
+    await h.advanceClock(DELAY_SECONDS + 1);
+    const [held] = await h.settle(owner, payment.id, (s) => s[0]?.payoutState === 'held');
+    expect(held).toMatchObject({ reason: 'deposit_balance_low', requiresManualPayout: true });
+
+    const wallets = (await owner.get('/v1/refund-wallets')).body as Row[];
+    await h.payer('bnb').sendNative(wallets.find((w) => w.chain === 'bnb')!.address as string, E18);
+    const rest = await owner.post(`/v1/payments/${payment.id}/refund`, { toAddress: Wallet.createRandom().address });
+    expect(rest.status).toBe(201);
+    r = {};
+    for (let i = 0; i < 10 && r.status !== 'completed'; i++) {
+      await h.runPayouts();
+      await h.mineAll(1);
+      r = (await owner.get(`/v1/refunds/${rest.body.id}`)).body;
+    }
+    expect(r).toMatchObject({ status: 'completed', source: 'refund_wallet' });
+    expect((await owner.get(`/v1/payments/${payment.id}`)).body.status).toBe('refunded');
+    const sweeps = await h.settle(owner, payment.id, (s) => s[0]?.payoutState === 'cancelled');
+    expect(sweeps).toHaveLength(1);
+    expect(sweeps[0]).toMatchObject({
+      id: held.id,
+      payoutState: 'cancelled',
+      reason: 'nothing_owed',
+      requiresManualPayout: false,
+      txHash: null,
+    });
+    await h.runPayouts();
+    expect(await h.sweepsOf(owner, payment.id)).toHaveLength(1);
+  });
+});
+
+describe('case 3: two refunds of one payment planned in one run', () => {
+  test('two concurrent refunds of 0.5 on 1 BNB: the first from the deposit, the second from the funded wallet; the rest is paid out', async () => {
+    const owner = await h.newMerchant();
+    const to = Wallet.createRandom().address;
+    await h.activeAddress(owner, 'bnb', 'mainnet', to);
+    const wallets = (await owner.get('/v1/refund-wallets')).body as Row[];
+    await h.payer('bnb').sendNative(wallets.find((w) => w.chain === 'bnb')!.address as string, 9n * E18);
+    const payment = await h.paidPayment(owner, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
+    const buyer = Wallet.createRandom().address;
+    const [a, b] = await Promise.all([
+      owner.post(`/v1/payments/${payment.id}/refund`, { amount: '0.5', toAddress: buyer }),
+      owner.post(`/v1/payments/${payment.id}/refund`, { amount: '0.5', toAddress: buyer }),
+    ]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const done: Row[] = [];
+    for (const id of [a.body.id, b.body.id]) {
+      let r: Row = {};
+      for (let i = 0; i < 12 && r.status !== 'completed'; i++) {
+        await h.runPayouts();
+        await h.mineAll(1);
+        r = (await owner.get(`/v1/refunds/${id}`)).body;
+      }
+      done.push(r);
+    }
+    expect(done.map((r) => r.status)).toEqual(['completed', 'completed']);
+    expect(done.map((r) => r.source).sort()).toEqual(['deposit_address', 'refund_wallet']);
+    expect(await h.nativeBalance('bnb', 'mainnet', buyer)).toBe(E18);
+    expect((await owner.get(`/v1/payments/${payment.id}`)).body.status).toBe('refunded');
+    // the deposit's remainder (its half less the first refund's fee) is the merchant's: paid out, nothing left behind
+    const [sweep] = await h.settle(owner, payment.id, (s) => s[0]?.payoutState === 'completed');
+    expect(await h.nativeBalance('bnb', 'mainnet', payment.paymentAddress)).toBe(0n);
+    expect(await h.nativeBalance('bnb', 'mainnet', to)).toBe(BigInt(sweep.amountAtomic as string));
+  });
+
+  test('a refund nothing can pay is awaiting_funds with refund.awaiting_funds; POST /v1/refunds/:id/cancel releases it (409 otherwise, 403 for a developer, 404 elsewhere)', async () => {
+    const owner = await h.newMerchant();
+    await h.activeAddress(owner, 'bnb', 'mainnet', Wallet.createRandom().address);
+    const payment = await h.paidPayment(owner, { chain: 'bnb', token: 'USDC', amount: '5', currency: 'USDC' });
+    await h.advanceClock(DELAY_SECONDS + 1);
+    await h.settle(owner, payment.id, (s) => s[0]?.payoutState === 'completed');
+    const created = await owner.post(`/v1/payments/${payment.id}/refund`, { toAddress: Wallet.createRandom().address });
+    expect(created.status).toBe(201);
+    let r: Row = {};
+    for (let i = 0; i < 5 && r.status !== 'awaiting_funds'; i++) {
+      await h.runPayouts();
+      r = (await owner.get(`/v1/refunds/${created.body.id}`)).body;
+    }
+    expect(r).toMatchObject({ status: 'awaiting_funds', failureReason: 'refund_wallet_low' });
+    await h.runPayouts();
+    const events = (
+      await h.t.db.query(
+        `SELECT data FROM events WHERE type = 'refund.awaiting_funds' AND data->'refund'->>'id' = $1`,
+        [r.id],
+      )
+    ).map((e: Row) => e.data);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      merchantId: owner.merchantId,
+      eventType: 'refund.awaiting_funds',
+      refund: { id: r.id, status: 'awaiting_funds', failureReason: 'refund_wallet_low' },
+    });
+
+    const developer = await new WorkspacesService(h.t.db).createApiKey(owner.merchantId, 'developer');
+    const forbidden = await h.t.http().post(`/v1/refunds/${r.id}/cancel`).set('x-api-key', developer).send({});
+    expect(forbidden.status).toBe(403);
+    expect((await m.post(`/v1/refunds/${r.id}/cancel`, {})).status).toBe(404);
+
+    const cancelled = await owner.post(`/v1/refunds/${r.id}/cancel`, {});
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ id: r.id, status: 'cancelled', txHash: null });
+    const again = await owner.post(`/v1/refunds/${r.id}/cancel`, {});
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: 'Only a pending or awaiting_funds refund can be cancelled; this refund is cancelled.',
+    });
+    // its amount is released: the whole 5 can be refunded again
+    const next = await owner.post(`/v1/payments/${payment.id}/refund`, { toAddress: Wallet.createRandom().address });
+    expect(next.status).toBe(201);
+    expect(next.body.amount).toBe('5');
+    await h.runPayouts();
+    expect((await owner.get(`/v1/refunds/${r.id}`)).body.status).toBe('cancelled');
   });
 });

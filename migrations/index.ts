@@ -9,6 +9,7 @@ import { ApiKeyLastUsed1763920000000 } from './1763920000000-ApiKeyLastUsed';
 import { ExpiryWaitsForWatcher1763925000000 } from './1763925000000-ExpiryWaitsForWatcher';
 import { Payouts1763930000000 } from './1763930000000-Payouts';
 import { Refunds1763940000000 } from './1763940000000-Refunds';
+import { SweepAndRefundCancelled1795639600000 } from './1795639600000-SweepAndRefundCancelled';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   ExpiryWaitsForWatcher1763925000000,
   Payouts1763930000000,
   Refunds1763940000000,
+  SweepAndRefundCancelled1795639600000,
 ];

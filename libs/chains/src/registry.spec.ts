@@ -432,7 +432,7 @@ describe('money-out fields of the chains file: minRefund (token) and maxFeePerGa
     const usdc = rail.tokens.find((t) => t.symbol === 'USDC')!;
     const coin = rail.tokens.find((t) => t.symbol === 'BNB')!;
     expect(minRefundAtomic(rail, usdc)).toBe(10n ** 16n);
-    expect(minRefundAtomic(rail, coin)).toBe(10n * 21_000n * 1_000_000_000n);
+    expect(minRefundAtomic(rail, coin)).toBe(10n * 21_000n * 100_000_000n);
     expect(maxFeePerGasOf(rail)).toBe(100_000_000_000n);
   });
   it('the file overrides both; malformed values fail at start-up', () => {

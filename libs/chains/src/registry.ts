@@ -382,7 +382,7 @@ export class ChainRegistry {
 
 /** A typical fee of a plain native transfer per chain, atomic (10 × it is a native coin's default minRefund). */
 const TYPICAL_NATIVE_FEE: Record<string, bigint> = {
-  bnb: 21_000n * 1_000_000_000n, // 21,000 gas at 1 gwei
+  bnb: 21_000n * 100_000_000n, // 21,000 gas at 0.1 gwei (BSC's floor since 2025)
   base: 21_000n * 10_000_000n, // at 0.01 gwei
   brokerchain: 21_000n * 1_000_000_000n,
   arc: 21_000n * 1_000_000_000n,

@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'payment.flow.approved',
   'payment.flow.rejected',
   'settlement.completed',
+  // money contract › Payouts: every move of a sweep into held
+  'settlement.held',
   // money contract › Settlement addresses
   'settlement.address_added',
   'settlement.address_activated',
@@ -24,6 +26,8 @@ export const EVENT_TYPES = [
   'receipt.credit_note.issued',
   // money contract › Invoices
   'invoice.paid',
+  // money contract › Refunds: a refund enters awaiting_funds
+  'refund.awaiting_funds',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -38,6 +42,8 @@ export const WILDCARD_FILTERS = [
   'facilitator.*',
   'payment.flow.*',
   'settlement.*',
+  // money contract › Payouts: refund events by wildcard
+  'refund.*',
 ] as const;
 
 const REFUSED: Record<string, string> = {

@@ -21,7 +21,10 @@ import { PaymentEntity } from './payment.entity';
   where: '"idempotency_key" IS NOT NULL',
 })
 @Index('UQ_refunds_transfer', ['transferId'], { unique: true, where: '"transfer_id" IS NOT NULL' })
-@Check('CHK_refunds_status', `"status" IN ('pending', 'submitted', 'completed', 'awaiting_funds', 'failed')`)
+@Check(
+  'CHK_refunds_status',
+  `"status" IN ('pending', 'submitted', 'completed', 'awaiting_funds', 'failed', 'cancelled')`,
+)
 @Check('CHK_refunds_source', `"source" IS NULL OR "source" IN ('deposit_address', 'refund_wallet')`)
 @Check('CHK_refunds_amount', `"amount_atomic" > 0`)
 export class RefundEntity {

@@ -4,6 +4,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PaymentEntity, SweepEntity } from '@svc/db';
 import { Network, OPEN_PAYOUT_STATES, sweepChangeIsVisible } from '@svc/domain';
+import { appendEvents } from '../events/outbox';
+import { settlementHeldEvent } from '../events/settlement-events';
 import type { Rail } from '../settlement/settlement-address.repository';
 
 export interface SweepWalkPage {
@@ -145,6 +147,25 @@ export class SweepRepository {
     return row.taken;
   }
 
+  /**
+   * money contract › Payouts: how many of the payment's newest sweeps reverted in a row, and the
+   * settlement address the newest of them went to (a new destination lifts the hold).
+   */
+  async trailingReverts(
+    tx: EntityManager,
+    paymentId: string,
+  ): Promise<{ count: number; destinationId: string | null }> {
+    const rows: Array<{ payout_state: string; settlement_address_id: string | null }> = await tx.query(
+      `SELECT payout_state, settlement_address_id FROM sweeps
+        WHERE payment_id = $1 AND payout_state <> 'held'
+        ORDER BY sequence DESC LIMIT 10`,
+      [paymentId],
+    );
+    let count = 0;
+    while (count < rows.length && rows[count].payout_state === 'failed') count++;
+    return { count, destinationId: rows[0]?.settlement_address_id ?? null };
+  }
+
   async nextSequence(tx: EntityManager, paymentId: string): Promise<number> {
     const [row]: Array<{ n: number | null }> = await tx.query(
       'SELECT max(sequence) AS n FROM sweeps WHERE payment_id = $1',
@@ -153,8 +174,12 @@ export class SweepRepository {
     return (row?.n ?? 0) + 1;
   }
 
+  /** Inserts the sweep; one written `held` fires settlement.held in the same transaction. */
   async insert(tx: EntityManager, s: Omit<SweepEntity, 'payment' | 'settlementAddress'>): Promise<void> {
     await tx.insert(SweepEntity, s);
+    if (s.payoutState === 'held') {
+      await appendEvents(tx, s.workspaceId, [settlementHeldEvent(s as SweepEntity)], s.updatedAt);
+    }
   }
 
   /**
@@ -169,8 +194,11 @@ export class SweepRepository {
     const set: SweepChanges & { updatedAt?: Date } = {};
     for (const k of changed) (set as Record<string, unknown>)[k] = next[k];
     if (visible) set.updatedAt = now;
+    const intoHeld = s.payoutState !== 'held' && next.payoutState === 'held';
     await tx.update(SweepEntity, { id: s.id }, set);
     Object.assign(s, set);
+    // money contract › Payouts: every move into held fires settlement.held, with the move
+    if (intoHeld) await appendEvents(tx, s.workspaceId, [settlementHeldEvent(s)], now);
     return true;
   }
 }

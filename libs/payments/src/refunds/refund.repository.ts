@@ -5,6 +5,8 @@ import { getAddress } from 'ethers';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { RefundEntity } from '@svc/db';
 import { Network, RefundStatus } from '@svc/domain';
+import { appendEvents } from '../events/outbox';
+import { refundAwaitingFundsEvent } from '../events/refund-events';
 import type { PayoutReservation, PayoutReservations } from '../payouts/payout-reservations';
 import type { Rail } from '../settlement/settlement-address.repository';
 
@@ -61,7 +63,7 @@ export class RefundRepository implements PayoutReservations {
   /** Σ amount of the payment's refunds by whether they are completed or still hold their amount. */
   async totals(tx: EntityManager, paymentId: string): Promise<{ held: bigint; completed: bigint; open: number }> {
     const [row]: Array<{ held: string | null; completed: string | null; open: number }> = await tx.query(
-      `SELECT sum(amount_atomic) FILTER (WHERE status <> 'failed')::text AS held,
+      `SELECT sum(amount_atomic) FILTER (WHERE status NOT IN ('failed', 'cancelled'))::text AS held,
               sum(amount_atomic) FILTER (WHERE status = 'completed')::text AS completed,
               count(*) FILTER (WHERE status = ANY($2))::int AS open
          FROM refunds WHERE payment_id = $1`,
@@ -82,7 +84,7 @@ export class RefundRepository implements PayoutReservations {
       `SELECT sum(amount_atomic) FILTER (WHERE source = 'deposit_address' OR (source IS NULL AND status = ANY($2)))::text
                 AS reserved,
               count(*) FILTER (WHERE status = ANY($2) AND (source IS NULL OR source = 'deposit_address'))::int AS open
-         FROM refunds WHERE payment_id = $1 AND status <> 'failed'`,
+         FROM refunds WHERE payment_id = $1 AND status NOT IN ('failed', 'cancelled')`,
       [paymentId, OPEN],
     );
     return { reservedAtomic: BigInt(row?.reserved ?? '0'), refundInFlight: (row?.open ?? 0) > 0 };
@@ -102,6 +104,20 @@ export class RefundRepository implements PayoutReservations {
       [forms, address.toLowerCase()],
     );
     return row?.kind ?? null;
+  }
+
+  /**
+   * Open refunds of the payment other than `exceptId` that draw on its deposit address and have
+   * not reached the chain yet (issue 18 case 3: two refunds planned in one run must not both count
+   * on the same deposit balance).
+   */
+  async depositRefundsInFlight(paymentId: string, exceptId: string): Promise<number> {
+    const [row]: Array<{ n: number }> = await this.db.query(
+      `SELECT count(*)::int AS n FROM refunds
+        WHERE payment_id = $1 AND id <> $2 AND source = 'deposit_address' AND status = ANY($3)`,
+      [paymentId, exceptId, OPEN],
+    );
+    return row?.n ?? 0;
   }
 
   // ------------------------------------------------------------------ writes (caller's transaction)
@@ -131,8 +147,11 @@ export class RefundRepository implements PayoutReservations {
     }
     if (!Object.keys(set).length) return false;
     set.updatedAt = now;
+    const intoAwaiting = r.status !== 'awaiting_funds' && set.status === 'awaiting_funds';
     await tx.update(RefundEntity, { id: r.id }, set);
     Object.assign(r, set);
+    // money contract › Refunds: entering awaiting_funds fires refund.awaiting_funds, with the move
+    if (intoAwaiting) await appendEvents(tx, r.workspaceId, [refundAwaitingFundsEvent(r)], now);
     return true;
   }
 }

@@ -14,9 +14,17 @@ import {
 } from '@svc/chains';
 import { badRequest, ClockService, conflict, notFound, unavailable } from '@svc/core';
 import { RefundEntity } from '@svc/db';
-import { formatAtomic, isRefundable, isUuid, refundMaximumAtomic, toAtomic, TOKEN_AMOUNT_RE } from '@svc/domain';
+import {
+  formatAtomic,
+  isRefundable,
+  isRefundCancellable,
+  isUuid,
+  refundMaximumAtomic,
+  toAtomic,
+  TOKEN_AMOUNT_RE,
+} from '@svc/domain';
 import { PaymentRepository, RefundRepository } from '@svc/payments';
-import { DEFAULT_FEE_POLICY, EvmRail, JsonRpcClient, RefundWallets } from '@svc/signer';
+import { DEFAULT_FEE_POLICY, EvmRail, JsonRpcClient, OutboundRepository, RefundWallets } from '@svc/signer';
 import { CreateRefundDto } from './dto/create-refund.dto';
 import * as msg from './refunds.errors';
 
@@ -31,6 +39,8 @@ export class RefundsService {
     private readonly refundWallets: RefundWallets,
     private readonly accounts: EvmAccounts,
   ) {}
+
+  private readonly outbound = new OutboundRepository();
 
   /** The new refund, or the Idempotency-Key's earlier one for the same request. */
   async create(
@@ -112,6 +122,25 @@ export class RefundsService {
     const refund = isUuid(id) ? await this.refunds.get(workspaceId, id) : null;
     if (!refund) throw notFound(msg.refundNotFound(id));
     return refund;
+  }
+
+  /**
+   * money contract › Refunds: `POST /v1/refunds/:id/cancel`: only a `pending` or `awaiting_funds`
+   * refund with nothing signed; its unsigned transfer is cancelled in the same transaction (under
+   * the transfer's lock, which the signer takes before it signs), and its amount is released.
+   */
+  async cancel(workspaceId: string, id: string): Promise<RefundEntity> {
+    return this.db.transaction(async (tx) => {
+      const refund = isUuid(id) ? await this.refunds.lock(tx, id) : null;
+      if (!refund || refund.workspaceId !== workspaceId) throw notFound(msg.refundNotFound(id));
+      if (!isRefundCancellable(refund.status)) throw conflict(msg.notCancellable(refund.status));
+      const now = this.clock.now();
+      if (refund.transferId !== null && !(await this.outbound.cancelUnsigned(tx, refund.transferId, now))) {
+        throw conflict(msg.notCancellable('submitted')); // signed meanwhile: on its way
+      }
+      await this.refunds.update(tx, refund, { status: 'cancelled', failureReason: null }, now);
+      return refund;
+    });
   }
 
   newest(workspaceId: string): Promise<RefundEntity[]> {
