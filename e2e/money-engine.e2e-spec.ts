@@ -2,7 +2,10 @@
 // API, the listener and the payout process run by run (e2e/support/payouts-harness). Balances are
 // read on chain. Each test failed on the build before its fix (56be2c5).
 import { Wallet } from 'ethers';
+import { ClockService } from '@svc/core';
 import { WorkspacesService } from '@svc/workspaces';
+import { createPayoutsApp } from '../apps/payouts/src/payouts.factory';
+import { PayoutRunner } from '../apps/payouts/src/payout-runner.service';
 import type { Merchant } from './factories/merchant.factory';
 import type { Row } from './support/listener-harness';
 import { PayoutsHarness, startPayoutsHarness } from './support/payouts-harness';
@@ -346,5 +349,43 @@ describe('case 3: two refunds of one payment planned in one run', () => {
     expect(next.body.amount).toBe('5');
     await h.runPayouts();
     expect((await owner.get(`/v1/refunds/${r.id}`)).body.status).toBe('cancelled');
+  });
+});
+
+describe('case 8: every price the signer pays has a cap per chain (chains file maxFeePerGas, a default otherwise)', () => {
+  test('a chain capped below the market: the sweep is held fee_above_cap (settlement.held) with nothing spent; under the default cap it goes', async () => {
+    const file = h.chainsFileWith((entries) => {
+      Object.assign(
+        entries.find((e) => e.chain === 'bnb')!,
+        { maxFeePerGas: '1' },
+      );
+    });
+    const owner = await h.newMerchant();
+    await h.activeAddress(owner, 'bnb', 'mainnet', Wallet.createRandom().address);
+    const payment = await h.paidPayment(owner, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
+    await h.advanceClock(DELAY_SECONDS + 1);
+    const capped = await createPayoutsApp({ ...h.t.config, chainsFile: file }, { autoStart: false });
+    await capped.init();
+    try {
+      await capped.get(ClockService).refresh();
+      await capped.get(PayoutRunner).runOnce();
+      await h.mineAll(1);
+      await capped.get(PayoutRunner).runOnce();
+    } finally {
+      await capped.close();
+    }
+    const [held] = await h.sweepsOf(owner, payment.id);
+    expect(held).toMatchObject({
+      payoutState: 'held',
+      reason: 'fee_above_cap',
+      requiresManualPayout: true,
+      txHash: null,
+    });
+    expect(await eventsOf('settlement.held', held.id as string)).toHaveLength(1);
+    expect(await h.nativeBalance('bnb', 'mainnet', payment.paymentAddress)).toBe(E18);
+    // the payout process of the ordinary chains file (bnb's default cap, 100 gwei) sends it
+    const [done] = await h.settle(owner, payment.id, (s) => s[0]?.payoutState === 'completed');
+    expect(done.id).toBe(held.id);
+    expect(await h.nativeBalance('bnb', 'mainnet', payment.paymentAddress)).toBe(0n);
   });
 });

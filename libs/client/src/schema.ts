@@ -1338,7 +1338,7 @@ export type components = {
             /** @enum {string|null} */
             source: "deposit_address" | "refund_wallet" | null;
             /** @enum {string} */
-            status: "awaiting_funds" | "completed" | "failed" | "pending" | "submitted";
+            status: "awaiting_funds" | "cancelled" | "completed" | "failed" | "pending" | "submitted";
             toAddress: string;
             token: string;
             txHash: string | null;
@@ -1381,9 +1381,9 @@ export type components = {
             object: "sweep";
             paymentId: string;
             /** @enum {string} */
-            payoutState: "completed" | "failed" | "held" | "manual_required" | "pending" | "submitted";
+            payoutState: "cancelled" | "completed" | "failed" | "held" | "manual_required" | "pending" | "submitted";
             /** @enum {string|null} */
-            reason: "deposit_balance_low" | "gas_tank_low" | "native_sui" | "no_settlement_address" | "no_sweep_support" | "refund_in_progress" | "transaction_reverted" | null;
+            reason: "deposit_balance_low" | "fee_above_cap" | "gas_tank_low" | "native_sui" | "no_settlement_address" | "no_sweep_support" | "nothing_owed" | "refund_in_progress" | "reverted" | "transaction_reverted" | null;
             requiresManualPayout: boolean;
             sequence: number;
             settlementAddressId: string | null;
@@ -6538,7 +6538,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
             };
             /** @description The request is malformed or breaks a rule; `message` names the field and the rule. */
             400: {
@@ -7354,7 +7356,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Sweep"];
+                };
             };
             /** @description The request is malformed or breaks a rule; `message` names the field and the rule. */
             400: {

@@ -228,9 +228,13 @@ export function payoutFromTransfer(state: OutboundState, waitReason: OutboundWai
   switch (state) {
     case 'planned':
       return { payoutState: heldByWait(waitReason) ? 'held' : 'pending', reason: heldByWait(waitReason) };
-    case 'signed':
     case 'submitted':
     case 'replacing':
+      // stuck, and a replacement would pass the chain's maxFeePerGas: held with the reason (issue 18 case 8)
+      return waitReason === 'fee_above_cap'
+        ? { payoutState: 'held', reason: 'fee_above_cap' }
+        : { payoutState: 'submitted', reason: null };
+    case 'signed':
     case 'mined':
       return { payoutState: 'submitted', reason: null };
     case 'completed':
@@ -252,9 +256,10 @@ export function heldByWait(waitReason: OutboundWaitReason | null): HeldReason | 
     case 'balance_low':
     case 'nothing_to_send':
       return 'deposit_balance_low';
+    case 'fee_above_cap':
+      return 'fee_above_cap';
     case 'address_busy':
     case 'waiting_for_top_up':
-    case 'fee_above_cap':
     case 'rpc_error':
     case null:
       return null;
