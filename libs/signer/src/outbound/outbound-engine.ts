@@ -457,6 +457,18 @@ export class OutboundEngine {
     const finalBlock = head - BigInt(rail.requiredConfirmations) + 1n;
     const spent = finalBlock >= 0n ? await rail.nonceAt(t.fromAddress, finalBlock) : 0n;
     if (t.nonce === null || spent <= t.nonce) return this.note(t.id, null, message);
+    // The fence looks spent, but an RPC behind (or ahead of) the one that mined it can say so while
+    // our own transaction is still about to land: never sign a second one for the row while any
+    // stored attempt is known by hash (issue 18 case 7).
+    for (const a of attempts) {
+      if (await rail.knowsTransaction(a.txHash)) {
+        return this.note(
+          t.id,
+          null,
+          `nonce ${t.nonce} looks spent, but ${a.txHash} is still known to the node; waiting`,
+        );
+      }
+    }
     this.ctx.logger.warn(
       `outbound ${t.id}: nonce ${t.nonce} of ${t.fromAddress} was spent by a transaction this service did not sign; signing again`,
     );
