@@ -389,3 +389,76 @@ describe('case 8: every price the signer pays has a cap per chain (chains file m
     expect(await h.nativeBalance('bnb', 'mainnet', payment.paymentAddress)).toBe(0n);
   });
 });
+
+describe('case 6: rows that cannot move never fill a batch', () => {
+  /** Payout runs (a block between them) until the payment's sweep completes: how many and how long each took. */
+  async function paidWithin(owner: Merchant, paymentId: string): Promise<{ runs: number; ms: number[] }> {
+    const ms: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const started = process.hrtime.bigint();
+      await h.runPayouts();
+      ms.push(Number((process.hrtime.bigint() - started) / 1_000_000n));
+      const sweeps = await h.sweepsOf(owner, paymentId);
+      if (sweeps[0]?.payoutState === 'completed') return { runs: i + 1, ms };
+      await h.mineAll(2);
+    }
+    throw new Error(
+      `payment ${paymentId} was not paid out in 6 runs (${JSON.stringify(await h.sweepsOf(owner, paymentId))})`,
+    );
+  }
+
+  test('with 600 held sweeps on the rail a new payment is paid out as fast as with none', async () => {
+    const owner = await h.newMerchant();
+    await h.activeAddress(owner, 'bnb', 'mainnet', Wallet.createRandom().address);
+    const first = await h.paidPayment(owner, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
+    await h.advanceClock(DELAY_SECONDS + 1);
+    const none = await paidWithin(owner, first.id);
+
+    // 600 payments whose (empty) deposit addresses hold nothing, each with a held sweep older than anything else
+    const [{ cols }] = await h.t.db.query(
+      `SELECT string_agg(quote_ident(column_name), ', ') AS cols FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = 'payments'
+          AND column_name NOT IN ('id', 'address_index', 'payment_address', 'idempotency_scope')`,
+    );
+    const copies: Array<{ id: string }> = await h.t.db.query(
+      `INSERT INTO payments (id, address_index, payment_address, idempotency_scope, ${cols})
+       SELECT gen_random_uuid(), 1000000000 + g, '0x' || lpad(to_hex(g), 40, '0'), NULL, ${cols}
+         FROM payments, generate_series(1, 600) g WHERE id = $1
+       RETURNING id`,
+      [first.id],
+    );
+    const held: Array<{ id: string }> = await h.t.db.query(
+      `INSERT INTO sweeps (id, workspace_id, payment_id, sequence, chain, network, token, token_address, decimals,
+                           amount_atomic, credited_atomic, from_address, to_address, settlement_address_id,
+                           payout_state, reason, tx_hash, transfer_id, created_at, updated_at, completed_at)
+       SELECT gen_random_uuid(), p.workspace_id, p.id, 1, p.chain, p.network, p.token, NULL, p.decimals,
+              p.received_amount_atomic, p.received_amount_atomic, p.payment_address, NULL, NULL,
+              'held', 'deposit_balance_low', NULL, NULL, now() - interval '1 day', now() - interval '1 day', NULL
+         FROM payments p WHERE p.id = ANY($1)
+       RETURNING id`,
+      [copies.map((c) => c.id)],
+    );
+    expect(held).toHaveLength(600);
+    try {
+      const second = await h.paidPayment(owner, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
+      await h.advanceClock(DELAY_SECONDS + 1);
+      const stuck = await paidWithin(owner, second.id);
+      console.log(
+        `case 6 payout of one new payment: no held rows ${none.runs} runs (${none.ms.join(', ')} ms); ` +
+          `600 held rows ${stuck.runs} runs (${stuck.ms.join(', ')} ms)`,
+      );
+      expect(stuck.runs).toBe(none.runs);
+      // the held rows are still reconsidered, a share per run, round-robin
+      const [{ checked }] = await h.t.db.query(
+        `SELECT count(*)::int AS checked FROM sweeps WHERE id = ANY($1) AND checked_at IS NOT NULL`,
+        [held.map((r) => r.id)],
+      );
+      expect(checked).toBeGreaterThan(0);
+    } finally {
+      await h.t.db.query(
+        `UPDATE sweeps SET payout_state = 'failed', reason = 'transaction_reverted' WHERE id = ANY($1)`,
+        [held.map((r) => r.id)],
+      );
+    }
+  });
+});

@@ -10,6 +10,7 @@ import { ExpiryWaitsForWatcher1763925000000 } from './1763925000000-ExpiryWaitsF
 import { Payouts1763930000000 } from './1763930000000-Payouts';
 import { Refunds1763940000000 } from './1763940000000-Refunds';
 import { SweepAndRefundCancelled1795639600000 } from './1795639600000-SweepAndRefundCancelled';
+import { StuckRowsRoundRobin1795639700000 } from './1795639700000-StuckRowsRoundRobin';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Payouts1763930000000,
   Refunds1763940000000,
   SweepAndRefundCancelled1795639600000,
+  StuckRowsRoundRobin1795639700000,
 ];

@@ -83,14 +83,23 @@ export class PayoutPlanner {
    */
   async resumeOpen(rail: ChainConfig, limit: number): Promise<number> {
     let resumed = 0;
-    for (const sweep of await this.sweeps.open(rail, limit)) {
+    for (const sweep of await this.sweeps.inFlight(rail, limit)) {
       try {
-        if (sweep.transferId !== null && !(await this.giveUpIfStale(sweep))) continue;
-        if (sweep.transferId === null && (await this.resume(rail, sweep))) resumed++;
+        if (await this.giveUpIfStale(sweep)) sweep.transferId = null; // decided again below or next run
+      } catch (err) {
+        this.logger.warn(`sweep ${sweep.id}: not given up this run: ${(err as Error).message}`);
+      }
+    }
+    // issue 18 case 6: a bounded share, least recently decided first, so held rows never fill a run
+    const waiting = await this.sweeps.awaitingDecision(rail, decisionShare(limit));
+    for (const sweep of waiting) {
+      try {
+        if (await this.resume(rail, sweep)) resumed++;
       } catch (err) {
         this.logger.warn(`sweep ${sweep.id}: not resumed this run: ${(err as Error).message}`);
       }
     }
+    await this.sweeps.markChecked(waiting.map((s) => s.id));
     return resumed;
   }
 
@@ -347,6 +356,13 @@ export class PayoutPlanner {
     return this.signer.planNativeSweep(req, tx);
   }
 }
+
+/**
+ * How many rows waiting for a decision (held sweeps, refunds awaiting funds) a run reconsiders: a
+ * tenth of the batch, at least 10. The rest wait their turn (round-robin by `checked_at`), so with
+ * 600 held rows a run still spends its time on the payments that can move (issue 18 case 6).
+ */
+export const decisionShare = (batch: number): number => Math.max(10, Math.ceil(batch / 10));
 
 /**
  * money contract › Payouts: a refunded payment (the buyer got everything back) whose deposit holds

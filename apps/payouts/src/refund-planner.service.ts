@@ -12,6 +12,7 @@ import { ClockService } from '@svc/core';
 import { RefundEntity } from '@svc/db';
 import { RefundReason, RefundSource, refundWaitReason } from '@svc/domain';
 import { PaymentRepository, RefundRepository } from '@svc/payments';
+import { decisionShare } from './payout-planner.service';
 import {
   depositKey,
   OutboundNotCancellableError,
@@ -43,17 +44,23 @@ export class RefundPlanner {
   /** Open refunds of the rail without a transfer: decided, and planned when they can go now. Returns how many were planned. */
   async planOpen(rail: ChainConfig, limit: number): Promise<number> {
     let planned = 0;
-    for (const refund of await this.refunds.open(rail, limit)) {
+    for (const refund of await this.refunds.inFlight(rail, limit)) {
       try {
-        if (refund.transferId !== null) {
-          await this.giveUpIfStranded(refund, refund.transferId);
-          continue;
-        }
+        await this.giveUpIfStranded(refund, refund.transferId as string);
+      } catch (err) {
+        this.logger.warn(`refund ${refund.id}: not given up this run: ${(err as Error).message}`);
+      }
+    }
+    // issue 18 case 6: a bounded share, least recently decided first (new refunds have never been decided: first)
+    const waiting = await this.refunds.awaitingDecision(rail, decisionShare(limit));
+    for (const refund of waiting) {
+      try {
         if (await this.planRefund(rail, refund)) planned++;
       } catch (err) {
         this.logger.warn(`refund ${refund.id}: not planned this run: ${(err as Error).message}`);
       }
     }
+    await this.refunds.markChecked(waiting.map((r) => r.id));
     return planned;
   }
 

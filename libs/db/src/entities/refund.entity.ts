@@ -106,4 +106,16 @@ export class RefundEntity {
 
   @Column({ name: 'completed_at', type: 'timestamptz', precision: 3, nullable: true })
   completedAt!: Date | null;
+
+  /** When a run last decided this refund while it waited (database time): the round-robin order of stuck rows (issue 18 case 6). */
+  @Column({
+    name: 'checked_at',
+    type: 'timestamptz',
+    precision: 3,
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  checkedAt?: Date | null;
 }

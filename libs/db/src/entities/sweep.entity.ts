@@ -111,4 +111,16 @@ export class SweepEntity {
 
   @Column({ name: 'completed_at', type: 'timestamptz', precision: 3, nullable: true })
   completedAt!: Date | null;
+
+  /** When a run last decided this sweep while it waited (database time): the round-robin order of stuck rows (issue 18 case 6). */
+  @Column({
+    name: 'checked_at',
+    type: 'timestamptz',
+    precision: 3,
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  checkedAt?: Date | null;
 }

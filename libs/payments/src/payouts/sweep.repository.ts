@@ -1,7 +1,7 @@
 // Queries of sweeps (house style 5): the API's reads and walk, and the payout runs' work lists and
 // writes. Writes take the caller's transaction.
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { PaymentEntity, SweepEntity } from '@svc/db';
 import { Network, OPEN_PAYOUT_STATES, sweepChangeIsVisible } from '@svc/domain';
 import { appendEvents } from '../events/outbox';
@@ -100,6 +100,39 @@ export class SweepRepository {
       order: { createdAt: 'ASC', id: 'ASC' },
       take: limit,
     });
+  }
+
+  /**
+   * issue 18 case 6: open sweeps of a rail without a transfer (held, pending, or given up) — the
+   * ones a run decides again — least recently decided first, at most `limit`. A run takes a bounded
+   * share of these and marks them (`markChecked`), so rows that cannot move go round-robin and
+   * never fill a batch.
+   */
+  awaitingDecision(rail: Rail, limit: number): Promise<SweepEntity[]> {
+    return this.db.manager
+      .createQueryBuilder(SweepEntity, 's')
+      .where('s.chain = :chain AND s.network = :network', { chain: rail.chain, network: rail.network })
+      .andWhere('s.payout_state IN (:...open)', { open: OPEN })
+      .andWhere('s.transfer_id IS NULL')
+      .orderBy('s.checked_at', 'ASC', 'NULLS FIRST')
+      .addOrderBy('s.created_at', 'ASC')
+      .addOrderBy('s.id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Open sweeps of a rail with a transfer on its way, oldest first: what a run follows. */
+  inFlight(rail: Rail, limit: number): Promise<SweepEntity[]> {
+    return this.db.manager.find(SweepEntity, {
+      where: { chain: rail.chain, network: rail.network as Network, payoutState: In(OPEN), transferId: Not(IsNull()) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      take: limit,
+    });
+  }
+
+  /** The sweeps were decided now (database time; not `updatedAt`, which only visible changes move). */
+  async markChecked(ids: string[]): Promise<void> {
+    if (ids.length) await this.db.query('UPDATE sweeps SET checked_at = clock_timestamp() WHERE id = ANY($1)', [ids]);
   }
 
   // ------------------------------------------------------------------ writes (caller's transaction)

@@ -2,7 +2,7 @@
 // the reservation a payout subtracts. Writes take the caller's transaction.
 import { Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { RefundEntity } from '@svc/db';
 import { Network, RefundStatus } from '@svc/domain';
 import { appendEvents } from '../events/outbox';
@@ -58,6 +58,36 @@ export class RefundRepository implements PayoutReservations {
       order: { createdAt: 'ASC', id: 'ASC' },
       take: limit,
     });
+  }
+
+  /**
+   * issue 18 case 6: open refunds of a rail without a transfer (pending, awaiting_funds), least
+   * recently decided first, at most `limit`: a run decides a bounded share of them round-robin.
+   */
+  awaitingDecision(rail: Rail, limit: number): Promise<RefundEntity[]> {
+    return this.db.manager
+      .createQueryBuilder(RefundEntity, 'r')
+      .where('r.chain = :chain AND r.network = :network', { chain: rail.chain, network: rail.network })
+      .andWhere('r.status IN (:...open)', { open: OPEN })
+      .andWhere('r.transfer_id IS NULL')
+      .orderBy('r.checked_at', 'ASC', 'NULLS FIRST')
+      .addOrderBy('r.created_at', 'ASC')
+      .addOrderBy('r.id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Open refunds of a rail with a transfer on its way, oldest first: what a run follows. */
+  inFlight(rail: Rail, limit: number): Promise<RefundEntity[]> {
+    return this.db.manager.find(RefundEntity, {
+      where: { chain: rail.chain, network: rail.network as Network, status: In(OPEN), transferId: Not(IsNull()) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      take: limit,
+    });
+  }
+
+  async markChecked(ids: string[]): Promise<void> {
+    if (ids.length) await this.db.query('UPDATE refunds SET checked_at = clock_timestamp() WHERE id = ANY($1)', [ids]);
   }
 
   /** Σ amount of the payment's refunds by whether they are completed or still hold their amount. */
