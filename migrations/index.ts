@@ -12,6 +12,8 @@ import { Refunds1763940000000 } from './1763940000000-Refunds';
 import { OpenLinkPaymentsAndWatchPages1763951000000 } from './1763951000000-OpenLinkPaymentsAndWatchPages';
 import { CheckoutBranding1764100000000 } from './1764100000000-CheckoutBranding';
 import { SecretsAtRest1764100000001 } from './1764100000001-SecretsAtRest';
+import { SweepAndRefundCancelled1795639600000 } from './1795639600000-SweepAndRefundCancelled';
+import { StuckRowsRoundRobin1795639700000 } from './1795639700000-StuckRowsRoundRobin';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -27,4 +29,6 @@ export const MIGRATIONS = [
   OpenLinkPaymentsAndWatchPages1763951000000,
   CheckoutBranding1764100000000,
   SecretsAtRest1764100000001,
+  SweepAndRefundCancelled1795639600000,
+  StuckRowsRoundRobin1795639700000,
 ];

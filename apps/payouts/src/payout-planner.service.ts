@@ -13,6 +13,7 @@ import { OutboundTransferEntity, PaymentEntity, SettlementAddressEntity, SweepEn
 import {
   HeldReason,
   isPayoutEligible,
+  MAX_REVERTS_IN_A_ROW,
   PayoutState,
   payoutRemainder,
   SweepReason,
@@ -82,14 +83,23 @@ export class PayoutPlanner {
    */
   async resumeOpen(rail: ChainConfig, limit: number): Promise<number> {
     let resumed = 0;
-    for (const sweep of await this.sweeps.open(rail, limit)) {
+    for (const sweep of await this.sweeps.inFlight(rail, limit)) {
       try {
-        if (sweep.transferId !== null && !(await this.giveUpIfStale(sweep))) continue;
-        if (sweep.transferId === null && (await this.resume(rail, sweep))) resumed++;
+        if (await this.giveUpIfStale(sweep)) sweep.transferId = null; // decided again below or next run
+      } catch (err) {
+        this.logger.warn(`sweep ${sweep.id}: not given up this run: ${(err as Error).message}`);
+      }
+    }
+    // issue 18 case 6: a bounded share, least recently decided first, so held rows never fill a run
+    const waiting = await this.sweeps.awaitingDecision(rail, decisionShare(limit));
+    for (const sweep of waiting) {
+      try {
+        if (await this.resume(rail, sweep)) resumed++;
       } catch (err) {
         this.logger.warn(`sweep ${sweep.id}: not resumed this run: ${(err as Error).message}`);
       }
     }
+    await this.sweeps.markChecked(waiting.map((s) => s.id));
     return resumed;
   }
 
@@ -117,6 +127,11 @@ export class PayoutPlanner {
       let d: Writable = decision;
       if (reservation.refundInFlight) d = this.held('refund_in_progress', destinationOf(decision));
       if (d.kind === 'plan' && !(await this.stillActive(tx, d.destination))) return false; // retired meanwhile: next run
+      if (d.kind === 'plan' && (await this.revertedTooOften(tx, payment.id, d.destination))) {
+        d = this.held('reverted', d.destination);
+      }
+      // money contract › Payouts: nothing is owed when the buyer was refunded in full and the deposit cannot forward its dust
+      const nothingOwed = nothingOwedFor(payment, d);
       const now = this.clock.now();
       const sweep: Omit<SweepEntity, 'payment' | 'settlementAddress'> = {
         id: randomUUID(),
@@ -133,8 +148,8 @@ export class PayoutPlanner {
         fromAddress: payment.paymentAddress,
         toAddress: destinationOf(d)?.address ?? null,
         settlementAddressId: destinationOf(d)?.id ?? null,
-        payoutState: d.kind === 'plan' ? 'pending' : d.payoutState,
-        reason: d.kind === 'plan' ? null : d.reason,
+        payoutState: nothingOwed ? 'cancelled' : d.kind === 'plan' ? 'pending' : d.payoutState,
+        reason: nothingOwed ? 'nothing_owed' : d.kind === 'plan' ? null : d.reason,
         txHash: null,
         transferId: null,
         createdAt: now,
@@ -161,11 +176,31 @@ export class PayoutPlanner {
     return this.db.transaction(async (tx) => {
       const sweep = await this.sweeps.lock(tx, open.id);
       if (!sweep || sweep.transferId !== null || !['pending', 'held'].includes(sweep.payoutState)) return false;
+      const payment = await this.sweeps.lockPayment(tx, sweep.paymentId);
+      if (!payment) return false; // a credit holds it: next run
+      const reservation = await this.reservations.reservation(tx, sweep.paymentId);
       let d: Writable = decision;
-      if ((await this.reservations.reservation(tx, sweep.paymentId)).refundInFlight)
-        d = this.held('refund_in_progress', destinationOf(decision));
+      if (reservation.refundInFlight) d = this.held('refund_in_progress', destinationOf(decision));
       if (d.kind === 'plan' && !(await this.stillActive(tx, d.destination))) return false;
       const now = this.clock.now();
+      // money contract › Payouts: a held sweep (nothing signed) is recomputed from the claims each time it is reconsidered
+      const owed = payoutRemainder(
+        payment.receivedAmountAtomic,
+        reservation.reservedAtomic,
+        (await this.sweeps.sweptTotal(tx, payment.id)) - sweep.creditedAtomic,
+      );
+      if (!reservation.refundInFlight && (owed === 0n || nothingOwedFor(payment, d))) {
+        await this.sweeps.update(tx, sweep, { payoutState: 'cancelled', reason: 'nothing_owed' }, now);
+        this.logger.log(`sweep ${sweep.id}: cancelled, nothing is owed any more`);
+        return false;
+      }
+      if (owed > 0n && owed !== sweep.amountAtomic) {
+        await this.sweeps.update(tx, sweep, { amountAtomic: owed, creditedAtomic: owed }, now);
+      }
+      // held after 3 reverts in a row: only POST /v1/sweeps/:id/retry or a new destination moves it
+      if (sweep.payoutState === 'held' && sweep.reason === 'reverted') {
+        if (d.kind !== 'plan' || d.destination.id === sweep.settlementAddressId) return false;
+      }
       if (d.kind !== 'plan') {
         await this.sweeps.update(
           tx,
@@ -280,6 +315,12 @@ export class PayoutPlanner {
     }
   }
 
+  /** money contract › Payouts: the payment's last sweeps reverted 3 times in a row on the way to this destination. */
+  private async revertedTooOften(tx: EntityManager, paymentId: string, to: SettlementAddressEntity): Promise<boolean> {
+    const reverts = await this.sweeps.trailingReverts(tx, paymentId);
+    return reverts.count >= MAX_REVERTS_IN_A_ROW && reverts.destinationId === to.id;
+  }
+
   private held(reason: HeldReason, destination: SettlementAddressEntity | null): Writable {
     return { kind: 'wait', payoutState: 'held', reason, destination };
   }
@@ -315,6 +356,20 @@ export class PayoutPlanner {
     return this.signer.planNativeSweep(req, tx);
   }
 }
+
+/**
+ * How many rows waiting for a decision (held sweeps, refunds awaiting funds) a run reconsiders: a
+ * tenth of the batch, at least 10. The rest wait their turn (round-robin by `checked_at`), so with
+ * 600 held rows a run still spends its time on the payments that can move (issue 18 case 6).
+ */
+export const decisionShare = (batch: number): number => Math.max(10, Math.ceil(batch / 10));
+
+/**
+ * money contract › Payouts: a refunded payment (the buyer got everything back) whose deposit holds
+ * less than the fee of forwarding it owes the merchant nothing a run could ever pay.
+ */
+const nothingOwedFor = (payment: PaymentEntity, d: Writable): boolean =>
+  payment.status === 'refunded' && d.kind === 'wait' && d.reason === 'deposit_balance_low';
 
 const destinationOf = (d: Decision): SettlementAddressEntity | null =>
   d.kind === 'plan' ? d.destination : d.kind === 'wait' ? d.destination : null;

@@ -12,7 +12,15 @@ import { ClockService } from '@svc/core';
 import { RefundEntity } from '@svc/db';
 import { RefundReason, RefundSource, refundWaitReason } from '@svc/domain';
 import { PaymentRepository, RefundRepository } from '@svc/payments';
-import { depositKey, OutboundService, PayCheck, RefundWallets, SignerKeyRef } from '@svc/signer';
+import { decisionShare } from './payout-planner.service';
+import {
+  depositKey,
+  OutboundNotCancellableError,
+  OutboundService,
+  PayCheck,
+  RefundWallets,
+  SignerKeyRef,
+} from '@svc/signer';
 
 /** What a run decided for a refund before it writes. */
 type Decision =
@@ -36,14 +44,23 @@ export class RefundPlanner {
   /** Open refunds of the rail without a transfer: decided, and planned when they can go now. Returns how many were planned. */
   async planOpen(rail: ChainConfig, limit: number): Promise<number> {
     let planned = 0;
-    for (const refund of await this.refunds.open(rail, limit)) {
-      if (refund.transferId !== null) continue;
+    for (const refund of await this.refunds.inFlight(rail, limit)) {
+      try {
+        await this.giveUpIfStranded(refund, refund.transferId as string);
+      } catch (err) {
+        this.logger.warn(`refund ${refund.id}: not given up this run: ${(err as Error).message}`);
+      }
+    }
+    // issue 18 case 6: a bounded share, least recently decided first (new refunds have never been decided: first)
+    const waiting = await this.refunds.awaitingDecision(rail, decisionShare(limit));
+    for (const refund of waiting) {
       try {
         if (await this.planRefund(rail, refund)) planned++;
       } catch (err) {
         this.logger.warn(`refund ${refund.id}: not planned this run: ${(err as Error).message}`);
       }
     }
+    await this.refunds.markChecked(waiting.map((r) => r.id));
     return planned;
   }
 
@@ -94,6 +111,24 @@ export class RefundPlanner {
     });
   }
 
+  /**
+   * A refund planned from the deposit whose transfer waits, unsigned, for money the deposit does not
+   * hold (another refund took it first) is given up, so the next run decides its source again
+   * instead of waiting forever (issue 18 case 3). The tracker detaches the cancelled transfer.
+   */
+  private async giveUpIfStranded(refund: RefundEntity, transferId: string): Promise<void> {
+    if (refund.source !== 'deposit_address') return;
+    const transfer = await this.signer.get(transferId);
+    if (transfer.state !== 'planned' || transfer.nonce !== null) return;
+    if (transfer.waitReason !== 'balance_low' && transfer.waitReason !== 'nothing_to_send') return;
+    try {
+      await this.signer.cancel(transferId);
+      this.logger.log(`refund ${refund.id}: gave up its unsigned transfer from the deposit (${transfer.waitReason})`);
+    } catch (err) {
+      if (!(err instanceof OutboundNotCancellableError)) throw err; // signed meanwhile: it goes as signed
+    }
+  }
+
   /** money contract › Refunds 4: the deposit address while its funds are there, else the refund wallet. */
   private async decide(rail: ChainConfig, refund: RefundEntity): Promise<Decision> {
     if (rail.kind !== 'evm') return { kind: 'wait', reason: 'chain_not_supported' };
@@ -102,7 +137,9 @@ export class RefundPlanner {
     const payout = await this.payoutStarted(refund.paymentId);
     if (payout === 'unsigned') return { kind: 'skip', why: 'an unsigned payout transfer is being given up' };
     const request = { chain: rail.chain, network: rail.network, to: refund.toAddress, token: refund.tokenAddress };
-    if (payout === 'no' && payment.addressKind === 'evm') {
+    // one refund at a time from the deposit: a second one planned in the same run would count on the same balance
+    const depositBusy = (await this.refunds.depositRefundsInFlight(payment.id, refund.id)) > 0;
+    if (payout === 'no' && payment.addressKind === 'evm' && !depositBusy) {
       const from = depositKey(payment.addressIndex);
       const check = await this.signer.check({ ...request, from, amount: refund.amountAtomic });
       if (check.ok) return { kind: 'plan', source: 'deposit_address', from, fromAddress: payment.paymentAddress };
@@ -113,6 +150,8 @@ export class RefundPlanner {
     const wallet = await this.wallets.ensure(refund.workspaceId);
     const check = await this.signer.check({ ...request, from: wallet.key, amount: refund.amountAtomic });
     if (check.ok) return { kind: 'plan', source: 'refund_wallet', from: wallet.key, fromAddress: wallet.address };
+    // the deposit may pay once the other refund from it is final: decided again next run
+    if (payout === 'no' && depositBusy) return { kind: 'skip', why: 'another refund from the deposit is in flight' };
     const wait = refundWaitReason(check.waitReason);
     if (wait === 'fee_balance_low') return { kind: 'wait', reason: 'refund_wallet_low' };
     return wait ? { kind: 'wait', reason: wait } : skip(check);

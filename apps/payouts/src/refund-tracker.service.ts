@@ -31,7 +31,7 @@ export class RefundTracker {
 
   async track(rail: ChainConfig, limit: number): Promise<RefundTrackReport> {
     const report: RefundTrackReport = { completed: 0, failed: 0 };
-    for (const refund of await this.refunds.open(rail, limit)) {
+    for (const refund of await this.refunds.inFlight(rail, limit)) {
       if (refund.transferId === null) continue;
       try {
         const status = await this.follow(refund, refund.transferId);

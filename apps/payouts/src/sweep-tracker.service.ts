@@ -31,7 +31,7 @@ export class SweepTracker {
 
   async track(rail: ChainConfig, limit: number): Promise<TrackReport> {
     const report: TrackReport = { completed: 0, failed: 0, changed: 0 };
-    for (const sweep of await this.sweeps.open(rail, limit)) {
+    for (const sweep of await this.sweeps.inFlight(rail, limit)) {
       if (sweep.transferId === null) continue;
       try {
         const outcome = await this.follow(sweep, sweep.transferId);

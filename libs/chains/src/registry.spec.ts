@@ -1,7 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ACCEPTED_UNREGISTERED_CHAINS, BUILT_IN_CHAINS, ChainRegistry, REJECTED_CHAINS } from './registry';
+import {
+  ACCEPTED_UNREGISTERED_CHAINS,
+  BUILT_IN_CHAINS,
+  ChainRegistry,
+  maxFeePerGasOf,
+  mergeChainsFile,
+  minRefundAtomic,
+  REJECTED_CHAINS,
+} from './registry';
 
 const registry = new ChainRegistry(BUILT_IN_CHAINS);
 const chainMsg = (chain: string) =>
@@ -414,5 +422,42 @@ describe('ChainRegistry.fromFile (runtime-contract › SVC_CHAINS_FILE)', () => 
 
   it('rejects a missing file', () => {
     expect(() => ChainRegistry.fromFile(join(dir, 'missing.json'))).toThrow(/missing\.json: cannot read file/);
+  });
+});
+
+describe('money-out fields of the chains file: minRefund (token) and maxFeePerGas (chain)', () => {
+  const bnb = () => new ChainRegistry(BUILT_IN_CHAINS).get('bnb', 'mainnet')!;
+  it('defaults: 0.01 of a stablecoin, 10 × the typical fee of a native coin, a cap per chain', () => {
+    const rail = bnb();
+    const usdc = rail.tokens.find((t) => t.symbol === 'USDC')!;
+    const coin = rail.tokens.find((t) => t.symbol === 'BNB')!;
+    expect(minRefundAtomic(rail, usdc)).toBe(10n ** 16n);
+    expect(minRefundAtomic(rail, coin)).toBe(10n * 21_000n * 100_000_000n);
+    expect(maxFeePerGasOf(rail)).toBe(100_000_000_000n);
+  });
+  it('the file overrides both; malformed values fail at start-up', () => {
+    const file = {
+      chains: [
+        {
+          chain: 'bnb',
+          network: 'mainnet',
+          maxFeePerGas: '5000000000',
+          tokens: [{ symbol: 'USDC', minRefund: '1.5' }],
+        },
+      ],
+    };
+    const rail = new ChainRegistry(mergeChainsFile(BUILT_IN_CHAINS, file, 'test')).get('bnb', 'mainnet')!;
+    expect(maxFeePerGasOf(rail)).toBe(5_000_000_000n);
+    expect(
+      minRefundAtomic(
+        rail,
+        rail.tokens.find((t) => t.symbol === 'USDC')!,
+      ),
+    ).toBe(15n * 10n ** 17n);
+    const bad = (entry: Record<string, unknown>) => () =>
+      mergeChainsFile(BUILT_IN_CHAINS, { chains: [{ chain: 'bnb', network: 'mainnet', ...entry }] }, 'test');
+    expect(bad({ maxFeePerGas: 5 })).toThrow('maxFeePerGas must be a positive integer in wei');
+    expect(bad({ tokens: [{ symbol: 'USDC', minRefund: '-1' }] })).toThrow('minRefund must be a decimal string');
+    expect(bad({ tokens: [{ symbol: 'BNB', minRefund: '0.0000000000000000001' }] })).toThrow('more than 18 decimals');
   });
 });

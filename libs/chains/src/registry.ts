@@ -11,6 +11,8 @@ export interface TokenConfig {
   native: boolean;
   decimals: number;
   watched: boolean;
+  /** Smallest refund, a decimal string in token units (chains file `minRefund`); absent: the default (minRefundOf). */
+  minRefund?: string;
 }
 
 export interface ChainConfig {
@@ -20,6 +22,8 @@ export interface ChainConfig {
   chainId: number | null;
   rpcUrls: string[];
   confirmations: number;
+  /** Cap of the price per gas of every signed attempt, atomic (chains file `maxFeePerGas`); absent: the built-in default. */
+  maxFeePerGas?: string;
   /** True when at least one token is watched (deposits detected automatically). */
   watched: boolean;
   tokens: TokenConfig[];
@@ -374,6 +378,51 @@ export class ChainRegistry {
   }
 }
 
+// ---- money-out defaults (runtime contract › SVC_CHAINS_FILE: minRefund, maxFeePerGas) ----------
+
+/** A typical fee of a plain native transfer per chain, atomic (10 × it is a native coin's default minRefund). */
+const TYPICAL_NATIVE_FEE: Record<string, bigint> = {
+  bnb: 21_000n * 100_000_000n, // 21,000 gas at 0.1 gwei (BSC's floor since 2025)
+  base: 21_000n * 10_000_000n, // at 0.01 gwei
+  brokerchain: 21_000n * 1_000_000_000n,
+  arc: 21_000n * 1_000_000_000n,
+  sui: 2_000_000n, // 0.002 SUI
+  solana: 5_000n, // one signature
+  tron: 1_000_000n, // 1 TRX of bandwidth and energy
+};
+const FALLBACK_TYPICAL_FEE = 21_000n * 1_000_000_000n;
+
+/** The default cap of the price per gas (wei): far above a normal day, low enough that a spike cannot drain a tank. */
+const DEFAULT_MAX_FEE_PER_GAS: Record<string, bigint> = {
+  bnb: 100_000_000_000n, // 100 gwei
+  base: 50_000_000_000n,
+  brokerchain: 500_000_000_000n,
+  arc: 1_000_000_000_000n,
+};
+const FALLBACK_MAX_FEE_PER_GAS = 500_000_000_000n;
+
+/**
+ * money contract › Refunds 3: the smallest refund of a token, atomic: the chains file's `minRefund`,
+ * else 0.01 of a USD stablecoin, 10 × the rail's typical fee for a native coin, else 1 atomic unit.
+ */
+export function minRefundAtomic(chain: ChainConfig, token: TokenConfig): bigint {
+  if (token.minRefund !== undefined) {
+    const [whole, frac = ''] = token.minRefund.split('.');
+    return BigInt(whole) * 10n ** BigInt(token.decimals) + BigInt(frac.padEnd(token.decimals, '0') || '0');
+  }
+  if (USD_STABLECOINS.includes(token.symbol.toUpperCase())) {
+    return token.decimals >= 2 ? 10n ** BigInt(token.decimals - 2) : 1n;
+  }
+  if (token.native) return 10n * (TYPICAL_NATIVE_FEE[chain.chain] ?? FALLBACK_TYPICAL_FEE);
+  return 1n;
+}
+
+/** runtime contract › SVC_CHAINS_FILE: the cap of the price per gas of a chain (the file's `maxFeePerGas`, else the default). */
+export function maxFeePerGasOf(chain: ChainConfig): bigint {
+  if (chain.maxFeePerGas !== undefined) return BigInt(chain.maxFeePerGas);
+  return DEFAULT_MAX_FEE_PER_GAS[chain.chain] ?? FALLBACK_MAX_FEE_PER_GAS;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {
     for (const v of Object.values(value)) deepFreeze(v);
@@ -386,8 +435,20 @@ function deepFreeze<T>(value: T): T {
 
 type Json = Record<string, unknown>;
 
-const CHAIN_FIELDS = ['chain', 'network', 'kind', 'chainId', 'rpcUrls', 'confirmations', 'watched', 'tokens'];
-const TOKEN_FIELDS = ['symbol', 'address', 'native', 'decimals', 'watched'];
+const CHAIN_FIELDS = [
+  'chain',
+  'network',
+  'kind',
+  'chainId',
+  'rpcUrls',
+  'confirmations',
+  'watched',
+  'tokens',
+  'maxFeePerGas',
+];
+const TOKEN_FIELDS = ['symbol', 'address', 'native', 'decimals', 'watched', 'minRefund'];
+const ATOMIC_RE = /^[1-9][0-9]{0,77}$/;
+const UNITS_RE = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
 // Address shapes per kind, so a contract pasted under the wrong chain fails at start-up.
 const ADDRESS_FORMATS: Record<ChainKind, [RegExp, string]> = {
@@ -447,6 +508,9 @@ export function mergeChainsFile(base: ChainConfig[], json: unknown, source: stri
     }
     if (e.watched !== undefined && typeof e.watched !== 'boolean') fail(`${label}.watched`, 'must be a boolean');
     if (e.tokens !== undefined && !Array.isArray(e.tokens)) fail(`${label}.tokens`, 'must be an array');
+    if (e.maxFeePerGas !== undefined && !(typeof e.maxFeePerGas === 'string' && ATOMIC_RE.test(e.maxFeePerGas))) {
+      fail(`${label}.maxFeePerGas`, 'must be a positive integer in wei, as a decimal string');
+    }
 
     const existing = result.find((c) => c.chain === name && c.network === network);
     if (!existing && e.kind === undefined) fail(`${label}.kind`, 'is required for a chain that is not built in');
@@ -468,6 +532,7 @@ export function mergeChainsFile(base: ChainConfig[], json: unknown, source: stri
     if (e.chainId !== undefined) target.chainId = e.chainId as number | null;
     if (e.rpcUrls !== undefined) target.rpcUrls = [...(e.rpcUrls as string[])];
     if (e.confirmations !== undefined) target.confirmations = e.confirmations as number;
+    if (e.maxFeePerGas !== undefined) target.maxFeePerGas = e.maxFeePerGas as string;
 
     const symbols = new Set<string>();
     ((e.tokens as unknown[] | undefined) ?? []).forEach((rawToken, j) => {
@@ -487,6 +552,9 @@ export function mergeChainsFile(base: ChainConfig[], json: unknown, source: stri
         fail(`${tAt}.decimals`, 'must be an integer from 0 to 77');
       }
       if (t.watched !== undefined && typeof t.watched !== 'boolean') fail(`${tAt}.watched`, 'must be a boolean');
+      if (t.minRefund !== undefined && !(typeof t.minRefund === 'string' && UNITS_RE.test(t.minRefund))) {
+        fail(`${tAt}.minRefund`, 'must be a decimal string in token units');
+      }
 
       let tok = target.tokens.find((x) => x.symbol.toUpperCase() === symbol.toUpperCase());
       if (!tok) {
@@ -501,6 +569,11 @@ export function mergeChainsFile(base: ChainConfig[], json: unknown, source: stri
       if (t.native !== undefined) tok.native = t.native as boolean;
       if (t.decimals !== undefined) tok.decimals = t.decimals as number;
       if (t.watched !== undefined) tok.watched = t.watched as boolean;
+      if (t.minRefund !== undefined) {
+        const [, frac = ''] = (t.minRefund as string).split('.');
+        if (frac.length > tok.decimals) fail(`${tAt}.minRefund`, `has more than ${tok.decimals} decimals`);
+        tok.minRefund = t.minRefund as string;
+      }
     });
 
     if (e.watched === false) for (const tok of target.tokens) tok.watched = false;

@@ -646,6 +646,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/refunds/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the `refunds.write` permission. */
+        post: operations["RefundsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/settlement-addresses": {
         parameters: {
             query?: never;
@@ -723,6 +740,23 @@ export type paths = {
         get: operations["SweepsController_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sweeps/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Needs the `settlement.route` permission. */
+        post: operations["SweepsController_retry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1328,7 +1362,7 @@ export type components = {
             /** @enum {string|null} */
             source: "deposit_address" | "refund_wallet" | null;
             /** @enum {string} */
-            status: "awaiting_funds" | "completed" | "failed" | "pending" | "submitted";
+            status: "awaiting_funds" | "cancelled" | "completed" | "failed" | "pending" | "submitted";
             toAddress: string;
             token: string;
             txHash: string | null;
@@ -1371,9 +1405,9 @@ export type components = {
             object: "sweep";
             paymentId: string;
             /** @enum {string} */
-            payoutState: "completed" | "failed" | "held" | "manual_required" | "pending" | "submitted";
+            payoutState: "cancelled" | "completed" | "failed" | "held" | "manual_required" | "pending" | "submitted";
             /** @enum {string|null} */
-            reason: "deposit_balance_low" | "gas_tank_low" | "native_sui" | "no_settlement_address" | "no_sweep_support" | "refund_in_progress" | "transaction_reverted" | null;
+            reason: "deposit_balance_low" | "fee_above_cap" | "gas_tank_low" | "native_sui" | "no_settlement_address" | "no_sweep_support" | "nothing_owed" | "refund_in_progress" | "reverted" | "transaction_reverted" | null;
             requiresManualPayout: boolean;
             sequence: number;
             settlementAddressId: string | null;
@@ -6602,6 +6636,108 @@ export interface operations {
             };
         };
     };
+    RefundsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `message` names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "amount 0.5 is below the minimum of 1 USD."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing API key: send it in the x-api-key header."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role lacks the permission this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "This API key (role developer) lacks the permission refunds.write."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this workspace (another workspace's objects are not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "No such payment: 3f0c2a8e-6b1d-4c5e-9f7a-2d4b6c8e0a1b."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is not in a state that allows this. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Only confirmed or overpaid payments can be refunded; this payment is underpaid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     SettlementAddressesController_list: {
         parameters: {
             query?: {
@@ -7227,6 +7363,108 @@ export interface operations {
         };
     };
     SweepsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sweep"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `message` names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "amount 0.5 is below the minimum of 1 USD."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing API key: send it in the x-api-key header."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role lacks the permission this route needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "This API key (role developer) lacks the permission refunds.write."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in this workspace (another workspace's objects are not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "No such payment: 3f0c2a8e-6b1d-4c5e-9f7a-2d4b6c8e0a1b."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is not in a state that allows this. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Only confirmed or overpaid payments can be refunded; this payment is underpaid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    SweepsController_retry: {
         parameters: {
             query?: never;
             header?: never;

@@ -14,7 +14,7 @@ describe('payoutState from the transfer', () => {
   test('planned: pending; held when the signer waits for the gas tank or the deposit has not enough', () => {
     expect(payoutFromTransfer('planned', null)).toEqual({ payoutState: 'pending', reason: null });
     expect(payoutFromTransfer('planned', 'waiting_for_top_up')).toEqual({ payoutState: 'pending', reason: null });
-    expect(payoutFromTransfer('planned', 'fee_above_cap')).toEqual({ payoutState: 'pending', reason: null });
+    expect(payoutFromTransfer('planned', 'fee_above_cap')).toEqual({ payoutState: 'held', reason: 'fee_above_cap' });
     expect(payoutFromTransfer('planned', 'gas_tank_low')).toEqual({ payoutState: 'held', reason: 'gas_tank_low' });
     expect(payoutFromTransfer('planned', 'nothing_to_send')).toEqual({
       payoutState: 'held',
@@ -25,6 +25,13 @@ describe('payoutState from the transfer', () => {
   test.each(['signed', 'submitted', 'replacing', 'mined'] as const)('%s: submitted', (state) => {
     expect(payoutFromTransfer(state, null)).toEqual({ payoutState: 'submitted', reason: null });
   });
+
+  test.each(['submitted', 'replacing'] as const)(
+    '%s and stuck at the fee cap: held fee_above_cap (issue 18 case 8)',
+    (state) => {
+      expect(payoutFromTransfer(state, 'fee_above_cap')).toEqual({ payoutState: 'held', reason: 'fee_above_cap' });
+    },
+  );
 
   test('completed: completed; failed (reverted) only: failed with transaction_reverted', () => {
     expect(payoutFromTransfer('completed', null)).toEqual({ payoutState: 'completed', reason: null });

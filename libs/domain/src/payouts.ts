@@ -52,9 +52,18 @@ export const ONLY_ACTIVE_CAN_BE_DEFAULT = 'Only an active settlement address can
  * completed        the transaction is final on chain
  * held             waits for something the merchant or operator must do (`reason`); resumes by itself
  * manual_required  no run can forward it (a chain without sweep support, native SUI)
- * failed           the transaction reverted on chain; the next run builds a new sweep
+ * failed           the transaction reverted on chain; the next run builds a new sweep (at most 3 in a row)
+ * cancelled        nothing is owed any more (the buyer was refunded in full); only with nothing signed; final
  */
-export const PAYOUT_STATES = ['pending', 'submitted', 'completed', 'held', 'manual_required', 'failed'] as const;
+export const PAYOUT_STATES = [
+  'pending',
+  'submitted',
+  'completed',
+  'held',
+  'manual_required',
+  'failed',
+  'cancelled',
+] as const;
 export type PayoutState = (typeof PAYOUT_STATES)[number];
 
 export const HELD_REASONS = [
@@ -66,6 +75,10 @@ export const HELD_REASONS = [
   'refund_in_progress',
   /** the deposit address holds less than the sweep needs (a native balance below the fee, or tokens gone) */
   'deposit_balance_low',
+  /** the payment's last 3 sweeps reverted on chain: nothing more is spent until POST /v1/sweeps/:id/retry or a new destination */
+  'reverted',
+  /** a replacement of its stuck transaction would exceed the chain's maxFeePerGas */
+  'fee_above_cap',
 ] as const;
 export type HeldReason = (typeof HELD_REASONS)[number];
 
@@ -80,7 +93,14 @@ export type ManualReason = (typeof MANUAL_REASONS)[number];
 export const FAILED_REASONS = ['transaction_reverted'] as const;
 export type FailedReason = (typeof FAILED_REASONS)[number];
 
-export type SweepReason = HeldReason | ManualReason | FailedReason;
+/** money contract › Payouts: a held sweep recomputed to nothing owed (the buyer was refunded in full). */
+export const CANCELLED_REASONS = ['nothing_owed'] as const;
+export type CancelledReason = (typeof CANCELLED_REASONS)[number];
+
+/** money contract › Payouts: after this many reverts in a row the next sweep of the payment is held `reverted`. */
+export const MAX_REVERTS_IN_A_ROW = 3;
+
+export type SweepReason = HeldReason | ManualReason | FailedReason | CancelledReason;
 
 /** money contract › Payouts: `requiresManualPayout` is true exactly for held and manual_required. */
 export function requiresManualPayout(state: PayoutState): boolean {
@@ -92,6 +112,7 @@ export function requiresManualPayout(state: PayoutState): boolean {
     case 'submitted':
     case 'completed':
     case 'failed':
+    case 'cancelled':
       return false;
     default:
       return assertUnreachable(state);
@@ -108,6 +129,7 @@ export function isOpenPayoutState(state: PayoutState): boolean {
     case 'completed':
     case 'manual_required':
     case 'failed':
+    case 'cancelled':
       return false;
     default:
       return assertUnreachable(state);
@@ -206,9 +228,13 @@ export function payoutFromTransfer(state: OutboundState, waitReason: OutboundWai
   switch (state) {
     case 'planned':
       return { payoutState: heldByWait(waitReason) ? 'held' : 'pending', reason: heldByWait(waitReason) };
-    case 'signed':
     case 'submitted':
     case 'replacing':
+      // stuck, and a replacement would pass the chain's maxFeePerGas: held with the reason (issue 18 case 8)
+      return waitReason === 'fee_above_cap'
+        ? { payoutState: 'held', reason: 'fee_above_cap' }
+        : { payoutState: 'submitted', reason: null };
+    case 'signed':
     case 'mined':
       return { payoutState: 'submitted', reason: null };
     case 'completed':
@@ -230,9 +256,10 @@ export function heldByWait(waitReason: OutboundWaitReason | null): HeldReason | 
     case 'balance_low':
     case 'nothing_to_send':
       return 'deposit_balance_low';
+    case 'fee_above_cap':
+      return 'fee_above_cap';
     case 'address_busy':
     case 'waiting_for_top_up':
-    case 'fee_above_cap':
     case 'rpc_error':
     case null:
       return null;

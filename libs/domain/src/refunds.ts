@@ -3,8 +3,11 @@
 import type { OutboundState, OutboundWaitReason } from './outbound';
 import { assertUnreachable } from './types';
 
-/** pending → submitted → completed; awaiting_funds (nothing can pay it yet; resumes by itself); failed (reverted). */
-export const REFUND_STATUSES = ['pending', 'submitted', 'completed', 'awaiting_funds', 'failed'] as const;
+/**
+ * pending → submitted → completed; awaiting_funds (nothing can pay it yet; resumes by itself); failed
+ * (reverted); cancelled (POST /v1/refunds/:id/cancel from pending or awaiting_funds, nothing signed).
+ */
+export const REFUND_STATUSES = ['pending', 'submitted', 'completed', 'awaiting_funds', 'failed', 'cancelled'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** Where the money comes from: the payment's deposit address while its funds are there, else the refund wallet. */
@@ -28,7 +31,12 @@ export type RefundReason = (typeof REFUND_REASONS)[number];
 
 /** A refund that still holds part of the payment (completed ones hold it for good; failed ones released it). */
 export function refundHoldsAmount(status: RefundStatus): boolean {
-  return status !== 'failed';
+  return status !== 'failed' && status !== 'cancelled';
+}
+
+/** money contract › Refunds: only a pending or awaiting_funds refund can be cancelled (with nothing signed). */
+export function isRefundCancellable(status: RefundStatus): boolean {
+  return status === 'pending' || status === 'awaiting_funds';
 }
 
 /** A refund not final yet: while one exists, the payment's payout waits (money contract › Payouts 1). */
@@ -40,6 +48,7 @@ export function isRefundOpen(status: RefundStatus): boolean {
       return true;
     case 'completed':
     case 'failed':
+    case 'cancelled':
       return false;
     default:
       return assertUnreachable(status);

@@ -13,6 +13,7 @@ export * from './presenters/payment.presenter';
 export * from './presenters/receipt.presenter';
 export * from './presenters/session.presenter';
 export * from './recovery.service';
+export * from './events/refund-events';
 export * from './events/settlement-events';
 export * from './payouts/payout-reservations';
 export * from './payouts/sweep.repository';

@@ -1,6 +1,6 @@
 // What every part of the signer shares: the database, the chains, the keys, the clock, the nodes.
 import type { DataSource } from 'typeorm';
-import type { ChainConfig, ChainRegistry } from '@svc/chains';
+import { maxFeePerGasOf, type ChainConfig, type ChainRegistry } from '@svc/chains';
 import type { Network } from '@svc/domain';
 import type { SignerCrashPoint } from '@svc/config';
 import { FeePolicy, feePolicy } from './fees/fees';
@@ -66,7 +66,8 @@ export class SignerContext {
     const overrides =
       typeof this.options.feePolicy === 'function' ? this.options.feePolicy(config) : (this.options.feePolicy ?? {});
     const rpc = this.options.rpc ? this.options.rpc(config) : new JsonRpcClient(config.rpcUrls);
-    rail = new EvmRail(config, rpc, feePolicy(overrides));
+    // runtime contract › SVC_CHAINS_FILE: every rail has a fee cap (the chain's maxFeePerGas, else its default)
+    rail = new EvmRail(config, rpc, feePolicy({ maxFeePerGas: maxFeePerGasOf(config), ...overrides }));
     this.rails.set(key, rail);
     return rail;
   }

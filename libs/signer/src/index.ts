@@ -6,6 +6,7 @@ export * from './rpc/evm-rpc-client';
 export * from './rpc/evm-rail';
 export * from './outbound/funds';
 export * from './outbound/outbound.errors';
+export * from './outbound/outbound.repository';
 export * from './outbound/outbound.service';
 export * from './outbound/pay-check';
 export * from './outbound/rail-runner';

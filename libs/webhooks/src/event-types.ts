@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'payment.flow.approved',
   'payment.flow.rejected',
   'settlement.completed',
+  // money contract › Payouts: every move of a sweep into held
+  'settlement.held',
   // money contract › Settlement addresses
   'settlement.address_added',
   'settlement.address_activated',
@@ -26,6 +28,8 @@ export const EVENT_TYPES = [
   'invoice.paid',
   // money contract › event types (issue 21 › 6): goes to every other endpoint of the workspace whatever its filters
   'webhook_endpoint.updated',
+  // money contract › Refunds: a refund enters awaiting_funds
+  'refund.awaiting_funds',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -40,6 +44,8 @@ export const WILDCARD_FILTERS = [
   'facilitator.*',
   'payment.flow.*',
   'settlement.*',
+  // money contract › Payouts: refund events by wildcard
+  'refund.*',
 ] as const;
 
 const REFUSED: Record<string, string> = {

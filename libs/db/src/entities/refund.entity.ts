@@ -21,7 +21,10 @@ import { PaymentEntity } from './payment.entity';
   where: '"idempotency_key" IS NOT NULL',
 })
 @Index('UQ_refunds_transfer', ['transferId'], { unique: true, where: '"transfer_id" IS NOT NULL' })
-@Check('CHK_refunds_status', `"status" IN ('pending', 'submitted', 'completed', 'awaiting_funds', 'failed')`)
+@Check(
+  'CHK_refunds_status',
+  `"status" IN ('pending', 'submitted', 'completed', 'awaiting_funds', 'failed', 'cancelled')`,
+)
 @Check('CHK_refunds_source', `"source" IS NULL OR "source" IN ('deposit_address', 'refund_wallet')`)
 @Check('CHK_refunds_amount', `"amount_atomic" > 0`)
 export class RefundEntity {
@@ -103,4 +106,16 @@ export class RefundEntity {
 
   @Column({ name: 'completed_at', type: 'timestamptz', precision: 3, nullable: true })
   completedAt!: Date | null;
+
+  /** When a run last decided this refund while it waited (database time): the round-robin order of stuck rows (issue 18 case 6). */
+  @Column({
+    name: 'checked_at',
+    type: 'timestamptz',
+    precision: 3,
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  checkedAt?: Date | null;
 }

@@ -28,7 +28,7 @@ const money = (name: string) =>
 @Index('UQ_sweeps_transfer', ['transferId'], { unique: true, where: '"transfer_id" IS NOT NULL' })
 @Check(
   'CHK_sweeps_payout_state',
-  `"payout_state" IN ('pending', 'submitted', 'completed', 'held', 'manual_required', 'failed')`,
+  `"payout_state" IN ('pending', 'submitted', 'completed', 'held', 'manual_required', 'failed', 'cancelled')`,
 )
 @Check('CHK_sweeps_sequence', `"sequence" >= 1`)
 @Check('CHK_sweeps_amounts', `"credited_atomic" >= 0 AND "amount_atomic" >= 0`)
@@ -111,4 +111,16 @@ export class SweepEntity {
 
   @Column({ name: 'completed_at', type: 'timestamptz', precision: 3, nullable: true })
   completedAt!: Date | null;
+
+  /** When a run last decided this sweep while it waited (database time): the round-robin order of stuck rows (issue 18 case 6). */
+  @Column({
+    name: 'checked_at',
+    type: 'timestamptz',
+    precision: 3,
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  checkedAt?: Date | null;
 }

@@ -39,3 +39,9 @@ export function settlementCompletedEvent(
     },
   };
 }
+
+/** money contract › Payouts: every move of a sweep into `held` fires `settlement.held` with `{merchantId, eventType, sweep}`. */
+export function settlementHeldEvent(sweep: SweepEntity): OutboxEvent {
+  const type = 'settlement.held';
+  return { type, data: { merchantId: sweep.workspaceId, eventType: type, sweep: sweepObject(sweep) } };
+}

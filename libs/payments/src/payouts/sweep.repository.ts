@@ -1,9 +1,11 @@
 // Queries of sweeps (house style 5): the API's reads and walk, and the payout runs' work lists and
 // writes. Writes take the caller's transaction.
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { PaymentEntity, SweepEntity } from '@svc/db';
 import { Network, OPEN_PAYOUT_STATES, sweepChangeIsVisible } from '@svc/domain';
+import { appendEvents } from '../events/outbox';
+import { settlementHeldEvent } from '../events/settlement-events';
 import type { Rail } from '../settlement/settlement-address.repository';
 
 export interface SweepWalkPage {
@@ -100,6 +102,39 @@ export class SweepRepository {
     });
   }
 
+  /**
+   * issue 18 case 6: open sweeps of a rail without a transfer (held, pending, or given up) — the
+   * ones a run decides again — least recently decided first, at most `limit`. A run takes a bounded
+   * share of these and marks them (`markChecked`), so rows that cannot move go round-robin and
+   * never fill a batch.
+   */
+  awaitingDecision(rail: Rail, limit: number): Promise<SweepEntity[]> {
+    return this.db.manager
+      .createQueryBuilder(SweepEntity, 's')
+      .where('s.chain = :chain AND s.network = :network', { chain: rail.chain, network: rail.network })
+      .andWhere('s.payout_state IN (:...open)', { open: OPEN })
+      .andWhere('s.transfer_id IS NULL')
+      .orderBy('s.checked_at', 'ASC', 'NULLS FIRST')
+      .addOrderBy('s.created_at', 'ASC')
+      .addOrderBy('s.id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Open sweeps of a rail with a transfer on its way, oldest first: what a run follows. */
+  inFlight(rail: Rail, limit: number): Promise<SweepEntity[]> {
+    return this.db.manager.find(SweepEntity, {
+      where: { chain: rail.chain, network: rail.network as Network, payoutState: In(OPEN), transferId: Not(IsNull()) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      take: limit,
+    });
+  }
+
+  /** The sweeps were decided now (database time; not `updatedAt`, which only visible changes move). */
+  async markChecked(ids: string[]): Promise<void> {
+    if (ids.length) await this.db.query('UPDATE sweeps SET checked_at = clock_timestamp() WHERE id = ANY($1)', [ids]);
+  }
+
   // ------------------------------------------------------------------ writes (caller's transaction)
 
   /** The payment row, locked; a row a credit holds is skipped (left to the next run). */
@@ -145,6 +180,25 @@ export class SweepRepository {
     return row.taken;
   }
 
+  /**
+   * money contract › Payouts: how many of the payment's newest sweeps reverted in a row, and the
+   * settlement address the newest of them went to (a new destination lifts the hold).
+   */
+  async trailingReverts(
+    tx: EntityManager,
+    paymentId: string,
+  ): Promise<{ count: number; destinationId: string | null }> {
+    const rows: Array<{ payout_state: string; settlement_address_id: string | null }> = await tx.query(
+      `SELECT payout_state, settlement_address_id FROM sweeps
+        WHERE payment_id = $1 AND payout_state <> 'held'
+        ORDER BY sequence DESC LIMIT 10`,
+      [paymentId],
+    );
+    let count = 0;
+    while (count < rows.length && rows[count].payout_state === 'failed') count++;
+    return { count, destinationId: rows[0]?.settlement_address_id ?? null };
+  }
+
   async nextSequence(tx: EntityManager, paymentId: string): Promise<number> {
     const [row]: Array<{ n: number | null }> = await tx.query(
       'SELECT max(sequence) AS n FROM sweeps WHERE payment_id = $1',
@@ -153,8 +207,12 @@ export class SweepRepository {
     return (row?.n ?? 0) + 1;
   }
 
+  /** Inserts the sweep; one written `held` fires settlement.held in the same transaction. */
   async insert(tx: EntityManager, s: Omit<SweepEntity, 'payment' | 'settlementAddress'>): Promise<void> {
     await tx.insert(SweepEntity, s);
+    if (s.payoutState === 'held') {
+      await appendEvents(tx, s.workspaceId, [settlementHeldEvent(s as SweepEntity)], s.updatedAt);
+    }
   }
 
   /**
@@ -169,8 +227,11 @@ export class SweepRepository {
     const set: SweepChanges & { updatedAt?: Date } = {};
     for (const k of changed) (set as Record<string, unknown>)[k] = next[k];
     if (visible) set.updatedAt = now;
+    const intoHeld = s.payoutState !== 'held' && next.payoutState === 'held';
     await tx.update(SweepEntity, { id: s.id }, set);
     Object.assign(s, set);
+    // money contract › Payouts: every move into held fires settlement.held, with the move
+    if (intoHeld) await appendEvents(tx, s.workspaceId, [settlementHeldEvent(s)], now);
     return true;
   }
 }

@@ -1,9 +1,12 @@
 // Queries of refunds (house style 5): the API's writes and reads, the payout runs' work lists, and
 // the reservation a payout subtracts. Writes take the caller's transaction.
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { getAddress } from 'ethers';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { RefundEntity } from '@svc/db';
 import { Network, RefundStatus } from '@svc/domain';
+import { appendEvents } from '../events/outbox';
+import { refundAwaitingFundsEvent } from '../events/refund-events';
 import type { PayoutReservation, PayoutReservations } from '../payouts/payout-reservations';
 import type { Rail } from '../settlement/settlement-address.repository';
 
@@ -57,10 +60,40 @@ export class RefundRepository implements PayoutReservations {
     });
   }
 
+  /**
+   * issue 18 case 6: open refunds of a rail without a transfer (pending, awaiting_funds), least
+   * recently decided first, at most `limit`: a run decides a bounded share of them round-robin.
+   */
+  awaitingDecision(rail: Rail, limit: number): Promise<RefundEntity[]> {
+    return this.db.manager
+      .createQueryBuilder(RefundEntity, 'r')
+      .where('r.chain = :chain AND r.network = :network', { chain: rail.chain, network: rail.network })
+      .andWhere('r.status IN (:...open)', { open: OPEN })
+      .andWhere('r.transfer_id IS NULL')
+      .orderBy('r.checked_at', 'ASC', 'NULLS FIRST')
+      .addOrderBy('r.created_at', 'ASC')
+      .addOrderBy('r.id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Open refunds of a rail with a transfer on its way, oldest first: what a run follows. */
+  inFlight(rail: Rail, limit: number): Promise<RefundEntity[]> {
+    return this.db.manager.find(RefundEntity, {
+      where: { chain: rail.chain, network: rail.network as Network, status: In(OPEN), transferId: Not(IsNull()) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      take: limit,
+    });
+  }
+
+  async markChecked(ids: string[]): Promise<void> {
+    if (ids.length) await this.db.query('UPDATE refunds SET checked_at = clock_timestamp() WHERE id = ANY($1)', [ids]);
+  }
+
   /** Σ amount of the payment's refunds by whether they are completed or still hold their amount. */
   async totals(tx: EntityManager, paymentId: string): Promise<{ held: bigint; completed: bigint; open: number }> {
     const [row]: Array<{ held: string | null; completed: string | null; open: number }> = await tx.query(
-      `SELECT sum(amount_atomic) FILTER (WHERE status <> 'failed')::text AS held,
+      `SELECT sum(amount_atomic) FILTER (WHERE status NOT IN ('failed', 'cancelled'))::text AS held,
               sum(amount_atomic) FILTER (WHERE status = 'completed')::text AS completed,
               count(*) FILTER (WHERE status = ANY($2))::int AS open
          FROM refunds WHERE payment_id = $1`,
@@ -69,10 +102,52 @@ export class RefundRepository implements PayoutReservations {
     return { held: BigInt(row?.held ?? '0'), completed: BigInt(row?.completed ?? '0'), open: row?.open ?? 0 };
   }
 
-  /** money contract › Payouts 1: what refunds hold back from a payout, and whether one is on its way. */
+  /**
+   * money contract › Payouts 1 and Refunds 4: what refunds hold back from a payout, and whether one
+   * is on its way. Only refunds that draw on the deposit address count: those paid (or being paid)
+   * from it, and open ones whose source is not decided yet. A refund paid from the refund wallet
+   * claims the wallet, not the deposit: the merchant's float paid the buyer, so the deposit's coins
+   * are the merchant's and are paid out as usual (issue 18 case 1).
+   */
   async reservation(tx: EntityManager, paymentId: string): Promise<PayoutReservation> {
-    const t = await this.totals(tx, paymentId);
-    return { reservedAtomic: t.held, refundInFlight: t.open > 0 };
+    const [row]: Array<{ reserved: string | null; open: number }> = await tx.query(
+      `SELECT sum(amount_atomic) FILTER (WHERE source = 'deposit_address' OR (source IS NULL AND status = ANY($2)))::text
+                AS reserved,
+              count(*) FILTER (WHERE status = ANY($2) AND (source IS NULL OR source = 'deposit_address'))::int AS open
+         FROM refunds WHERE payment_id = $1 AND status NOT IN ('failed', 'cancelled')`,
+      [paymentId, OPEN],
+    );
+    return { reservedAtomic: BigInt(row?.reserved ?? '0'), refundInFlight: (row?.open ?? 0) > 0 };
+  }
+
+  /**
+   * Whether `address` is one of this service's own (money contract › Refunds 3): a deposit address
+   * of any payment, or a refund wallet of any workspace. EVM addresses compare case-insensitively.
+   */
+  async ownAddress(address: string): Promise<'deposit_address' | 'refund_wallet' | null> {
+    const forms = [...new Set([address, address.toLowerCase(), evmChecksum(address)])];
+    const [row]: Array<{ kind: 'deposit_address' | 'refund_wallet' }> = await this.db.query(
+      `SELECT 'deposit_address' AS kind FROM payments WHERE payment_address = ANY($1)
+       UNION ALL
+       SELECT 'refund_wallet' AS kind FROM refund_wallets WHERE lower(address) = $2
+       LIMIT 1`,
+      [forms, address.toLowerCase()],
+    );
+    return row?.kind ?? null;
+  }
+
+  /**
+   * Open refunds of the payment other than `exceptId` that draw on its deposit address and have
+   * not reached the chain yet (issue 18 case 3: two refunds planned in one run must not both count
+   * on the same deposit balance).
+   */
+  async depositRefundsInFlight(paymentId: string, exceptId: string): Promise<number> {
+    const [row]: Array<{ n: number }> = await this.db.query(
+      `SELECT count(*)::int AS n FROM refunds
+        WHERE payment_id = $1 AND id <> $2 AND source = 'deposit_address' AND status = ANY($3)`,
+      [paymentId, exceptId, OPEN],
+    );
+    return row?.n ?? 0;
   }
 
   // ------------------------------------------------------------------ writes (caller's transaction)
@@ -102,8 +177,11 @@ export class RefundRepository implements PayoutReservations {
     }
     if (!Object.keys(set).length) return false;
     set.updatedAt = now;
+    const intoAwaiting = r.status !== 'awaiting_funds' && set.status === 'awaiting_funds';
     await tx.update(RefundEntity, { id: r.id }, set);
     Object.assign(r, set);
+    // money contract › Refunds: entering awaiting_funds fires refund.awaiting_funds, with the move
+    if (intoAwaiting) await appendEvents(tx, r.workspaceId, [refundAwaitingFundsEvent(r)], now);
     return true;
   }
 }
@@ -112,4 +190,13 @@ function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   if (typeof a === 'bigint' && typeof b === 'bigint') return a === b;
   return a === b;
+}
+
+/** The EIP-55 form of an EVM address (deposit addresses are stored so); anything else as given. */
+function evmChecksum(address: string): string {
+  try {
+    return getAddress(address);
+  } catch {
+    return address;
+  }
 }

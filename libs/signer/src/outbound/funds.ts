@@ -67,3 +67,21 @@ export function decideSign(i: SignInput): SignDecision {
   if (i.openTopUps > 0) return wait('waiting_for_top_up', 'waiting for the gas top-up to be mined');
   return { action: 'top_up', amountAtomic: fee - nativeFree };
 }
+
+/**
+ * The value a native transfer's gas is estimated with (issue 18 case 4): the real one. A contract
+ * at the destination (a forwarder whose receive() stores or forwards) costs more gas with a value
+ * than without, so an estimate at value 0 makes every such transfer run out of gas. `all` sends the
+ * balance minus the fee, which depends on the estimate: it is estimated with the balance less the
+ * fee of a generous 100,000 gas (less 21,000 gas for a balance below that), the same code path.
+ */
+export function nativeEstimateValue(
+  mode: AmountMode,
+  balance: bigint,
+  requested: bigint | null,
+  price: bigint,
+): bigint {
+  if (mode === 'exact') return requested ?? 0n;
+  for (const gas of [100_000n, 21_000n]) if (balance > gas * price) return balance - gas * price;
+  return 0n;
+}

@@ -15,7 +15,7 @@ import { FeeQuote, aboveCap, feeColumns, feeFields, isStuck, quoteOf, replacemen
 import { GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
 import { ERC20, EvmRail, TxReceipt } from '../rpc/evm-rail';
 import { RpcResponseError } from '../rpc/evm-rpc-client';
-import { SenderFunds, SignDecision, decideSign } from './funds';
+import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
 import { OutboundNotFoundError } from './outbound.errors';
 
 type Transfer = OutboundTransferEntity;
@@ -195,7 +195,7 @@ export class OutboundEngine {
     };
     let gasLimit = previous?.gasLimit;
     if (gasLimit === undefined) {
-      const estimate = await this.estimate(t, funds, rail);
+      const estimate = await this.estimate(t, funds, rail, quote.price);
       if ('wait' in estimate) return estimate;
       gasLimit = estimate.gas;
     }
@@ -208,10 +208,12 @@ export class OutboundEngine {
     t: Transfer,
     funds: SenderFunds,
     rail: EvmRail,
+    price: bigint,
   ): Promise<{ gas: bigint } | { wait: OutboundWaitReason; message: string }> {
     if (t.tokenAddress === null) {
-      // a plain transfer's gas does not depend on its value (and 0 needs no balance to estimate)
-      return { gas: await rail.estimateGas({ from: t.fromAddress, to: t.toAddress, value: 0n }) };
+      // with the real value: a contract destination's receive() costs more with a value than without
+      const value = nativeEstimateValue(t.amountMode, funds.native, t.amountAtomic, price);
+      return { gas: await rail.estimateGas({ from: t.fromAddress, to: t.toAddress, value }) };
     }
     const amount = t.amountMode === 'all' ? (funds.token ?? 0n) : (t.amountAtomic ?? 0n);
     if (amount <= 0n) return { wait: 'nothing_to_send', message: 'token balance is 0' };
@@ -456,6 +458,18 @@ export class OutboundEngine {
     const finalBlock = head - BigInt(rail.requiredConfirmations) + 1n;
     const spent = finalBlock >= 0n ? await rail.nonceAt(t.fromAddress, finalBlock) : 0n;
     if (t.nonce === null || spent <= t.nonce) return this.note(t.id, null, message);
+    // The fence looks spent, but an RPC behind (or ahead of) the one that mined it can say so while
+    // our own transaction is still about to land: never sign a second one for the row while any
+    // stored attempt is known by hash (issue 18 case 7).
+    for (const a of attempts) {
+      if (await rail.knowsTransaction(a.txHash)) {
+        return this.note(
+          t.id,
+          null,
+          `nonce ${t.nonce} looks spent, but ${a.txHash} is still known to the node; waiting`,
+        );
+      }
+    }
     this.ctx.logger.warn(
       `outbound ${t.id}: nonce ${t.nonce} of ${t.fromAddress} was spent by a transaction this service did not sign; signing again`,
     );

@@ -127,4 +127,23 @@ export class OutboundRepository {
       .execute();
     await m.findOneOrFail(EvmNonceEntity, { where: key, lock: { mode: 'pessimistic_write' } });
   }
+
+  /**
+   * Cancels a planned transfer with nothing signed (and its planned gas top-ups) in the caller's
+   * transaction, under the row's lock: the signer re-checks the row under the same lock before it
+   * signs, so the two never both win. Returns false when something is signed (or it is final).
+   */
+  async cancelUnsigned(m: EntityManager, id: string, now: Date): Promise<boolean> {
+    const t = await this.lock(m, id);
+    if (!t) return false;
+    if (t.state === 'cancelled') return true;
+    if (t.state !== 'planned' || t.nonce !== null) return false;
+    await m.update(OutboundTransferEntity, id, { state: 'cancelled', finishedAt: now, updatedAt: now });
+    for (const u of await this.topUps(m, id)) {
+      const locked = await this.lock(m, u.id);
+      if (locked?.state !== 'planned' || locked.nonce !== null) continue;
+      await m.update(OutboundTransferEntity, u.id, { state: 'cancelled', finishedAt: now, updatedAt: now });
+    }
+    return true;
+  }
 }

@@ -7,7 +7,7 @@ import { FeeQuote, aboveCap } from '../fees/fees';
 import { GAS_TANK_KEY } from '../keys/keyring';
 import { ERC20, EvmRail } from '../rpc/evm-rail';
 import { RpcResponseError } from '../rpc/evm-rpc-client';
-import { decideSign } from './funds';
+import { decideSign, nativeEstimateValue } from './funds';
 import type { TransferRequest } from './outbound.service';
 
 export type PayCheck =
@@ -48,7 +48,13 @@ export async function checkPay(ctx: SignerContext, req: TransferRequest, from: s
   };
   const committed = await ctx.repo.commitments(ctx.db.manager, pseudo, token, head);
   const amount = req.amount === 'all' ? (token === null ? funds.native : (funds.token ?? 0n)) : req.amount;
-  const gasLimit = await estimate(rail, from, req.to, token, amount);
+  const value = nativeEstimateValue(
+    req.amount === 'all' ? 'all' : 'exact',
+    funds.native,
+    req.amount === 'all' ? null : req.amount,
+    quote.price,
+  );
+  const gasLimit = await estimate(rail, from, req.to, token, token === null ? value : amount);
   if (typeof gasLimit === 'string')
     return no(amount <= 0n ? 'nothing_to_send' : 'balance_low', `${where}: ${gasLimit}`);
   const decision = decideSign({
@@ -106,7 +112,7 @@ async function estimate(
   token: string | null,
   amount: bigint,
 ): Promise<bigint | string> {
-  if (token === null) return rail.estimateGas({ from, to, value: 0n }); // a plain transfer's gas does not depend on its value
+  if (token === null) return rail.estimateGas({ from, to, value: amount }); // the real value (issue 18 case 4)
   if (amount <= 0n) return 'token balance is 0';
   try {
     return await rail.estimateGas({ from, to: token, data: ERC20.encodeFunctionData('transfer', [to, amount]) });

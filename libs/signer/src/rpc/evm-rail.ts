@@ -124,6 +124,14 @@ export class EvmRail {
     };
   }
 
+  /**
+   * Whether the node knows the transaction at all (pending in its pool or mined): while it does, the
+   * transaction can still land, whatever a lagging nonce or receipt read says (issue 18 case 7).
+   */
+  async knowsTransaction(hash: string): Promise<boolean> {
+    return (await this.rpc.call<unknown>('eth_getTransactionByHash', [hash])) !== null;
+  }
+
   /** Hands a signed transaction to the node; the node's refusals are sorted (transport errors throw). */
   async broadcast(raw: string): Promise<BroadcastOutcome> {
     try {

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { badRequest } from '@svc/core';
 import { refundObject } from '@svc/payments';
 import { Caller, CurrentCaller, RequirePermission } from '../auth/auth.decorators';
@@ -33,6 +33,14 @@ export class RefundsController {
   @Get('v1/refunds/:id')
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     return refundObject(await this.service.get(caller.workspaceId, id));
+  }
+
+  /** money contract › Refunds: cancel a pending or awaiting_funds refund with nothing signed (200, the refund). */
+  @Post('v1/refunds/:id/cancel')
+  @HttpCode(200)
+  @RequirePermission('refunds.write')
+  async cancel(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+    return refundObject(await this.service.cancel(caller.workspaceId, id));
   }
 
   @Get('v1/refund-wallets')

@@ -1,9 +1,13 @@
 // Messages of the refund rules (money contract › Refunds), in one place so tests can quote them.
-import type { PaymentStatus } from '@svc/domain';
+import type { PaymentStatus, RefundStatus } from '@svc/domain';
 
 export const notRefundable = (status: PaymentStatus) =>
   `Only confirmed or overpaid payments can be refunded; this payment is ${status}.`;
 export const amountAboveMaximum = (max: string, token: string) => `amount must be at most ${max} ${token}.`;
+export const amountBelowMinimum = (min: string, token: string) => `amount must be at least ${min} ${token}.`;
+export const notBuyersWallet = (what: string) => `toAddress must be the buyer's wallet, not ${what}.`;
+export const notCancellable = (status: RefundStatus | 'submitted') =>
+  `Only a pending or awaiting_funds refund can be cancelled; this refund is ${status}.`;
 export const PAYER_IS_CONTRACT = "The payer's address is a contract; pass toAddress to choose where the refund goes.";
 export const amountMalformed = (decimals: number) =>
   `amount must be a positive decimal string in token units with at most ${decimals} decimals.`;

@@ -4,12 +4,27 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ChainConfig, ChainRegistry, parseSettlementAddress } from '@svc/chains';
+import {
+  ChainConfig,
+  ChainRegistry,
+  EvmAccounts,
+  minRefundAtomic,
+  parseSettlementAddress,
+  sameAddress,
+} from '@svc/chains';
 import { badRequest, ClockService, conflict, notFound, unavailable } from '@svc/core';
 import { RefundEntity } from '@svc/db';
-import { formatAtomic, isRefundable, isUuid, refundMaximumAtomic, toAtomic, TOKEN_AMOUNT_RE } from '@svc/domain';
+import {
+  formatAtomic,
+  isRefundable,
+  isRefundCancellable,
+  isUuid,
+  refundMaximumAtomic,
+  toAtomic,
+  TOKEN_AMOUNT_RE,
+} from '@svc/domain';
 import { PaymentRepository, RefundRepository } from '@svc/payments';
-import { DEFAULT_FEE_POLICY, EvmRail, JsonRpcClient, RefundWallets } from '@svc/signer';
+import { DEFAULT_FEE_POLICY, EvmRail, JsonRpcClient, OutboundRepository, RefundWallets } from '@svc/signer';
 import { CreateRefundDto } from './dto/create-refund.dto';
 import * as msg from './refunds.errors';
 
@@ -22,7 +37,10 @@ export class RefundsService {
     private readonly payments: PaymentRepository,
     private readonly refunds: RefundRepository,
     private readonly refundWallets: RefundWallets,
+    private readonly accounts: EvmAccounts,
   ) {}
+
+  private readonly outbound = new OutboundRepository();
 
   /** The new refund, or the Idempotency-Key's earlier one for the same request. */
   async create(
@@ -37,6 +55,8 @@ export class RefundsService {
     const explicitTo = dto.toAddress === undefined ? null : this.destination(rail, found.chain, dto.toAddress);
     // The default destination's contract check reads the chain: done before the transaction holds the lock.
     const payerTo = explicitTo ? null : await this.payerDestination(rail, found.id, found.chain, found.network);
+    const to = explicitTo ?? payerTo;
+    if (to !== null && rail) await this.refuseOwnAddress(rail, to);
 
     return this.db.transaction(async (tx) => {
       const payment = await this.payments.lock(tx, found.id);
@@ -62,6 +82,10 @@ export class RefundsService {
           maximum: formatAtomic(max, decimals),
         });
       }
+      // money contract › Refunds 3: below the token's minRefund a refund costs more gas than it returns
+      const token = rail ? this.chains.findToken(rail.chain, rail.network, payment.token) : undefined;
+      const min = rail && token ? minRefundAtomic(rail, { ...token, decimals }) : 1n;
+      if (amount < min) throw badRequest(msg.amountBelowMinimum(formatAtomic(min, decimals), payment.token));
       const now = this.clock.now();
       const refund: Omit<RefundEntity, 'payment'> = {
         id: randomUUID(),
@@ -98,6 +122,25 @@ export class RefundsService {
     const refund = isUuid(id) ? await this.refunds.get(workspaceId, id) : null;
     if (!refund) throw notFound(msg.refundNotFound(id));
     return refund;
+  }
+
+  /**
+   * money contract › Refunds: `POST /v1/refunds/:id/cancel`: only a `pending` or `awaiting_funds`
+   * refund with nothing signed; its unsigned transfer is cancelled in the same transaction (under
+   * the transfer's lock, which the signer takes before it signs), and its amount is released.
+   */
+  async cancel(workspaceId: string, id: string): Promise<RefundEntity> {
+    return this.db.transaction(async (tx) => {
+      const refund = isUuid(id) ? await this.refunds.lock(tx, id) : null;
+      if (!refund || refund.workspaceId !== workspaceId) throw notFound(msg.refundNotFound(id));
+      if (!isRefundCancellable(refund.status)) throw conflict(msg.notCancellable(refund.status));
+      const now = this.clock.now();
+      if (refund.transferId !== null && !(await this.outbound.cancelUnsigned(tx, refund.transferId, now))) {
+        throw conflict(msg.notCancellable('submitted')); // signed meanwhile: on its way
+      }
+      await this.refunds.update(tx, refund, { status: 'cancelled', failureReason: null }, now);
+      return refund;
+    });
   }
 
   newest(workspaceId: string): Promise<RefundEntity[]> {
@@ -152,6 +195,22 @@ export class RefundsService {
     const parsed = parseSettlementAddress(rail.kind, chain, raw);
     if ('error' in parsed) throw badRequest(parsed.error.replace(/^address\b/, 'toAddress'));
     return parsed.address;
+  }
+
+  /**
+   * money contract › Refunds 3: a refund to one of this service's own addresses (a deposit address,
+   * the gas tank, a refund wallet) or to a token contract of the rail would never reach the buyer:
+   * 400 `toAddress must be the buyer's wallet, not <what it is>.`
+   */
+  private async refuseOwnAddress(rail: ChainConfig, to: string): Promise<void> {
+    const token = rail.tokens.find((t) => !t.native && t.address !== null && sameAddress(rail.kind, t.address, to));
+    if (token) throw badRequest(msg.notBuyersWallet(`the ${token.symbol} token contract`));
+    if (rail.kind === 'evm' && sameAddress('evm', this.accounts.address('gas_tank', 0), to)) {
+      throw badRequest(msg.notBuyersWallet("this service's gas tank"));
+    }
+    const own = await this.refunds.ownAddress(to);
+    if (own === 'deposit_address') throw badRequest(msg.notBuyersWallet('a deposit address of this service'));
+    if (own === 'refund_wallet') throw badRequest(msg.notBuyersWallet('a refund wallet of this service'));
   }
 
   /** money contract › Refunds 3: the first transfer's sender, refused when it holds contract code. */

@@ -1,8 +1,9 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ClockService, notFound } from '@svc/core';
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ClockService, conflict, notFound } from '@svc/core';
 import { isUuid } from '@svc/domain';
 import { PaymentRepository, SweepRepository, sweepObject } from '@svc/payments';
-import { Caller, CurrentCaller } from '../auth/auth.decorators';
+import { Caller, CurrentCaller, RequirePermission } from '../auth/auth.decorators';
 import { encodeCursor, WALK_LAG_MS } from '../payments/payments-walk';
 import { ListSweepsQueryDto } from './dto/list-sweeps.dto';
 import { parseSweepList } from './sweeps-walk';
@@ -14,6 +15,7 @@ export class SweepsController {
     private readonly sweeps: SweepRepository,
     private readonly payments: PaymentRepository,
     private readonly clock: ClockService,
+    private readonly db: DataSource,
   ) {}
 
   @Get()
@@ -46,6 +48,27 @@ export class SweepsController {
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     const sweep = isUuid(id) ? await this.sweeps.get(caller.workspaceId, id) : null;
     if (!sweep) throw notFound(`No such sweep: ${id}.`);
+    return sweepObject(sweep);
+  }
+
+  /**
+   * money contract › Payouts: `POST /v1/sweeps/:id/retry` (settlement.route): a `held` sweep goes
+   * back to `pending` and the next run decides it again (after 3 reverts in a row it spends again
+   * once); any other state is 409.
+   */
+  @Post(':id/retry')
+  @HttpCode(200)
+  @RequirePermission('settlement.route')
+  async retry(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+    const sweep = await this.db.transaction(async (tx) => {
+      const row = isUuid(id) ? await this.sweeps.lock(tx, id) : null;
+      if (!row || row.workspaceId !== caller.workspaceId) throw notFound(`No such sweep: ${id}.`);
+      if (row.payoutState !== 'held') {
+        throw conflict(`Only a held sweep can be retried; this sweep is ${row.payoutState}.`);
+      }
+      await this.sweeps.update(tx, row, { payoutState: 'pending', reason: null }, this.clock.now());
+      return row;
+    });
     return sweepObject(sweep);
   }
 }

@@ -1,0 +1,35 @@
+import type { DataSource } from 'typeorm';
+import { BUILT_IN_CHAINS, ChainRegistry, mergeChainsFile } from '@svc/chains';
+import { SignerContext } from './context';
+import type { EvmKeyring } from './keys/keyring';
+import type { EvmRpcClient } from './rpc/evm-rpc-client';
+
+// issue 18 case 8 / runtime contract › SVC_CHAINS_FILE: every rail's fee policy has a cap: the
+// chain's maxFeePerGas from the chains file, else the chain's built-in default; a caller's explicit
+// fee policy still wins.
+describe('the fee cap of a rail', () => {
+  const context = (registry: ChainRegistry, feePolicy = {}) =>
+    new SignerContext(
+      {} as DataSource,
+      registry,
+      {} as EvmKeyring,
+      { now: () => new Date() },
+      {
+        feePolicy,
+        rpc: () => ({}) as EvmRpcClient,
+      },
+    );
+
+  test('the built-in default per chain (bnb: 100 gwei)', () => {
+    const ctx = context(new ChainRegistry(BUILT_IN_CHAINS));
+    expect(ctx.rail('bnb', 'mainnet').policy.maxFeePerGas).toBe(100_000_000_000n);
+    expect(ctx.rail('base', 'mainnet').policy.maxFeePerGas).toBe(50_000_000_000n);
+  });
+
+  test("the chains file's maxFeePerGas; an explicit fee policy overrides it", () => {
+    const file = { chains: [{ chain: 'bnb', network: 'mainnet', maxFeePerGas: '7000000000' }] };
+    const registry = new ChainRegistry(mergeChainsFile(BUILT_IN_CHAINS, file, 'test'));
+    expect(context(registry).rail('bnb', 'mainnet').policy.maxFeePerGas).toBe(7_000_000_000n);
+    expect(context(registry, { maxFeePerGas: 5n }).rail('bnb', 'mainnet').policy.maxFeePerGas).toBe(5n);
+  });
+});
