@@ -1025,7 +1025,7 @@ export type components = {
         };
         CreateWebhookDto: {
             description?: string;
-            /** @description Filters: exact event types (checkout.session.completed, checkout.session.expired, checkout.session.cancelled, checkout.session.failed, payment.confirmed, payment.underpaid, payment.overpaid, payment.amount_increased, payment.expired, payment.refunded, payment.flow.step, payment.flow.approved, payment.flow.rejected, settlement.completed, settlement.address_added, settlement.address_activated, receipt.issued, receipt.supplemented, receipt.credit_note.issued, invoice.paid, webhook_endpoint.updated) or the wildcards *, payment.*, checkout.*, facilitator.*, payment.flow.*, settlement.*. webhook_endpoint.updated reaches every other endpoint of the workspace whatever its filters. */
+            /** @description Filters: exact event types (checkout.session.completed, checkout.session.expired, checkout.session.cancelled, checkout.session.failed, payment.confirmed, payment.underpaid, payment.overpaid, payment.amount_increased, payment.expired, payment.refunded, payment.flow.step, payment.flow.approved, payment.flow.rejected, settlement.completed, settlement.held, settlement.address_added, settlement.address_activated, receipt.issued, receipt.supplemented, receipt.credit_note.issued, invoice.paid, webhook_endpoint.updated, refund.awaiting_funds) or the wildcards *, payment.*, checkout.*, facilitator.*, payment.flow.*, settlement.*, refund.*. webhook_endpoint.updated reaches every other endpoint of the workspace whatever its filters. */
             eventTypes: string[];
             url: string;
         };
@@ -1422,7 +1422,7 @@ export type components = {
              * @description An event type (default checkout.session.completed).
              * @enum {string}
              */
-            eventType?: "checkout.session.completed" | "checkout.session.expired" | "checkout.session.cancelled" | "checkout.session.failed" | "payment.confirmed" | "payment.underpaid" | "payment.overpaid" | "payment.amount_increased" | "payment.expired" | "payment.refunded" | "payment.flow.step" | "payment.flow.approved" | "payment.flow.rejected" | "settlement.completed" | "settlement.address_added" | "settlement.address_activated" | "receipt.issued" | "receipt.supplemented" | "receipt.credit_note.issued" | "invoice.paid" | "webhook_endpoint.updated";
+            eventType?: "checkout.session.completed" | "checkout.session.expired" | "checkout.session.cancelled" | "checkout.session.failed" | "payment.confirmed" | "payment.underpaid" | "payment.overpaid" | "payment.amount_increased" | "payment.expired" | "payment.refunded" | "payment.flow.step" | "payment.flow.approved" | "payment.flow.rejected" | "settlement.completed" | "settlement.held" | "settlement.address_added" | "settlement.address_activated" | "receipt.issued" | "receipt.supplemented" | "receipt.credit_note.issued" | "invoice.paid" | "webhook_endpoint.updated" | "refund.awaiting_funds";
         };
         UpdateInvoiceDto: {
             /** Format: email */
@@ -1456,7 +1456,7 @@ export type components = {
         UpdateWebhookDto: {
             description?: string;
             enabled?: boolean;
-            /** @description Filters: exact event types (checkout.session.completed, checkout.session.expired, checkout.session.cancelled, checkout.session.failed, payment.confirmed, payment.underpaid, payment.overpaid, payment.amount_increased, payment.expired, payment.refunded, payment.flow.step, payment.flow.approved, payment.flow.rejected, settlement.completed, settlement.address_added, settlement.address_activated, receipt.issued, receipt.supplemented, receipt.credit_note.issued, invoice.paid, webhook_endpoint.updated) or the wildcards *, payment.*, checkout.*, facilitator.*, payment.flow.*, settlement.*. webhook_endpoint.updated reaches every other endpoint of the workspace whatever its filters. Changing them, or url, needs the secrets permission. */
+            /** @description Filters: exact event types (checkout.session.completed, checkout.session.expired, checkout.session.cancelled, checkout.session.failed, payment.confirmed, payment.underpaid, payment.overpaid, payment.amount_increased, payment.expired, payment.refunded, payment.flow.step, payment.flow.approved, payment.flow.rejected, settlement.completed, settlement.held, settlement.address_added, settlement.address_activated, receipt.issued, receipt.supplemented, receipt.credit_note.issued, invoice.paid, webhook_endpoint.updated, refund.awaiting_funds) or the wildcards *, payment.*, checkout.*, facilitator.*, payment.flow.*, settlement.*, refund.*. webhook_endpoint.updated reaches every other endpoint of the workspace whatever its filters. Changing them, or url, needs the secrets permission. */
             eventTypes?: string[];
             url?: string;
         };
