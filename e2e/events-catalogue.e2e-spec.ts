@@ -205,9 +205,11 @@ describe('docs/events.md: every event type, with the shape of a real delivery', 
     await driveEveryFlow();
     const wanted = EVENT_TYPES.filter((t) => !NEVER_SENT.includes(t));
     const missing = () => wanted.filter((type) => !rx.on('/hook').some((r) => r.body?.type === type));
-    await rx.waitFor(() => missing().length === 0, 1, 60_000).catch(() => {
-      throw new Error(`no delivery of ${missing().join(', ')} arrived`);
-    });
+    await rx
+      .waitFor(() => missing().length === 0, 1, 60_000)
+      .catch(() => {
+        throw new Error(`no delivery of ${missing().join(', ')} arrived`);
+      });
     for (const r of rx.on('/hook')) delivered.set(r.body.type, [...(delivered.get(r.body.type) ?? []), r]);
     if (process.env.DOCS_EVENTS_OUT) {
       const out = Object.fromEntries(
