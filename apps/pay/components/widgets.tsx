@@ -2,7 +2,8 @@
 // Small interactive pieces of the payment view: copy buttons, the expiry countdown, local times,
 // and the return to the merchant after a final status.
 import { useEffect, useRef, useState } from 'react';
-import { fill, formatCountdown, formatDateTime } from '../lib/format';
+import { clockOffsetFrom } from '../lib/clock';
+import { fill, formatCountdown, formatDateTime } from '../lib/text';
 import type { Messages } from '../lib/messages';
 import { crossedMilestone, milestoneOf } from '../lib/milestones';
 import { useLive } from './use-polling';
@@ -48,27 +49,27 @@ export function CopyButton({ text, label, m }: { text: string; label: string; m:
 function legacyCopy(text: string): boolean {
   const area = document.createElement('textarea');
   area.value = text;
-  area.setAttribute('readonly', '');
-  area.style.position = 'fixed';
-  area.style.opacity = '0';
-  document.body.appendChild(area);
+  area.readOnly = true;
+  area.style.cssText = 'position:fixed;opacity:0';
+  document.body.append(area);
   area.select();
-  let ok = false;
   try {
-    ok = document.execCommand('copy');
+    return document.execCommand('copy');
   } catch {
-    ok = false;
+    return false;
+  } finally {
+    area.remove();
   }
-  area.remove();
-  return ok;
 }
 
 /**
- * Time left until `expiresAt` by the server's clock (`clockOffset` = server time − this device's
- * time, so a phone with a wrong clock still counts right). Screen readers hear the milestones only.
+ * Time left until `expiresAt` by the server's clock (`serverNow` = the server's time when it
+ * rendered, so a phone with a wrong clock still counts right). Screen readers hear the milestones only.
  */
-export function Countdown({ expiresAt, clockOffset, m }: { expiresAt: string; clockOffset: number; m: Messages }) {
+export function Countdown({ expiresAt, serverNow, m }: { expiresAt: string; serverNow: number; m: Messages }) {
   const end = Date.parse(expiresAt);
+  // server time − this device's time, taken once (a later server render must not move the count)
+  const [clockOffset] = useState(() => clockOffsetFrom(serverNow, Date.now()));
   const [now, setNow] = useState(() => Date.now() + clockOffset);
   const [announcement, setAnnouncement] = useState('');
   const milestone = useRef<number | null>(null);
