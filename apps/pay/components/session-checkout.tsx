@@ -11,7 +11,6 @@ import { sessionPayment, type NetworkRow, type PublicSession } from '../lib/type
 import { PaymentDetails } from './payment-details';
 import { SessionLive } from './session-live';
 import { StatusBanner } from './status-banner';
-import { ReturnRedirect } from './widgets';
 
 export function SessionCheckout({
   session,
@@ -96,6 +95,10 @@ export function SessionCheckout({
         cancel: m.cancel,
         cancelYes: m.cancelYes,
         cancelNo: m.cancelNo,
+        redirecting: m.redirecting,
+        returnNow: m.returnNow,
+        returnToShop: m.returnToShop,
+        stay: m.stay,
       }}
       ariaLabelledBy={phase === 'choose' ? 'choose-heading' : undefined}
       lost={
@@ -114,17 +117,16 @@ export function SessionCheckout({
         )
       }
       tail={
-        <>
-          {!final && session.returnUrl && (
-            <p className="leave">
-              <a href={session.returnUrl} data-testid="pay-later">
-                {m.payLater}
-              </a>
-            </p>
-          )}
-          {final && session.returnUrl && <ReturnRedirect url={session.returnUrl} m={m} />}
-        </>
+        !final &&
+        session.returnUrl && (
+          <p className="leave">
+            <a href={session.returnUrl} data-testid="pay-later">
+              {m.payLater}
+            </a>
+          </p>
+        )
       }
+      returnUrl={session.returnUrl}
     />
   );
 }

@@ -2,7 +2,8 @@
 // The browser part of /c/<session_id> (docs/pages.md › Weight and speed): everything the buyer
 // reads is rendered on the server (session-checkout.tsx); this island only polls the public
 // session and asks for a fresh server render when it changed, takes over the no-script chain
-// forms (so the API's refusal is shown in place), and runs the change-of-chain and cancel toggles.
+// forms (so the API's refusal is shown in place), runs the change-of-chain and cancel toggles, and
+// the return to the merchant after a final status.
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { errorMessage } from '../lib/errors';
@@ -17,7 +18,17 @@ type Action = 'redeem' | 'cancel';
 
 /** The texts the island shows itself (the rest of the page is server-rendered). */
 export type IslandText =
-  'errorGeneric' | 'loading' | 'changeNetwork' | 'keepNetwork' | 'cancel' | 'cancelYes' | 'cancelNo';
+  | 'errorGeneric'
+  | 'loading'
+  | 'changeNetwork'
+  | 'keepNetwork'
+  | 'cancel'
+  | 'cancelYes'
+  | 'cancelNo'
+  | 'redirecting'
+  | 'returnNow'
+  | 'returnToShop'
+  | 'stay';
 
 export function SessionLive(props: {
   id: string;
@@ -38,6 +49,8 @@ export function SessionLive(props: {
   changePicker: ReactNode;
   details: ReactNode;
   tail: ReactNode;
+  /** the signed return of a final status (spec: Signed return) */
+  returnUrl: string | null;
 }) {
   const { id, m, final } = props;
   const router = useRouter();
@@ -175,6 +188,34 @@ export function SessionLive(props: {
         </div>
       )}
       {props.tail}
+      {final && props.returnUrl && <ReturnRedirect url={props.returnUrl} m={m} live={live} />}
     </section>
+  );
+}
+
+/** spec: Signed return — after a final status the page sends the buyer back after 5 seconds. */
+const REDIRECT_DELAY_MS = 5_000;
+
+function ReturnRedirect({ url, m, live }: { url: string; m: Pick<Messages, IslandText>; live: boolean }) {
+  const [stayed, setStayed] = useState(false);
+  useEffect(() => {
+    if (stayed) return;
+    const timer = setTimeout(() => window.location.assign(url), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [url, stayed]);
+  return (
+    <div className="redirect" data-testid="redirect">
+      {!stayed && <p role="status">{m.redirecting}</p>}
+      <div className="actions">
+        <a className="button" href={url} data-testid="return-link">
+          {stayed ? m.returnToShop : m.returnNow}
+        </a>
+        {!stayed && (
+          <button type="button" className="secondary" onClick={() => setStayed(true)} disabled={!live}>
+            {m.stay}
+          </button>
+        )}
+      </div>
+    </div>
   );
 }

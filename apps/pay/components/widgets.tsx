@@ -1,6 +1,5 @@
 'use client';
-// Small interactive pieces of the payment view: copy buttons, the expiry countdown, local times,
-// and the return to the merchant after a final status.
+// Small interactive pieces of the payment view: copy buttons, the expiry countdown, local times.
 import { useEffect, useRef, useState } from 'react';
 import { clockOffsetFrom } from '../lib/clock';
 import { fill, formatCountdown, formatDateTime } from '../lib/text';
@@ -117,32 +116,4 @@ export function LocalTime({ iso, locale }: { iso: string; locale: string }) {
   const [text, setText] = useState(() => formatDateTime(iso, locale, 'UTC'));
   useEffect(() => setText(formatDateTime(iso, locale)), [iso, locale]);
   return <time dateTime={iso}>{text}</time>;
-}
-
-/** spec: Signed return — after a final status the page sends the buyer back after 5 seconds. */
-export const REDIRECT_DELAY_MS = 5_000;
-
-export function ReturnRedirect({ url, m }: { url: string; m: Messages }) {
-  const [stayed, setStayed] = useState(false);
-  const live = useLive();
-  useEffect(() => {
-    if (stayed) return;
-    const timer = setTimeout(() => window.location.assign(url), REDIRECT_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [url, stayed]);
-  return (
-    <div className="redirect" data-testid="redirect">
-      {!stayed && <p role="status">{m.redirecting}</p>}
-      <div className="actions">
-        <a className="button" href={url} data-testid="return-link">
-          {stayed ? m.returnToShop : m.returnNow}
-        </a>
-        {!stayed && (
-          <button type="button" className="secondary" onClick={() => setStayed(true)} disabled={!live}>
-            {m.stay}
-          </button>
-        )}
-      </div>
-    </div>
-  );
 }
