@@ -32,7 +32,6 @@ export function CopyButton({ text, label, m }: { text: string; label: string; m:
         onClick={() => void copy()}
         // the visible word is part of the name in every state (WCAG 2.5.3; axe label-content-name-mismatch)
         aria-label={state === 'copied' ? `${m.copied}: ${label}` : label}
-        data-copy={text}
         disabled={!live}
       >
         {state === 'copied' ? m.copied : m.copy}
