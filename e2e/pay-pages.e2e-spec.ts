@@ -129,6 +129,11 @@ describe('/c/<session_id>', () => {
     await page.getByRole('button', { name: /USDC on BNB Smart Chain/ }).focus();
     await page.keyboard.press('Enter');
     await phase(page, 'waiting');
+    // the status came from a fresh server render in place (router.refresh): the <title> was
+    // rendered with it, not streamed after it (next.config.mjs htmlLimitedBots)
+    await expect(
+      page.evaluate(() => (globalThis as unknown as { document: { title: string } }).document.title),
+    ).resolves.toBe('Checkout: Desk lamp');
     const first = await bound(s.id);
     expect(first).toMatchObject({ chain: 'bnb', token: 'USDC', expectedAmount: '37', status: 'waiting_for_payment' });
     await expect(page.getByTestId('amount').getAttribute('data-amount')).resolves.toBe('37');

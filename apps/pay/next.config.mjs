@@ -30,6 +30,10 @@ const nextConfig = {
   // Bodies are at most 16 kB (lib/relay.ts MAX_BODY_BYTES): what Next.js buffers for the
   // middleware is capped at that size too (its default is 10 MB).
   experimental: { externalDir: true, middlewareClientMaxBodySize: 16 * 1024 },
+  // Metadata (the <title>) is resolved with the page, never streamed after it: /c/<id> refreshes
+  // its server render in place (router.refresh), and a streamed title is absent from the document
+  // until it arrives (axe: document-title). Every user agent gets the blocking form.
+  htmlLimitedBots: /.*/,
   async headers() {
     return [{ source: '/:path*', headers: SECURITY_HEADERS }];
   },

@@ -3,7 +3,6 @@
 // amount on a custom_amount product), create the payment, then follow it by its id.
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { normalizeUsdInput } from '../lib/amounts';
-import { clockOffsetFrom } from '../lib/clock';
 import { errorMessage } from '../lib/errors';
 import { fill, formatTokenAmount, formatUsd, networkName } from '../lib/format';
 import type { Messages } from '../lib/messages';
@@ -203,7 +202,6 @@ export function LinkPayment({
   m: Messages;
 }) {
   const [payment, setPayment] = useState(initial);
-  const [clockOffset] = useState(() => clockOffsetFrom(serverNow));
   const phase = paymentPhase(payment.status);
   const final = isFinal(phase);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -232,7 +230,7 @@ export function LinkPayment({
         </p>
       )}
       {(phase === 'waiting' || phase === 'underpaid') && (
-        <PaymentDetails payment={payment} phase={phase} m={m} locale={locale} clockOffset={clockOffset} />
+        <PaymentDetails payment={payment} phase={phase} m={m} locale={locale} serverNow={serverNow} />
       )}
       {(phase === 'waiting' || phase === 'expired') && (
         <div className="actions">

@@ -1,5 +1,6 @@
 // Where and what to pay: the exact amount, the token and network, the address, the QR code,
-// copy buttons, the warning, and the countdown to the payment's expiry.
+// copy buttons, the warning, and the countdown to the payment's expiry. Rendered on the server on
+// /c/<id> (only the copy buttons and the countdown run in the browser), in the island on /pay/<slug>.
 import { amountToSend } from '../lib/amounts';
 import { fill, formatTokenAmount, networkName } from '../lib/format';
 import type { Messages } from '../lib/messages';
@@ -13,13 +14,13 @@ export function PaymentDetails({
   phase,
   m,
   locale,
-  clockOffset,
+  serverNow,
 }: {
   payment: PaymentView;
   phase: Phase;
   m: Messages;
   locale: string;
-  clockOffset: number;
+  serverNow: number;
 }) {
   const send = amountToSend(p);
   const wallet = walletRequest(p);
@@ -72,7 +73,7 @@ export function PaymentDetails({
       <p className="warning" role="note" data-testid="warning">
         {fill(m.warning, { token: p.token, network })}
       </p>
-      {phase === 'waiting' && <Countdown expiresAt={p.expiresAt} clockOffset={clockOffset} m={m} />}
+      {phase === 'waiting' && <Countdown expiresAt={p.expiresAt} serverNow={serverNow} m={m} />}
     </div>
   );
 }

@@ -1,31 +1,26 @@
-'use client';
-// The interactive part of /c/<session_id>: chain picker (redeem), payment details, live status by
-// polling, change of chain (spec: Redeem chain-change rules), cancel, and the signed return.
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { errorMessage } from '../lib/errors';
+// /c/<session_id> below the order: the status, the chain picker (redeem), the payment details and
+// the signed return, rendered on the server; SessionLive (the small browser island) polls for
+// changes, takes over the chain forms, and runs change of chain (spec: Redeem chain-change rules)
+// and cancel. docs/pages.md › Weight and speed: the island is kept small, what can be drawn on the
+// server is drawn there.
 import { fill, formatTokenAmount, networkName } from '../lib/format';
-import { clockOffsetFrom } from '../lib/clock';
 import type { Messages } from '../lib/messages';
 import { canCancel, canChangeChain, isFinal, sessionPhase } from '../lib/phase';
+import { sessionStamp } from '../lib/stamp';
 import { sessionPayment, type NetworkRow, type PublicSession } from '../lib/types';
 import { PaymentDetails } from './payment-details';
+import { SessionLive } from './session-live';
 import { StatusBanner } from './status-banner';
-import { useLive, usePolling } from './use-polling';
-import { ReturnRedirect } from './widgets';
-
-const POLL_MS = 3_000;
-
-type Action = 'redeem' | 'cancel';
 
 export function SessionCheckout({
-  initial,
+  session,
   serverNow,
   locale,
   m,
   initialError = null,
   localeQuery = '',
 }: {
-  initial: PublicSession;
+  session: PublicSession;
   serverNow: number;
   locale: string;
   m: Messages;
@@ -34,220 +29,105 @@ export function SessionCheckout({
   /** `?locale=…` to keep on the no-script form's redirect */
   localeQuery?: string;
 }) {
-  const [session, setSession] = useState(initial);
-  const [clockOffset] = useState(() => clockOffsetFrom(serverNow));
-  const [busy, setBusy] = useState<Action | null>(null);
-  const [error, setError] = useState<string | null>(initialError);
-  const [changing, setChanging] = useState(false);
-  const [confirmingCancel, setConfirmingCancel] = useState(false);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const errorRef = useRef<HTMLDivElement>(null);
-  // a poll that started before an action must not overwrite the action's answer
-  const generation = useRef(0);
-  // after the buyer's own action, focus goes to its outcome (the new status, or the API's refusal)
-  const focusStatus = useRef(false);
-  const focusError = useRef(false);
-  useEffect(() => {
-    if (focusStatus.current) {
-      focusStatus.current = false;
-      heading.current?.focus();
-    }
-  }, [session]);
-  useEffect(() => {
-    if (focusError.current && error) {
-      focusError.current = false;
-      errorRef.current?.focus();
-    }
-  }, [error]);
-
   const phase = sessionPhase(session);
   const final = isFinal(phase);
   const payment = sessionPayment(session);
-
-  const poll = useCallback(async () => {
-    const started = generation.current;
-    const res = await fetch(`/api/sessions/${session.id}`, { cache: 'no-store' });
-    if (!res.ok) throw new Error(`poll answered ${res.status}`);
-    const next = (await res.json()) as PublicSession;
-    if (generation.current === started) setSession(next);
-  }, [session.id]);
-  const failing = usePolling(poll, !final, POLL_MS);
-  const live = useLive();
-
-  const act = async (action: Action, body: Record<string, string> = {}) => {
-    generation.current += 1;
-    setBusy(action);
-    setError(null);
-    try {
-      const res = await fetch(`/api/sessions/${session.id}/${action}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json: unknown = await res.json().catch(() => null);
-      generation.current += 1; // nor one that started while the action ran
-      if (res.ok) {
-        focusStatus.current = true;
-        setSession(json as PublicSession);
-        setChanging(false);
-        setConfirmingCancel(false);
-      } else {
-        // e.g. 409 "Funds have already been sent to this checkout, …": show it, then catch up
-        focusError.current = true;
-        setError(errorMessage(json, m.errorGeneric));
-        void poll().catch(() => undefined);
-      }
-    } catch {
-      setError(m.errorGeneric);
-    } finally {
-      setBusy(null);
-    }
-  };
-
   // A tap is never lost (docs/pages.md): the chain choice is a real form that posts without script
-  // (app/c/[id]/redeem/route.ts); once hydrated, the submit is taken over here. Controls that only
-  // work with script are disabled (visibly) until the island is live.
+  // (app/c/[id]/redeem/route.ts); once hydrated, SessionLive takes the submit over.
   const redeemAction = `/c/${encodeURIComponent(session.id)}/redeem${localeQuery}`;
-  const onRedeemSubmit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    const chain = submitter?.value ?? '';
-    if (chain) void act('redeem', { chain });
-  };
-
   const pinned =
     session.pinnedChain !== null ? (session.chains.find((r) => r.chain === session.pinnedChain) ?? null) : null;
   // the change is offered only while nothing has arrived; a poll may end that at any time
-  const changeable = canChangeChain(session);
-  const changingNow = changing && changeable;
-  const showPicker = phase === 'choose' || changingNow;
+  const changeable = !final && phase !== 'choose' && canChangeChain(session);
+
+  const picker =
+    phase !== 'choose' ? null : pinned ? (
+      <>
+        <h2 id="choose-heading">
+          {fill(m.pinnedHeading, {
+            token: pinned.token,
+            network: networkName(pinned.chain, session.network, m.testnet),
+          })}
+        </h2>
+        <form method="post" action={redeemAction}>
+          <button type="submit" name="chain" value={pinned.chain} data-testid="show-address">
+            {m.showAddress}
+          </button>
+        </form>
+      </>
+    ) : (
+      <>
+        <h2 id="choose-heading">{m.chooseHeading}</h2>
+        <p className="muted">{m.chooseHint}</p>
+        <form method="post" action={redeemAction}>
+          <ChainOptions rows={pickable(session.chains)} network={session.network} locale={locale} m={m} />
+        </form>
+      </>
+    );
+  const changePicker =
+    changeable && !pinned ? (
+      <>
+        <h2 id="choose-heading">{m.changeNetwork}</h2>
+        <form method="post" action={redeemAction}>
+          <ChainOptions
+            rows={pickable(session.chains).filter((r) => r.chain !== payment?.chain)}
+            network={session.network}
+            locale={locale}
+            m={m}
+          />
+        </form>
+      </>
+    ) : null;
 
   return (
-    <>
-      <section
-        className="card"
-        aria-labelledby={phase === 'choose' ? 'choose-heading' : undefined}
-        aria-busy={busy !== null}
-        data-live={live || undefined}
-      >
-        <StatusBanner phase={phase} payment={payment} late={session.late} m={m} locale={locale} headingRef={heading} />
-        {failing && !final && (
-          <p className="muted" role="status">
-            {m.connectionLost}
-          </p>
-        )}
-
-        {phase === 'choose' && pinned && (
-          <>
-            <h2 id="choose-heading">
-              {fill(m.pinnedHeading, {
-                token: pinned.token,
-                network: networkName(pinned.chain, session.network, m.testnet),
-              })}
-            </h2>
-            <form method="post" action={redeemAction} onSubmit={onRedeemSubmit}>
-              <button
-                type="submit"
-                name="chain"
-                value={pinned.chain}
-                disabled={busy !== null}
-                data-testid="show-address"
-              >
-                {busy === 'redeem' ? m.loading : m.showAddress}
-              </button>
-            </form>
-          </>
-        )}
-
-        {showPicker && !pinned && (
-          <>
-            <h2 id="choose-heading">{phase === 'choose' ? m.chooseHeading : m.changeNetwork}</h2>
-            {phase === 'choose' && <p className="muted">{m.chooseHint}</p>}
-            <form method="post" action={redeemAction} onSubmit={onRedeemSubmit}>
-              <ChainOptions
-                rows={pickable(session.chains).filter((r) => r.chain !== payment?.chain)}
-                network={session.network}
-                locale={locale}
-                m={m}
-                disabled={busy !== null}
-              />
-            </form>
-          </>
-        )}
-
-        {error && (
-          <div className="alert" role="alert" tabIndex={-1} ref={errorRef} data-testid="error">
-            {error}
-          </div>
-        )}
-
-        {payment && (phase === 'waiting' || phase === 'underpaid') && !changingNow && (
-          <PaymentDetails payment={payment} phase={phase} m={m} locale={locale} clockOffset={clockOffset} />
-        )}
-
-        {!final && phase !== 'choose' && changeable && (
-          <div className="actions">
-            <button
-              type="button"
-              className="secondary"
-              onClick={() => setChanging(!changingNow)}
-              aria-expanded={changingNow}
-              disabled={busy !== null || !live}
-            >
-              {changingNow ? m.keepNetwork : m.changeNetwork}
-            </button>
-          </div>
-        )}
-
-        {canCancel(session) && (
-          <div className="actions">
-            {!confirmingCancel ? (
-              <button
-                type="button"
-                className="danger"
-                onClick={() => setConfirmingCancel(true)}
-                disabled={busy !== null || !live}
-              >
-                {m.cancel}
-              </button>
-            ) : (
-              <div role="group" aria-labelledby="cancel-question" className="confirm">
-                <p id="cancel-question">{m.cancelConfirm}</p>
-                <div className="actions">
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => void act('cancel')}
-                    disabled={busy !== null}
-                    data-testid="cancel-yes"
-                  >
-                    {busy === 'cancel' ? m.loading : m.cancelYes}
-                  </button>
-                  <button
-                    type="button"
-                    className="secondary"
-                    onClick={() => setConfirmingCancel(false)}
-                    disabled={busy !== null}
-                  >
-                    {m.cancelNo}
-                  </button>
-                </div>
-              </div>
-            )}
-          </div>
-        )}
-
-        {!final && session.returnUrl && (
+    <SessionLive
+      id={session.id}
+      stamp={sessionStamp(session)}
+      final={final}
+      changeable={changeable}
+      cancellable={canCancel(session)}
+      initialError={initialError}
+      m={{
+        errorGeneric: m.errorGeneric,
+        loading: m.loading,
+        changeNetwork: m.changeNetwork,
+        keepNetwork: m.keepNetwork,
+        cancel: m.cancel,
+        cancelYes: m.cancelYes,
+        cancelNo: m.cancelNo,
+        redirecting: m.redirecting,
+        returnNow: m.returnNow,
+        returnToShop: m.returnToShop,
+        stay: m.stay,
+      }}
+      ariaLabelledBy={phase === 'choose' ? 'choose-heading' : undefined}
+      lost={
+        <p className="muted" role="status">
+          {m.connectionLost}
+        </p>
+      }
+      cancelQuestion={<p id="cancel-question">{m.cancelConfirm}</p>}
+      status={<StatusBanner phase={phase} payment={payment} late={session.late} m={m} locale={locale} />}
+      picker={picker}
+      changePicker={changePicker}
+      details={
+        payment &&
+        (phase === 'waiting' || phase === 'underpaid') && (
+          <PaymentDetails payment={payment} phase={phase} m={m} locale={locale} serverNow={serverNow} />
+        )
+      }
+      tail={
+        !final &&
+        session.returnUrl && (
           <p className="leave">
             <a href={session.returnUrl} data-testid="pay-later">
               {m.payLater}
             </a>
           </p>
-        )}
-
-        {final && session.returnUrl && <ReturnRedirect url={session.returnUrl} m={m} />}
-      </section>
-    </>
+        )
+      }
+      returnUrl={session.returnUrl}
+    />
   );
 }
 
@@ -259,20 +139,13 @@ function pickable(rows: NetworkRow[]): NetworkRow[] {
   return rows.filter((r, i) => rows.findIndex((x) => x.chain === r.chain) === i);
 }
 
-function ChainOptions(props: { rows: NetworkRow[]; network: string; locale: string; m: Messages; disabled: boolean }) {
+function ChainOptions(props: { rows: NetworkRow[]; network: string; locale: string; m: Messages }) {
   const { rows, network, locale, m } = props;
   return (
     <ul className="options" data-testid="chains">
       {rows.map((r) => (
         <li key={r.chain}>
-          <button
-            type="submit"
-            name="chain"
-            value={r.chain}
-            className="option"
-            disabled={props.disabled}
-            data-chain={r.chain}
-          >
+          <button type="submit" name="chain" value={r.chain} className="option" data-chain={r.chain}>
             <span>{fill(m.tokenOn, { token: r.token, network: networkName(r.chain, network, m.testnet) })}</span>
             {r.price && <span className="price">{formatTokenAmount(r.price, r.token, locale)}</span>}
           </button>

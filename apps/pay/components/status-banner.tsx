@@ -25,7 +25,7 @@ export function StatusBanner(props: {
     <div role="status" aria-live="polite" data-testid="status" data-phase={props.phase}>
       {content && (
         <div className={`status ${content.tone}`}>
-          <h2 tabIndex={-1} ref={props.headingRef}>
+          <h2 id="status-heading" tabIndex={-1} ref={props.headingRef}>
             {content.title}
           </h2>
           {content.details.map((d, i) => (

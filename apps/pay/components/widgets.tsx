@@ -1,8 +1,8 @@
 'use client';
-// Small interactive pieces of the payment view: copy buttons, the expiry countdown, local times,
-// and the return to the merchant after a final status.
+// Small interactive pieces of the payment view: copy buttons, the expiry countdown, local times.
 import { useEffect, useRef, useState } from 'react';
-import { fill, formatCountdown, formatDateTime } from '../lib/format';
+import { clockOffsetFrom } from '../lib/clock';
+import { fill, formatCountdown, formatDateTime } from '../lib/text';
 import type { Messages } from '../lib/messages';
 import { crossedMilestone, milestoneOf } from '../lib/milestones';
 import { useLive } from './use-polling';
@@ -32,7 +32,6 @@ export function CopyButton({ text, label, m }: { text: string; label: string; m:
         onClick={() => void copy()}
         // the visible word is part of the name in every state (WCAG 2.5.3; axe label-content-name-mismatch)
         aria-label={state === 'copied' ? `${m.copied}: ${label}` : label}
-        data-copy={text}
         disabled={!live}
       >
         {state === 'copied' ? m.copied : m.copy}
@@ -48,27 +47,27 @@ export function CopyButton({ text, label, m }: { text: string; label: string; m:
 function legacyCopy(text: string): boolean {
   const area = document.createElement('textarea');
   area.value = text;
-  area.setAttribute('readonly', '');
-  area.style.position = 'fixed';
-  area.style.opacity = '0';
-  document.body.appendChild(area);
+  area.readOnly = true;
+  area.style.cssText = 'position:fixed;opacity:0';
+  document.body.append(area);
   area.select();
-  let ok = false;
   try {
-    ok = document.execCommand('copy');
+    return document.execCommand('copy');
   } catch {
-    ok = false;
+    return false;
+  } finally {
+    area.remove();
   }
-  area.remove();
-  return ok;
 }
 
 /**
- * Time left until `expiresAt` by the server's clock (`clockOffset` = server time − this device's
- * time, so a phone with a wrong clock still counts right). Screen readers hear the milestones only.
+ * Time left until `expiresAt` by the server's clock (`serverNow` = the server's time when it
+ * rendered, so a phone with a wrong clock still counts right). Screen readers hear the milestones only.
  */
-export function Countdown({ expiresAt, clockOffset, m }: { expiresAt: string; clockOffset: number; m: Messages }) {
+export function Countdown({ expiresAt, serverNow, m }: { expiresAt: string; serverNow: number; m: Messages }) {
   const end = Date.parse(expiresAt);
+  // server time − this device's time, taken once (a later server render must not move the count)
+  const [clockOffset] = useState(() => clockOffsetFrom(serverNow, Date.now()));
   const [now, setNow] = useState(() => Date.now() + clockOffset);
   const [announcement, setAnnouncement] = useState('');
   const milestone = useRef<number | null>(null);
@@ -116,32 +115,4 @@ export function LocalTime({ iso, locale }: { iso: string; locale: string }) {
   const [text, setText] = useState(() => formatDateTime(iso, locale, 'UTC'));
   useEffect(() => setText(formatDateTime(iso, locale)), [iso, locale]);
   return <time dateTime={iso}>{text}</time>;
-}
-
-/** spec: Signed return — after a final status the page sends the buyer back after 5 seconds. */
-export const REDIRECT_DELAY_MS = 5_000;
-
-export function ReturnRedirect({ url, m }: { url: string; m: Messages }) {
-  const [stayed, setStayed] = useState(false);
-  const live = useLive();
-  useEffect(() => {
-    if (stayed) return;
-    const timer = setTimeout(() => window.location.assign(url), REDIRECT_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [url, stayed]);
-  return (
-    <div className="redirect" data-testid="redirect">
-      {!stayed && <p role="status">{m.redirecting}</p>}
-      <div className="actions">
-        <a className="button" href={url} data-testid="return-link">
-          {stayed ? m.returnToShop : m.returnNow}
-        </a>
-        {!stayed && (
-          <button type="button" className="secondary" onClick={() => setStayed(true)} disabled={!live}>
-            {m.stay}
-          </button>
-        )}
-      </div>
-    </div>
-  );
 }

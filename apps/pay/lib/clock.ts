@@ -4,7 +4,7 @@
 const TRUSTED_SKEW_MS = 5_000;
 
 /** server time − device time, or 0 when they agree within a few seconds. */
-export function clockOffsetFrom(serverNow: number, deviceNow: number = Date.now()): number {
+export function clockOffsetFrom(serverNow: number, deviceNow: number): number {
   const offset = serverNow - deviceNow;
   return Math.abs(offset) > TRUSTED_SKEW_MS ? offset : 0;
 }

@@ -1,5 +1,7 @@
 // Locale-aware formatting shared by the server pages and the client island: Intl for numbers and
 // dates; token amounts are formatted from their decimal strings so no digit is lost to a float.
+// What the browser islands need (fill, dates, the countdown) lives in ./text, re-exported here.
+export { fill, formatCountdown, formatDateTime } from './text';
 
 /** Display names of the chains the registry knows (spec: Chains and tokens). */
 const CHAIN_NAMES: Record<string, string> = {
@@ -19,11 +21,6 @@ export function chainName(chain: string): string {
 /** "BNB Smart Chain", or "BNB Smart Chain (testnet)" off mainnet. */
 export function networkName(chain: string, network: string, testnetLabel: string): string {
   return network === 'testnet' ? `${chainName(chain)} (${testnetLabel})` : chainName(chain);
-}
-
-/** Fills {name} placeholders. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
 /**
@@ -54,27 +51,4 @@ export function formatUsd(amount: string, locale: string): string {
   // exact like formatUnits: Intl lays out the currency, the cents are the amount's own digits
   const parts = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).formatToParts(BigInt(m[1]));
   return parts.map((p) => (p.type === 'fraction' ? cents : p.value)).join('');
-}
-
-/** A moment with its time zone named: "Jan 12, 2026, 14:05 UTC" (the server renders UTC, the browser its own zone). */
-export function formatDateTime(iso: string, locale: string, timeZone?: string): string {
-  return new Intl.DateTimeFormat(locale, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-    timeZone,
-  }).format(new Date(iso));
-}
-
-/** "29:59", or "1:04:05" past an hour. */
-export function formatCountdown(ms: number): string {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
-  return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }

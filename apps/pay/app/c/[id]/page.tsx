@@ -1,5 +1,6 @@
 // /c/<session_id>: the hosted checkout page (spec: Checkout session; docs/pages.md). Rendered on the server from GET /v1/public/checkout/sessions/:id; the interactive part
-// (chain picker, payment details, live status, cancel, return) is the SessionCheckout island.
+// (chain picker, payment details, live status, cancel, return) is SessionCheckout, server-rendered
+// around the small SessionLive island.
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { BrandBar, BrandedMain, SupportLinks } from '../../../components/brand';
@@ -73,7 +74,7 @@ export default async function SessionPage({ params, searchParams }: PageProps) {
       <BrandBar branding={session.branding} logoPath={`/logo/c/${encodeURIComponent(session.id)}`} />
       {header}
       <SessionCheckout
-        initial={session}
+        session={session}
         serverNow={Date.now()}
         locale={locale.tag}
         m={m}
