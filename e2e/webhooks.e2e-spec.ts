@@ -186,7 +186,7 @@ describe('POST /v1/webhooks', () => {
     expect(only.body.eventTypes).toEqual([]);
   });
 
-  test.each(['payment.paid', 'receipt.*', 'payment', 'PAYMENT.CONFIRMED', 'facilitator.settled'])(
+  test.each(['payment.paid', 'receipts.*', 'payment', 'PAYMENT.CONFIRMED', 'facilitator.settled'])(
     'refuses the unknown filter %s',
     async (filter) => {
       const res = await m.post('/v1/webhooks', { url: rx.url('/x'), eventTypes: [filter] });

@@ -43,7 +43,7 @@ describe('parseEventFilters (spec: Endpoints › Webhooks)', () => {
     'payment',
     'payment.',
     'payment.paid',
-    'receipt.*',
+    'receipt',
     'settlement',
     '**',
     'Payment.confirmed',
@@ -57,6 +57,10 @@ describe('parseEventFilters (spec: Endpoints › Webhooks)', () => {
 describe('filterMatches', () => {
   test.each([
     ['*', 'receipt.credit_note.issued', true],
+    ['receipt.*', 'receipt.credit_note.issued', true],
+    ['receipt.*', 'receipt.issued', true],
+    ['receipt.*', 'refund.awaiting_funds', false],
+    ['refund.*', 'refund.awaiting_funds', true],
     ['payment.*', 'payment.confirmed', true],
     ['payment.*', 'payment.flow.step', true],
     ['payment.*', 'checkout.session.completed', false],

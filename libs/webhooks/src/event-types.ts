@@ -44,8 +44,9 @@ export const WILDCARD_FILTERS = [
   'facilitator.*',
   'payment.flow.*',
   'settlement.*',
-  // money contract › Payouts: refund events by wildcard
+  // money contract › Payouts: the new families by wildcard (refunds, receipts and credit notes)
   'refund.*',
+  'receipt.*',
 ] as const;
 
 const REFUSED: Record<string, string> = {
