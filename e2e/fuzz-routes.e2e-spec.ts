@@ -105,9 +105,11 @@ const ROUTES: Record<string, { body?: () => Row; query?: string[] }> = {
   },
   'GET /v1/sweeps': { query: ['updatedAfter', 'limit', 'cursor', 'paymentId', 'status', 'network'] },
   'GET /v1/sweeps/:id': {},
+  'POST /v1/sweeps/:id/retry': {},
   'POST /v1/payments/:id/refund': { body: () => ({ amount: '1', reason: 'r', toAddress: ZERO_X_1 }) },
   'GET /v1/refunds': {},
   'GET /v1/refunds/:id': {},
+  'POST /v1/refunds/:id/cancel': {},
   'GET /v1/refund-wallets': {},
   'GET /v1/dev/clock': {},
   // advanceSeconds stays 0 or invalid (see clockBody): moving the clock would make later refusals
