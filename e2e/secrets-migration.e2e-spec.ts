@@ -103,7 +103,9 @@ test('svc migrate seals every stored secret with SVC_DATA_KEY: nothing in clear,
     // and down brings the clear columns back (the key opens them)
     process.env.SVC_DATA_KEY = TEST_DATA_KEY; // the migration reads the key through loadConfig(), as `svc migrate` does
     try {
-      await db.undoLastMigration({ transaction: 'all' });
+      // undo every migration from SecretsAtRest on (later ones came after it)
+      const from = MIGRATIONS.findIndex((m) => m.name === 'SecretsAtRest1764100000001');
+      for (let i = MIGRATIONS.length; i > from; i--) await db.undoLastMigration({ transaction: 'all' });
     } finally {
       delete process.env.SVC_DATA_KEY;
     }
