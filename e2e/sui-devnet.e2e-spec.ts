@@ -121,6 +121,21 @@ describe('refusals a node gives before execution', () => {
     expect(balance(payer.address, SUI)).toBe(before);
   });
 
+  it('a gas price under the reference gas price', async () => {
+    const [gas] = await payer.coins(payer.address, SUI);
+    const tx = new Transaction();
+    tx.setSender(payer.address);
+    tx.setGasPrice(999n);
+    tx.setGasBudget(10_000_000n);
+    tx.setGasPayment([gas]);
+    const [coin] = tx.splitCoins(tx.gas, [tx.pure.u64(1n)]);
+    tx.transferObjects([coin], tx.pure.address(payer.address));
+    const bytes = await tx.build();
+    await expect(payer.execute(bytes, [(await payer.keypair.signTransaction(bytes)).signature])).rejects.toThrow(
+      'Gas price 999 under reference gas price (RGP) 1000',
+    );
+  });
+
   it('a coin the sender does not own', async () => {
     const other = new SuiDevPayer(devnet.url, fresh());
     devnet.chain.mint(other.address, USDC, 5_000_000n);
