@@ -134,6 +134,17 @@ async function waitForHealth(localUrl, isStopped) {
 
 const DEVNET_DIR = path.join(root, '.svc', 'devnet');
 
+let mnemonicCache = null;
+/** The same seed the processes use (.svc/mnemonic outside production), read once (it warns each time). */
+function devMnemonic(config) {
+  if (mnemonicCache === null) {
+    const { generateMnemonic } = require(built('libs', 'chains', 'src'));
+    const { resolveMnemonic } = require(built('libs', 'config', 'src'));
+    mnemonicCache = resolveMnemonic(config, generateMnemonic).mnemonic;
+  }
+  return mnemonicCache;
+}
+
 /** Starts the devnet unless SVC_CHAINS_FILE already points somewhere; exports SVC_CHAINS_FILE to the processes. */
 async function startDevnet() {
   if (process.env.SVC_CHAINS_FILE) {
@@ -169,8 +180,7 @@ async function startDevnet() {
 async function seedPayouts(config, merchantId, devnet) {
   require('reflect-metadata');
   const { createDataSource } = require(built('libs', 'db', 'src'));
-  const { EvmAccounts, generateMnemonic } = require(built('libs', 'chains', 'src'));
-  const { resolveMnemonic } = require(built('libs', 'config', 'src'));
+  const { EvmAccounts } = require(built('libs', 'chains', 'src'));
   const { DevPayer, DEV_SETTLEMENT_ADDRESS } = require(built('libs', 'devnet', 'src'));
   const db = await createDataSource(config.databaseUrl, 2).initialize();
   try {
@@ -193,7 +203,7 @@ async function seedPayouts(config, merchantId, devnet) {
     await db.destroy();
   }
   // the same seed the processes use (.svc/mnemonic outside production)
-  const { mnemonic } = resolveMnemonic(config, generateMnemonic);
+  const mnemonic = devMnemonic(config);
   const tank = new EvmAccounts(mnemonic).address('gas_tank', 0);
   const funded = new Set();
   for (const c of devnet.chains) {
@@ -247,8 +257,6 @@ async function fundRefundWallet(config, merchantId, localUrl, apiKey, devnet) {
 async function suiRefundWallet(config, merchantId) {
   require('reflect-metadata');
   const { createDataSource } = require(built('libs', 'db', 'src'));
-  const { generateMnemonic } = require(built('libs', 'chains', 'src'));
-  const { resolveMnemonic } = require(built('libs', 'config', 'src'));
   const { suiAccountKeypair } = require(built('libs', 'devnet', 'src'));
   const db = await createDataSource(config.databaseUrl, 2).initialize();
   try {
@@ -257,8 +265,7 @@ async function suiRefundWallet(config, merchantId) {
       [merchantId],
     );
     if (!row) throw new Error('the Demo workspace has no refund wallet');
-    const { mnemonic } = resolveMnemonic(config, generateMnemonic);
-    return suiAccountKeypair(mnemonic, 'refund_wallet', BigInt(row.address_index)).toSuiAddress();
+    return suiAccountKeypair(devMnemonic(config), 'refund_wallet', BigInt(row.address_index)).toSuiAddress();
   } finally {
     await db.destroy();
   }
