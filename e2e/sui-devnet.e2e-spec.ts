@@ -79,6 +79,23 @@ describe('a signed USDC transfer', () => {
     expect(seen?.balanceChanges).toContainEqual({ owner: to, coinType: SUI, amount: '1500000000' });
   });
 
+  it('a dry run (simulateTransaction) predicts the effects and gas without signatures or changes', async () => {
+    const to = fresh().toSuiAddress();
+    const bytes = await payer.build(to, USDC, 2_000_000n);
+    const usdc = balance(payer.address, USDC);
+    const head = devnet.chain.latest.sequenceNumber;
+    const predicted = await payer.dryRun(bytes);
+    expect(predicted.status).toEqual({ success: true, error: null });
+    expect(balance(payer.address, USDC)).toBe(usdc);
+    expect(devnet.chain.latest.sequenceNumber).toBe(head);
+    await payer.execute(bytes, [(await payer.keypair.signTransaction(bytes)).signature]);
+    const { transaction } = await payer.client.core.getTransaction({
+      digest: devnet.chain.latest.transactions[0].digest,
+    });
+    expect(transaction.effects.gasUsed).toEqual(predicted.gasUsed);
+    expect(balance(to, USDC)).toBe(2_000_000n);
+  });
+
   it('answers a repeated submission of the same bytes with the same effects', async () => {
     const bytes = await payer.build(fresh().toSuiAddress(), USDC, 1n);
     const sig = (await payer.keypair.signTransaction(bytes)).signature;

@@ -67,12 +67,18 @@ const fail = (kind: string, command: number | null, fields?: Record<string, unkn
 /** One value of the programmable transaction: a coin (by id) or pure bytes. */
 type Value = { coin: string } | { pure: Uint8Array };
 
-/** Verifies, executes and records `transactionBcs` in a checkpoint of its own. */
+/**
+ * Verifies, executes and records `transactionBcs` in a checkpoint of its own. With `dryRun`
+ * (Query.simulateTransaction) no signature is needed and nothing is written: the result carries
+ * the effects it would have (checkpoint -1).
+ */
 export async function executeSignedTransaction(
   chain: SuiChain,
   transactionBcs: Uint8Array,
   signatures: string[],
+  opts: { dryRun?: boolean } = {},
 ): Promise<StoredTransaction> {
+  const dryRun = opts.dryRun ?? false;
   let parsed: ReturnType<typeof bcs.TransactionData.parse>;
   try {
     parsed = bcs.TransactionData.parse(transactionBcs);
@@ -86,7 +92,7 @@ export async function executeSignedTransaction(
   const budget = BigInt(data.gasData.budget);
   const txDigest = TransactionDataBuilder.getDigestFromBytes(transactionBcs);
 
-  if (chain.transaction(txDigest)) {
+  if (!dryRun && chain.transaction(txDigest)) {
     // A node answers a repeated submission with the effects it already has.
     return chain.transaction(txDigest) as StoredTransaction;
   }
@@ -94,7 +100,9 @@ export async function executeSignedTransaction(
     throw new SuiTransactionRejected(`Transaction kind ${data.kind.$kind} is not supported by the devnet`);
   }
   // The devnet stays in epoch 0, so an `Epoch(e)` expiration (e >= 0) never has passed.
-  await checkSignatures(transactionBcs, signatures, sender === gasOwner ? [sender] : [sender, gasOwner]);
+  if (!dryRun) {
+    await checkSignatures(transactionBcs, signatures, sender === gasOwner ? [sender] : [sender, gasOwner]);
+  }
 
   // Gas price and budget (UserInputError::GasPriceUnderRGP, GasBudgetTooLow, GasBudgetTooHigh).
   if (price < chain.referenceGasPrice) {
@@ -338,8 +346,8 @@ export async function executeSignedTransaction(
       after.version = lamport;
       after.digest = digestOf('object', id, lamport.toString());
       after.previousTransaction = txDigest;
-      chain.objects.set(id, after);
-    } else {
+      if (!dryRun) chain.objects.set(id, after);
+    } else if (!dryRun) {
       chain.objects.delete(id);
       chain.deleted.set(id, lamport);
     }
@@ -400,6 +408,18 @@ export async function executeSignedTransaction(
       lamportVersion: lamport,
     },
   };
+  if (dryRun) {
+    return {
+      digest: txDigest,
+      effectsDigest: tx.executed!.effectsDigest,
+      txSequenceNumber: -1,
+      checkpoint: -1,
+      sender,
+      status: tx.status!,
+      balanceChanges: tx.balanceChanges,
+      executed: tx.executed!,
+    };
+  }
   chain.addCheckpoint([tx]);
   return chain.transaction(txDigest) as StoredTransaction;
 }

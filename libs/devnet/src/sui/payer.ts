@@ -127,6 +127,12 @@ export class SuiDevPayer {
     return tx.build();
   }
 
+  /** Query.simulateTransaction through the SDK's core client: the effects (and gas) without executing. */
+  async dryRun(bytes: Uint8Array) {
+    const { transaction } = await this.client.core.dryRunTransaction({ transaction: bytes });
+    return transaction.effects;
+  }
+
   /** Mutation executeTransaction through the SDK's core client. */
   async execute(bytes: Uint8Array, signatures: string[]): Promise<SuiSent> {
     const { transaction } = await this.client.core.executeTransaction({ transaction: bytes, signatures });

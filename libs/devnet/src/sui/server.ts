@@ -196,6 +196,21 @@ class Resolvers {
           const version = uint53('version', k.version);
           return coin && (version === null || BigInt(version) === coin.version) ? this.object(coin, scope) : null;
         }),
+      // Query.simulateTransaction with BCS bytes ({bcs: {value}}), what the SDK's dry run sends:
+      // the node's checks but signatures, the effects it would have, nothing written.
+      simulateTransaction: async (args: { transaction: unknown }) => {
+        const value = (args.transaction as { bcs?: { value?: unknown } } | null)?.bcs?.value;
+        if (typeof value !== 'string') {
+          throw badUserInput('devnet: simulateTransaction takes {"bcs": {"value": <Base64 TransactionData>}} only');
+        }
+        try {
+          const tx = await executeSignedTransaction(this.chain, fromBase64(value), [], { dryRun: true });
+          return { effects: this.effects(tx, scope), error: null, events: [], outputs: [] };
+        } catch (err) {
+          if (err instanceof SuiTransactionRejected) return { effects: null, error: err.message };
+          throw err;
+        }
+      },
       // Mutation.executeTransaction: a refusal comes back in `errors` (the node's message), an
       // executed transaction (success or failure) with its effects, final at once.
       executeTransaction: async (args: { transactionDataBcs: string; signatures: string[] }) => {
@@ -340,13 +355,14 @@ class Resolvers {
   }
 
   private effects(tx: StoredTransaction, scope: Scope) {
-    const cp = this.chain.checkpoints[tx.checkpoint];
+    // a simulated transaction (checkpoint -1) is in no checkpoint
+    const cp = this.chain.checkpoints[tx.checkpoint] as StoredCheckpoint | undefined;
     return {
       digest: tx.digest,
       effectsDigest: tx.effectsDigest,
       status: tx.status,
-      timestamp: new Date(cp.timestampMs).toISOString(),
-      checkpoint: () => this.checkpoint(cp, scope),
+      timestamp: cp ? new Date(cp.timestampMs).toISOString() : null,
+      checkpoint: () => (cp ? this.checkpoint(cp, scope) : null),
       transaction: () => this.transaction(tx, scope),
       effectsBcs: tx.executed?.effectsBcs ?? null,
       lamportVersion: tx.executed ? Number(tx.executed.lamportVersion) : null,

@@ -44,9 +44,12 @@
  * sequence number for checkpoints, the index for balance changes. Balance changes of a transfer
  * are the net change per (owner, coin type), ordered by owner then coin type, sender paying gas.
  *
- * Not reproduced: query cost limits, shared objects, Move calls, events, epochs changes,
- * simulateTransaction (the 1.x GraphQL client cannot resolve a transaction anyway: callers set
- * gas price, budget and payment themselves), subscriptions.
+ * - Query.simulateTransaction(transaction: {bcs: {value}}) — the same checks but signatures, the
+ *   effects (gas included) it would have, nothing written (the SDK's dryRunTransaction)
+ *
+ * Not reproduced: query cost limits, shared objects, Move calls, events, epoch changes,
+ * simulateTransaction from JSON (the 1.x GraphQL client cannot resolve a transaction anyway:
+ * callers set gas price, budget and payment themselves), subscriptions.
  *
  * Controls: `chain.mint(...)` (the faucet), `chain.addCheckpoint(...)` and `payTo(...)` (staged
  * transfers from accounts the devnet does not hold), `down()` / `up()` (connection refused in
