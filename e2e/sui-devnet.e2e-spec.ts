@@ -130,6 +130,18 @@ describe('refusals a node gives before execution', () => {
     );
   });
 
+  it('two transactions on the same coin versions sent at once: one executes, the other is refused', async () => {
+    const [a, b] = [
+      await payer.build(fresh().toSuiAddress(), USDC, 1_000_000n),
+      await payer.build(fresh().toSuiAddress(), USDC, 1_000_000n),
+    ];
+    const sign = async (bytes: Uint8Array) => [(await payer.keypair.signTransaction(bytes)).signature];
+    const results = await Promise.allSettled([payer.execute(a, await sign(a)), payer.execute(b, await sign(b))]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(String(refused.reason)).toMatch(/is not available for consumption/);
+  });
+
   it('a gas budget under the minimum', async () => {
     const before = balance(payer.address, SUI);
     await expect(payer.pay(fresh().toSuiAddress(), USDC, 1_000_000n, { gasBudget: 999_999n })).rejects.toThrow(

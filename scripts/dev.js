@@ -181,10 +181,18 @@ async function seedPayouts(config, merchantId, devnet) {
   require('reflect-metadata');
   const { createDataSource } = require(built('libs', 'db', 'src'));
   const { EvmAccounts } = require(built('libs', 'chains', 'src'));
-  const { DevPayer, DEV_SETTLEMENT_ADDRESS } = require(built('libs', 'devnet', 'src'));
+  const { DevPayer, DEV_SETTLEMENT_ADDRESS, DEV_SUI_SETTLEMENT } = require(built('libs', 'devnet', 'src'));
   const db = await createDataSource(config.databaseUrl, 2).initialize();
+  // Sui too: its settlement wallet is a publicly known dev key as well (DEV_SUI_SETTLEMENT); Sui
+  // payouts are manual_required until the service signs on Sui, with this as their destination.
+  const rails = devnet.chains.map((c) => ({
+    chain: c.spec.chain,
+    network: c.spec.network,
+    address: DEV_SETTLEMENT_ADDRESS,
+  }));
+  if (devnet.sui) rails.push({ chain: 'sui', network: 'mainnet', address: DEV_SUI_SETTLEMENT.toSuiAddress() });
   try {
-    for (const c of devnet.chains) {
+    for (const c of rails) {
       const added = await db.query(
         `INSERT INTO settlement_addresses (id, workspace_id, chain, network, address, label, status, is_default,
            activates_at, activated_at, created_at, updated_at)
@@ -194,10 +202,9 @@ async function seedPayouts(config, merchantId, devnet) {
                            WHERE workspace_id = $1::uuid AND chain = $2::varchar AND network = $3::varchar
                              AND status = 'active')
          RETURNING id`,
-        [merchantId, c.spec.chain, c.spec.network, DEV_SETTLEMENT_ADDRESS],
+        [merchantId, c.chain, c.network, c.address],
       );
-      if (added.length)
-        say(`settlement address ${DEV_SETTLEMENT_ADDRESS} is the ${c.spec.chain}/${c.spec.network} default`);
+      if (added.length) say(`settlement address ${c.address} is the ${c.chain}/${c.network} default`);
     }
   } finally {
     await db.destroy();
@@ -300,6 +307,7 @@ function printSummary(config, { apiKey, slug, sessionUrl, payment, suiPayment, s
           `  Pay it         npm run svc -- dev:pay --payment ${suiPayment.id}`,
           '                 (a signed transaction on the Sui devnet; confirmed at the next checkpoint read)',
           '                 Sui USDC is not paid out yet (manual_required): Sui sweeps come with issue 22',
+          '                 (its destination: the demo Sui settlement wallet, the sui/mainnet default)',
         ]
       : []),
     'Webhooks: POST /v1/webhooks with a URL on this machine (http://localhost:<port>/...) is allowed here.',
