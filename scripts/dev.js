@@ -173,6 +173,23 @@ async function startDevnet() {
 }
 
 /**
+ * The Sui devnet starts from its genesis on every run with the same chain identifier (mainnet's,
+ * so the registry's sui/mainnet applies unchanged), and the Sui watcher tells chains apart by that
+ * identifier only: a cursor kept from an earlier run would sit past the new chain's head and skip
+ * its first checkpoints. The dev database forgets it; the watcher opens a new one at the head.
+ */
+async function forgetSuiCursor(config) {
+  require('reflect-metadata');
+  const { createDataSource } = require(built('libs', 'db', 'src'));
+  const db = await createDataSource(config.databaseUrl, 2).initialize();
+  try {
+    await db.query(`DELETE FROM chain_cursors WHERE chain = 'sui' AND network = 'mainnet'`);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
  * Payouts on the devnet: the Demo workspace's settlement wallet as the active default of every dev
  * chain (inserted active: the cool-down is skipped for the seed; idempotent), and the gas tank
  * funded from the devnet's payer on each node. Returns the settlement address.
@@ -339,6 +356,7 @@ async function main() {
   const seeded = await seedWorkspace(config);
 
   const devnet = await startDevnet();
+  if (devnet?.sui) await forgetSuiCursor(config);
   const settlementAddress = devnet ? await seedPayouts(config, seeded.merchantId, devnet) : null;
   const service = supervise(PROCESSES);
   let stopped = false;
