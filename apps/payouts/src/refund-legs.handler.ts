@@ -36,7 +36,9 @@ export class RefundLegs implements OutboundPurposeHandler, OnModuleInit {
     });
     if (!refund || !['pending', 'submitted', 'awaiting_funds'].includes(refund.status)) return;
     const now = this.clock.now();
-    const mapped = refundFromTransfer(t.state, t.waitReason);
+    // signed but never handed to a node yet: still `pending` (submitted = signed and sent, docs/states.md)
+    const state = t.state === 'signed' && t.submittedAt === null ? 'planned' : t.state;
+    const mapped = refundFromTransfer(state, t.waitReason);
     if (mapped.status === 'replan') {
       // given up while unsigned: the planner decides the source again
       await this.refunds.update(

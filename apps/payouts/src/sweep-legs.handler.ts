@@ -40,7 +40,9 @@ export class SweepLegs implements OutboundPurposeHandler, OnModuleInit {
     });
     if (!sweep || !['pending', 'submitted', 'held'].includes(sweep.payoutState)) return;
     const now = this.clock.now();
-    const mapped = payoutFromTransfer(t.state, t.waitReason);
+    // signed but never handed to a node yet: still `pending` (submitted = signed and sent, docs/states.md)
+    const state = t.state === 'signed' && t.submittedAt === null ? 'planned' : t.state;
+    const mapped = payoutFromTransfer(state, t.waitReason);
     if (mapped.payoutState === 'replan') {
       // given up while unsigned: the planner decides the sweep again
       await this.sweeps.update(tx, sweep, { transferId: null, toAddress: null, settlementAddressId: null }, now);
