@@ -1,7 +1,10 @@
-// The state machine of one outbound transfer (docs/money-out.md › The signer › States). Every
-// step reads the chain first, then claims the row (FOR UPDATE), checks it is still where it was
-// read, writes, and commits before the next irreversible thing happens:
-//   plan (row) → sign (nonce + fee + signed bytes, one transaction) → broadcast → receipt → final.
+// The state machine of one outbound transaction and its leg (docs/money-out.md › The signer ›
+// States). Every step reads the chain first, then claims the row (FOR UPDATE), checks it is still
+// where it was read, writes (through SignerContext.write, which lets the leg's sweep or refund
+// follow in the same db transaction and releases the leg's claim once final), and commits before
+// the next irreversible thing happens:
+//   plan (row, leg, claim) → sign (fence + fee + signed bytes + signed_at, one transaction) →
+//   broadcast → receipt → final.
 // A process killed between any two steps finds, on restart, either nothing signed (sign again:
 // the nonce was not spent) or the signed bytes (broadcast them again: harmless), and always
 // looks for the receipts of every attempt it stored before anything else.
