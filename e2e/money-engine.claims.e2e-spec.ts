@@ -5,9 +5,11 @@
 // db transaction (the same PostgreSQL transaction id on every row it wrote), and both then end
 // with the coins where they belong.
 import { Wallet } from 'ethers';
+import { randomUUID } from 'node:crypto';
 import { ChainRegistry } from '@svc/chains';
 import { ClockService } from '@svc/core';
 import { depositDraw } from '@svc/payments';
+import { depositKey } from '@svc/signer';
 import { PayoutPlanner } from '../apps/payouts/src/payout-planner.service';
 import { RefundPlanner } from '../apps/payouts/src/refund-planner.service';
 import type { Merchant } from './factories/merchant.factory';
@@ -135,4 +137,34 @@ test('a refund planned from a deposit with a live unsigned sweep leg gives that 
   expect(sweeps.map((s) => [s.sequence, s.payoutState])).toEqual([[1, 'completed']]);
   expect(await h.nativeBalance('bnb', 'mainnet', payment.paymentAddress)).toBe(0n);
   expect((await h.nativeBalance('bnb', 'mainnet', settlement)) - before).toBe(BigInt(sweeps[0].amountAtomic as string));
+});
+
+test('the engine: an `all` leg does not take what another live leg claims at its source; it moves once that claim is released', async () => {
+  const payment = await h.paidPayment(m, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
+  const [{ address_index: index }] = await q('SELECT address_index FROM payments WHERE id = $1', [payment.id]);
+  const buyer = Wallet.createRandom().address;
+  const claim = await h.signer.planRefund({
+    chain: 'bnb',
+    network: 'mainnet',
+    refundId: randomUUID(),
+    from: depositKey(BigInt(index)),
+    to: buyer,
+    token: null,
+    amountAtomic: 10n ** 17n,
+  });
+  const sweep = await h.signer.planNativeSweep({
+    chain: 'bnb',
+    network: 'mainnet',
+    sweepId: randomUUID(),
+    depositIndex: BigInt(index),
+    to: settlement,
+  });
+  const waiting = await h.signer.advance(sweep.id);
+  expect([waiting.state, waiting.waitReason, waiting.signedAt]).toEqual(['planned', 'address_busy', null]);
+  expect(await h.signer.attempts(sweep.id)).toEqual([]);
+
+  await h.signer.cancel(claim.id); // the claim is released with it
+  const moved = await h.signer.advance(sweep.id);
+  expect(['signed', 'submitted']).toContain(moved.state);
+  expect(moved.signedAt).not.toBeNull();
 });

@@ -248,7 +248,21 @@ export class OutboundEngine {
       return { kind: 'moved', row: (t ?? read) as Transfer }; // another process moved it meanwhile
     }
     const now = this.ctx.now();
-    await this.ctx.repo.lockSource(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
+    const source = { chain: t.chain, network: t.network, address: t.fromAddress };
+    await this.ctx.repo.lockSource(m, source, now);
+    if (t.amountMode === 'all') {
+      // docs/money-out.md › Claims: an `all` leg moves what nothing else claims; while another live
+      // leg claims this asset at the source (a refund not final yet), it waits rather than take it
+      const others = await this.ctx.repo.liveClaims(m, source, t.tokenAddress, t.legId);
+      if (others.legs.length > 0) {
+        const message = `${others.legs.length} other live claim(s) on ${t.fromAddress}: ${others.legs.map((l) => `${l.purpose} ${l.purposeId}`).join(', ')}`;
+        await this.ctx.write(
+          m,
+          Object.assign(t, { waitReason: 'address_busy' as const, error: message, updatedAt: now }),
+        );
+        return { kind: 'wait', topUps: [] };
+      }
+    }
     const committed = await this.ctx.repo.commitments(m, t, t.tokenAddress, facts.block);
     const topUps = await this.ctx.repo.topUps(m, t.id);
     const open = topUps.filter(
