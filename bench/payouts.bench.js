@@ -242,15 +242,16 @@ async function main() {
     await process1.stop();
     const native = (
       await db.client.query(
-        `SELECT t.gas_used, t.effective_gas_price FROM sweeps s JOIN outbound_transfers t ON t.id = s.transfer_id WHERE s.token = 'BNB'`,
+        `SELECT t.fee->>'gasUsed' AS gas_used, t.fee->>'effectiveGasPrice' AS effective_gas_price FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id WHERE s.token = 'BNB'`,
       )
     ).rows.map((r) => BigInt(r.gas_used));
     const nativeDust = await Promise.all(nativeAddresses.map((a) => provider.getBalance(a)));
     const [firstToken] = (
       await db.client.query(
-        `SELECT t.gas_used AS gas, t.gas_limit, t.effective_gas_price AS price, u.gas_used AS top_up_gas, s.from_address
-         FROM sweeps s JOIN outbound_transfers t ON t.id = s.transfer_id
-         JOIN outbound_transfers u ON u.parent_id = t.id AND u.state = 'completed' WHERE s.token = 'USDC'`,
+        `SELECT t.fee->>'gasUsed' AS gas, t.fee->>'gasLimit' AS gas_limit, t.fee->>'effectiveGasPrice' AS price,
+                u.fee->>'gasUsed' AS top_up_gas, s.from_address
+         FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id
+         JOIN outbound_transactions u ON u.funds_transaction_id = t.id AND u.state = 'completed' WHERE s.token = 'USDC'`,
       )
     ).rows;
     const firstDust = await provider.getBalance(firstToken.from_address);
@@ -286,10 +287,12 @@ async function main() {
       .join(', ');
     const tokenRows = (
       await db.client.query(
-        `SELECT t.gas_used AS gas, u.gas_used AS top_up_gas, u.amount_atomic AS top_up, u.fee_atomic AS top_up_fee,
-                t.effective_gas_price AS price, t.gas_limit, s.from_address
-         FROM sweeps s JOIN outbound_transfers t ON t.id = s.transfer_id
-         JOIN outbound_transfers u ON u.parent_id = t.id AND u.state = 'completed'
+        `SELECT t.fee->>'gasUsed' AS gas, u.fee->>'gasUsed' AS top_up_gas, ul.amount_atomic AS top_up,
+                u.fee->>'paid' AS top_up_fee, t.fee->>'effectiveGasPrice' AS price, t.fee->>'gasLimit' AS gas_limit,
+                s.from_address
+         FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id
+         JOIN outbound_transactions u ON u.funds_transaction_id = t.id AND u.state = 'completed'
+         JOIN outbound_legs ul ON ul.transaction_id = u.id
          WHERE s.token = 'USDC' AND s.from_address = ANY($1) ORDER BY s.created_at`,
         [tokenAddresses],
       )

@@ -41,11 +41,11 @@ async function cleanRunUntilCompleted(paymentId: string): Promise<Row[]> {
 
 const transfersOf = async (sweepId: string) =>
   h.t.db.query(
-    `SELECT t.id, t.purpose, t.state, t.token_address, t.amount_atomic, t.fee_atomic,
-            (SELECT count(*)::int FROM outbound_attempts a WHERE a.transfer_id = t.id) AS attempts
-     FROM outbound_transfers t
+    `SELECT t.id, l.purpose, t.state, l.token AS token_address, l.amount_atomic, t.fee->>'paid' AS fee_atomic,
+            (SELECT count(*)::int FROM outbound_attempts a WHERE a.transaction_id = t.id) AS attempts
+     FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
      WHERE t.id = (SELECT transfer_id FROM sweeps WHERE id = $1)
-        OR t.parent_id = (SELECT transfer_id FROM sweeps WHERE id = $1)
+        OR t.funds_transaction_id = (SELECT transfer_id FROM sweeps WHERE id = $1)
      ORDER BY t.created_at`,
     [sweepId],
   );
@@ -101,7 +101,7 @@ test('a token sweep: killed at the top-up (signed, broadcast) and at the token t
   const transfers = await transfersOf(sweep.id);
   expect(transfers.map((t: Row) => [t.purpose, t.state, t.attempts])).toEqual([
     ['sweep', 'completed', 1],
-    ['gas_topup', 'completed', 1],
+    ['gas', 'completed', 1],
   ]);
   const topUp = transfers[1];
   // the tank paid one top-up and its fee, nothing more

@@ -31,8 +31,8 @@ const node = () => h.devnet.get('bnb').node;
 const sweepRows = (paymentIds: string[]): Promise<Row[]> =>
   h.t.db.query(
     `SELECT s.payment_id, s.sequence, s.payout_state, s.transfer_id,
-            (SELECT count(*)::int FROM outbound_transfers t WHERE t.purpose = 'sweep' AND t.purpose_id = s.id) AS transfers,
-            (SELECT count(*)::int FROM outbound_transfers t WHERE t.parent_id = s.transfer_id) AS top_ups
+            (SELECT count(*)::int FROM outbound_legs l WHERE l.purpose = 'sweep' AND l.purpose_id = s.id) AS transfers,
+            (SELECT count(*)::int FROM outbound_transactions t WHERE t.funds_transaction_id = s.transfer_id) AS top_ups
      FROM sweeps s WHERE s.payment_id = ANY($1) ORDER BY s.payment_id, s.sequence`,
     [paymentIds],
   );
@@ -96,7 +96,7 @@ test('a stuck payout (dropped from the pool) is replaced after the stuck time an
     expect(sweep.payoutState).toBe('submitted');
     expect(sweep.txHash).not.toBe(first); // the replacement; updatedAt moved with its hash
     const attempts: Row[] = await h.t.db.query(
-      `SELECT attempt, nonce, max_fee_per_gas, gas_price, tx_hash FROM outbound_attempts WHERE transfer_id = (SELECT transfer_id FROM sweeps WHERE id = $1) ORDER BY attempt`,
+      `SELECT attempt, fence->>'nonce' AS nonce, fee->>'maxFeePerGas' AS max_fee_per_gas, fee->>'gasPrice' AS gas_price, tx_hash FROM outbound_attempts WHERE transaction_id = (SELECT transfer_id FROM sweeps WHERE id = $1) ORDER BY attempt`,
       [sweep.id],
     );
     expect(attempts).toHaveLength(2);
@@ -143,7 +143,7 @@ test('a sweep whose transaction reverts is failed (transaction_reverted); the ne
     let [sweep] = await h.sweepsOf(h.m, payment.id);
     expect(sweep.payoutState).toBe('submitted');
     const [{ max_fee_per_gas: price }] = await h.t.db.query(
-      'SELECT max_fee_per_gas FROM outbound_transfers WHERE id = (SELECT transfer_id FROM sweeps WHERE id = $1)',
+      `SELECT fee->>'maxFeePerGas' AS max_fee_per_gas FROM outbound_transactions WHERE id = (SELECT transfer_id FROM sweeps WHERE id = $1)`,
       [sweep.id],
     );
     // the same block first takes the tokens away (a higher tip is mined first): the sweep reverts

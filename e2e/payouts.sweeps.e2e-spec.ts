@@ -195,7 +195,8 @@ describe('native coins pay their own gas: balance minus fee arrives, nothing sta
     const [sweep] = await h.settle(m, payment.id, (s) => s[0]?.payoutState === 'completed');
     const received = await h.nativeBalance(chain, network, to);
     const [transfer] = await h.t.db.query(
-      `SELECT gas_used, effective_gas_price, fee_atomic, amount_atomic FROM outbound_transfers WHERE id = (SELECT transfer_id FROM sweeps WHERE id = $1)`,
+      `SELECT t.fee->>'gasUsed' AS gas_used, t.fee->>'effectiveGasPrice' AS effective_gas_price, t.fee->>'paid' AS fee_atomic, l.amount_atomic
+         FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id WHERE t.id = (SELECT transfer_id FROM sweeps WHERE id = $1)`,
       [sweep.id],
     );
     expect(BigInt(transfer.gas_used)).toBe(21_000n);

@@ -42,11 +42,11 @@ async function cleanRunUntilCompleted(refundId: string, sweptPaymentId?: string)
 
 const transfersOf = async (refundId: string) =>
   h.t.db.query(
-    `SELECT t.purpose, t.state, t.amount_atomic, t.fee_atomic,
-            (SELECT count(*)::int FROM outbound_attempts a WHERE a.transfer_id = t.id) AS attempts
-       FROM outbound_transfers t
+    `SELECT l.purpose, t.state, l.amount_atomic, t.fee->>'paid' AS fee_atomic,
+            (SELECT count(*)::int FROM outbound_attempts a WHERE a.transaction_id = t.id) AS attempts
+       FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
       WHERE t.id = (SELECT transfer_id FROM refunds WHERE id = $1)
-         OR t.parent_id = (SELECT transfer_id FROM refunds WHERE id = $1)
+         OR t.funds_transaction_id = (SELECT transfer_id FROM refunds WHERE id = $1)
       ORDER BY t.created_at`,
     [refundId],
   );
@@ -108,7 +108,7 @@ test('a token refund: killed at the gas top-up and at the token transfer (signed
   const transfers = await transfersOf(created.id);
   expect(transfers.map((t: Row) => [t.purpose, t.state, t.attempts])).toEqual([
     ['refund', 'completed', 1],
-    ['gas_topup', 'completed', 1],
+    ['gas', 'completed', 1],
   ]);
   const topUp = transfers[1];
   expect(await h.nativeBalance('bnb', 'mainnet', tank)).toBe(

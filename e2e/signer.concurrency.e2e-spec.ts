@@ -1,13 +1,13 @@
 // Two signer processes at once (two services, two connection pools) on the same transfers never
-// pay twice: every step claims its row, the sign step also the sender's nonce row, and broadcasts
+// pay twice: every step claims its row, the sign step also the sender's source row (its nonce), and broadcasts
 // resend stored bytes. Nonces come from the database: concurrent transfers from one address get
 // distinct, consecutive nonces, and a database behind the chain's pending count is raised.
 import { randomUUID } from 'node:crypto';
 import { HDNodeWallet } from 'ethers';
 import { Client } from 'pg';
-import { EvmNonceEntity, OutboundTransferEntity } from '@svc/db';
+import { OutboundSourceEntity } from '@svc/db';
 import { isFinalOutboundState } from '@svc/domain';
-import { depositKey, GAS_TANK_KEY, OutboundService, refundWalletKey } from '@svc/signer';
+import { depositKey, GAS_TANK_KEY, OutboundService, OutboundTransfer, refundWalletKey } from '@svc/signer';
 import { ether, freshAddress, SignerHarness, startSignerHarness } from './support/signer-harness';
 
 let h: SignerHarness;
@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 /** Both services advance every transfer at the same moment, round after round, until all are final. */
-async function race(ids: string[]): Promise<OutboundTransferEntity[]> {
+async function race(ids: string[]): Promise<OutboundTransfer[]> {
   for (let round = 0; round < 20; round++) {
     await Promise.all(ids.flatMap((id) => [a.advance(id), b.advance(id)]));
     const rows = await Promise.all(ids.map((id) => a.get(id)));
@@ -89,7 +89,9 @@ test('two senders racing on the same sweeps and refunds pay each exactly once', 
     expect(topUps.length).toBeLessThanOrEqual(1); // topped up at most once
   }
   // the tank's top-ups got distinct nonces
-  const tankRows = await h.db.getRepository(OutboundTransferEntity).find({ where: { purpose: 'gas_topup' } });
+  const tankRows: Array<{ nonce: string }> = await h.db.query(
+    `SELECT t.fence->>'nonce' AS nonce FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id WHERE l.purpose = 'gas'`,
+  );
   expect(tankRows).toHaveLength(3);
   expect(new Set(tankRows.map((t) => t.nonce)).size).toBe(3);
 });
@@ -134,7 +136,7 @@ test('concurrent transfers from one address get distinct, consecutive nonces', a
   expect(nonces).toEqual(Array.from({ length: 10 }, (_, k) => start + BigInt(k)));
   for (const t of rows) expect(await h.nativeBalance(t.toAddress)).toBe(t.amountAtomic);
   const row = await h.db
-    .getRepository(EvmNonceEntity)
+    .getRepository(OutboundSourceEntity)
     .findOneByOrFail({ chain: h.chain, network: h.network, address: tank });
   expect(row.nextNonce).toBe(start + 10n);
 });
@@ -149,7 +151,7 @@ test("a database behind the chain's pending count is raised, never reusing a non
     await (await outside.sendTransaction({ to: freshAddress(), value: 1n, nonce, gasLimit: 21_000n })).wait();
   }
   await h.db
-    .getRepository(EvmNonceEntity)
+    .getRepository(OutboundSourceEntity)
     .insert({ chain: h.chain, network: h.network, address, nextNonce: 0n, updatedAt: new Date() });
 
   const refund = (amountAtomic: bigint) =>
@@ -170,6 +172,8 @@ test("a database behind the chain's pending count is raised, never reusing a non
   const second = await h.drive(a, (await refund(6n)).id);
   expect(second.state).toBe('completed');
   expect(second.nonce).toBe(4n);
-  const row = await h.db.getRepository(EvmNonceEntity).findOneByOrFail({ chain: h.chain, network: h.network, address });
+  const row = await h.db
+    .getRepository(OutboundSourceEntity)
+    .findOneByOrFail({ chain: h.chain, network: h.network, address });
   expect(row.nextNonce).toBe(5n);
 });

@@ -94,7 +94,7 @@ describe.each([
     expect(t.state).toBe('completed');
     const [first] = await s.topUps(t.id);
     const topUp = await h.drive(s, first.id); // the runner finishes the top-up's own bookkeeping
-    expect(topUp).toEqual(expect.objectContaining({ state: 'completed', purpose: 'gas_topup', toAddress: deposit }));
+    expect(topUp).toEqual(expect.objectContaining({ state: 'completed', purpose: 'gas', toAddress: deposit }));
     const price = priceOf(t);
     // the top-up is exactly gasLimit × price of the token transfer, itself a 21,000-gas transfer
     expect(topUp.amountAtomic).toBe((t.gasLimit as bigint) * price);

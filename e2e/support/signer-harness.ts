@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { Contract, Wallet } from 'ethers';
 import type { DataSource } from 'typeorm';
 import { BUILT_IN_CHAINS, ChainRegistry, generateMnemonic, mergeChainsFile } from '@svc/chains';
-import { createDataSource, OutboundTransferEntity } from '@svc/db';
+import { createDataSource } from '@svc/db';
 import {
   AnvilNode,
   ChainsFileEntry,
@@ -20,7 +20,7 @@ import {
   writeChainsFile,
 } from '@svc/devnet';
 import { isFinalOutboundState } from '@svc/domain';
-import { EvmKeyring, FeePolicy, OutboundService, SignerOptions } from '@svc/signer';
+import { EvmKeyring, FeePolicy, OutboundService, OutboundTransfer, SignerOptions } from '@svc/signer';
 import { createTestDatabase, dropTestDatabase } from './test-app';
 
 export class TestClock {
@@ -60,7 +60,7 @@ export interface SignerHarness {
   nativeBalance(address: string): Promise<bigint>;
   tokenBalance(address: string): Promise<bigint>;
   /** advance() until final, mining a block whenever a transaction waits for confirmations */
-  drive(s: OutboundService, id: string, maxSteps?: number): Promise<OutboundTransferEntity>;
+  drive(s: OutboundService, id: string, maxSteps?: number): Promise<OutboundTransfer>;
   close(): Promise<void>;
 }
 

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { ChainConfig, ChainRegistry, TokenConfig } from '@svc/chains';
 import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
-import { OutboundTransferEntity, PaymentEntity, SettlementAddressEntity, SweepEntity } from '@svc/db';
+import { PaymentEntity, SettlementAddressEntity, SweepEntity } from '@svc/db';
 import {
   HeldReason,
   isPayoutEligible,
@@ -20,14 +20,8 @@ import {
   sweepSupport,
   SweepSupport,
 } from '@svc/domain';
-import {
-  PAYOUT_RESERVATIONS,
-  PayoutReservations,
-  PaymentRepository,
-  SettlementAddressRepository,
-  SweepRepository,
-} from '@svc/payments';
-import { depositKey, OutboundNotCancellableError, OutboundService } from '@svc/signer';
+import { depositDraw, PaymentRepository, SettlementAddressRepository, SweepRepository } from '@svc/payments';
+import { depositKey, OutboundNotCancellableError, OutboundService, OutboundTransfer } from '@svc/signer';
 
 /** What a run decided for a payment's sweep before it writes. */
 type Writable =
@@ -58,7 +52,6 @@ export class PayoutPlanner {
     private readonly sweeps: SweepRepository,
     private readonly addresses: SettlementAddressRepository,
     private readonly signer: OutboundService,
-    @Inject(PAYOUT_RESERVATIONS) private readonly reservations: PayoutReservations,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
   ) {}
 
@@ -117,10 +110,10 @@ export class PayoutPlanner {
       const payment = await this.sweeps.lockPayment(tx, paymentId);
       if (!payment || !isPayoutEligible(payment, this.clock.now(), this.config.payoutDelaySeconds)) return false;
       if (await this.sweeps.hasOpen(tx, payment.id)) return false; // another runner was first
-      const reservation = await this.reservations.reservation(tx, payment.id);
+      const reservation = await depositDraw(tx, payment);
       const remainder = payoutRemainder(
         payment.receivedAmountAtomic,
-        reservation.reservedAtomic,
+        reservation.drawnAtomic,
         await this.sweeps.sweptTotal(tx, payment.id),
       );
       if (remainder === 0n) return false;
@@ -178,7 +171,7 @@ export class PayoutPlanner {
       if (!sweep || sweep.transferId !== null || !['pending', 'held'].includes(sweep.payoutState)) return false;
       const payment = await this.sweeps.lockPayment(tx, sweep.paymentId);
       if (!payment) return false; // a credit holds it: next run
-      const reservation = await this.reservations.reservation(tx, sweep.paymentId);
+      const reservation = await depositDraw(tx, payment);
       let d: Writable = decision;
       if (reservation.refundInFlight) d = this.held('refund_in_progress', destinationOf(decision));
       if (d.kind === 'plan' && !(await this.stillActive(tx, d.destination))) return false;
@@ -186,7 +179,7 @@ export class PayoutPlanner {
       // money contract › Payouts: a held sweep (nothing signed) is recomputed from the claims each time it is reconsidered
       const owed = payoutRemainder(
         payment.receivedAmountAtomic,
-        reservation.reservedAtomic,
+        reservation.drawnAtomic,
         (await this.sweeps.sweptTotal(tx, payment.id)) - sweep.creditedAtomic,
       );
       if (!reservation.refundInFlight && (owed === 0n || nothingOwedFor(payment, d))) {
@@ -241,11 +234,12 @@ export class PayoutPlanner {
   private async giveUpIfStale(sweep: SweepEntity): Promise<boolean> {
     const transfer = await this.signer.get(sweep.transferId as string);
     if (transfer.state === 'cancelled') return this.detach(sweep.id, transfer.id);
-    if (transfer.state !== 'planned' || transfer.nonce !== null) return false;
+    if (transfer.state !== 'planned' || transfer.signedAt !== null) return false;
     const destination = sweep.settlementAddressId
       ? await this.addresses.get(sweep.workspaceId, sweep.settlementAddressId)
       : null;
-    const refund = (await this.reservations.reservation(this.db.manager, sweep.paymentId)).refundInFlight;
+    const payment = await this.payments.findById(sweep.paymentId);
+    const refund = payment ? (await depositDraw(this.db.manager, payment)).refundInFlight : false;
     if (destination?.status === 'active' && !refund) return false;
     try {
       await this.signer.cancel(transfer.id);
@@ -331,22 +325,20 @@ export class PayoutPlanner {
   }
 
   /**
-   * The signer's transfer for the sweep, in the caller's transaction. Its purpose id is the sweep's
-   * id; when that is taken (the sweep's first transfer was given up) the new one gets an id of its
-   * own: `sweeps.transfer_id` is the link either way.
+   * The signer's transaction for the sweep, in the caller's transaction: its leg (purpose id = the
+   * sweep's id; a given-up leg is no longer live, so a new one may follow) claims the deposit.
    */
   private async planTransfer(
     tx: EntityManager,
     s: Subject,
     sweepId: string,
     to: SettlementAddressEntity,
-  ): Promise<OutboundTransferEntity> {
+  ): Promise<OutboundTransfer> {
     const p = s.payment;
-    const purposeId = (await this.sweeps.transferPurposeTaken(tx, sweepId)) ? randomUUID() : sweepId;
     const req = {
       chain: p.chain,
       network: p.network,
-      sweepId: purposeId,
+      sweepId,
       depositIndex: p.addressIndex,
       to: to.address,
     };

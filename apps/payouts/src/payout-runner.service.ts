@@ -4,8 +4,9 @@
 //   1. open sweeps without a transfer are decided again (held ones resume by themselves), and an
 //      unsigned transfer whose settlement address was retired is given up first;
 //   2. payments with money not yet paid out get their sweep (written before anything is signed);
-//   3. the signer moves every open transfer of the rail on (sign, broadcast, receipt, replace);
-//   4. sweeps follow their transfers; completion fires settlement.completed.
+//   3. the signer moves every open transaction of the rail on (sign, broadcast, receipt, replace);
+//      sweeps and refunds follow in the same db transactions (SweepLegs, RefundLegs), so completion,
+//      settlement.completed and the credit note commit with the receipt.
 // Non-EVM rails only get their manual_required sweeps; an EVM rail without RPC URLs is skipped.
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -16,8 +17,8 @@ import { OutboundService } from '@svc/signer';
 import { PayoutPlanner } from './payout-planner.service';
 import { PAYOUTS_LOCK_NAMESPACE, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
 import { RefundPlanner } from './refund-planner.service';
-import { RefundTracker } from './refund-tracker.service';
-import { SweepTracker } from './sweep-tracker.service';
+import { RefundLegs } from './refund-legs.handler';
+import { SweepLegs } from './sweep-legs.handler';
 
 export interface RailPayoutReport {
   chain: string;
@@ -45,9 +46,9 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly db: DataSource,
     private readonly chains: ChainRegistry,
     private readonly planner: PayoutPlanner,
-    private readonly tracker: SweepTracker,
+    private readonly sweepLegs: SweepLegs,
     private readonly refundPlanner: RefundPlanner,
-    private readonly refundTracker: RefundTracker,
+    private readonly refundLegs: RefundLegs,
     private readonly signer: OutboundService,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
     @Inject(PAYOUTS_OPTIONS) private readonly options: PayoutsOptions,
@@ -121,19 +122,14 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
     await step('plan', async () => void (report.planned = await this.planner.planNew(rail, size)));
     if (signs) {
       await step('sign', async () => {
+        const before = [this.sweepLegs.tally, this.refundLegs.tally].map((t) => ({ ...t }));
         const run = await this.signer.runPending(rail.chain, rail.network);
         report.advanced = run?.advanced ?? 0;
         for (const e of run?.errors ?? []) report.errors.push(`transfer ${e.id}: ${e.message}`);
-      });
-      await step('follow', async () => {
-        const tracked = await this.tracker.track(rail, size);
-        report.completed = tracked.completed;
-        report.failed = tracked.failed;
-      });
-      await step('follow refunds', async () => {
-        const tracked = await this.refundTracker.track(rail, size);
-        report.refunds.completed = tracked.completed;
-        report.refunds.failed = tracked.failed;
+        report.completed = this.sweepLegs.tally.completed - before[0].completed;
+        report.failed = this.sweepLegs.tally.failed - before[0].failed;
+        report.refunds.completed = this.refundLegs.tally.completed - before[1].completed;
+        report.refunds.failed = this.refundLegs.tally.failed - before[1].failed;
       });
     }
     return report;

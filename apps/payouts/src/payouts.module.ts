@@ -4,14 +4,14 @@ import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
 import { ClockService, CoreModule, SvcConfig } from '@svc/core';
-import { PAYOUT_RESERVATIONS, PaymentLedgerModule, PayoutsDataModule, RefundRepository } from '@svc/payments';
+import { PaymentLedgerModule, PayoutsDataModule } from '@svc/payments';
 import { SignerModule } from '@svc/signer';
 import { PayoutPlanner } from './payout-planner.service';
 import { PayoutRunner } from './payout-runner.service';
 import { DEFAULT_PAYOUTS_OPTIONS, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
 import { RefundPlanner } from './refund-planner.service';
-import { RefundTracker } from './refund-tracker.service';
-import { SweepTracker } from './sweep-tracker.service';
+import { RefundLegs } from './refund-legs.handler';
+import { SweepLegs } from './sweep-legs.handler';
 
 /**
  * The payout process (`npm run start:payouts`): the only process besides the API that holds the
@@ -46,12 +46,11 @@ export class PayoutsModule {
       ],
       providers: [
         { provide: PAYOUTS_OPTIONS, useValue: tuning },
-        // money contract › Payouts 1: what refunds reserve is not paid out; a refund in flight holds the payout
-        { provide: PAYOUT_RESERVATIONS, useExisting: RefundRepository },
+        // sweeps and refunds follow their legs inside the signer's transactions (no trackers)
+        SweepLegs,
+        RefundLegs,
         RefundPlanner,
-        RefundTracker,
         PayoutPlanner,
-        SweepTracker,
         PayoutRunner,
         PayoutsMetrics,
         ...opsServerProviders(config.opsPorts.payouts, config.opsHost),

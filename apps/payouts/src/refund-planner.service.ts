@@ -5,8 +5,7 @@
 // workspace's refund wallet on that chain pays. When neither can, the refund is `awaiting_funds`
 // with a reason and is decided again on every run, so funding the wallet or the tank resumes it.
 import { Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ChainConfig } from '@svc/chains';
 import { ClockService } from '@svc/core';
 import { RefundEntity } from '@svc/db';
@@ -70,45 +69,72 @@ export class RefundPlanner {
       this.logger.log(`refund ${read.id}: waiting (${decision.why})`);
       return false;
     }
-    return this.db.transaction(async (tx) => {
-      const refund = await this.refunds.lock(tx, read.id);
-      if (!refund || refund.transferId !== null || !['pending', 'awaiting_funds'].includes(refund.status)) return false;
-      const now = this.clock.now();
-      if (decision.kind === 'wait') {
-        await this.refunds.update(tx, refund, { status: 'awaiting_funds', failureReason: decision.reason }, now);
-        return false;
-      }
-      // A refund whose first transfer was given up gets a transfer id of its own (refunds.transfer_id links either way).
-      const taken = await this.signer.ctx.repo.byPurpose(tx, 'refund', refund.id);
-      const transfer = await this.signer.planRefund(
-        {
-          chain: refund.chain,
-          network: refund.network,
-          from: decision.from,
-          to: refund.toAddress,
-          token: refund.tokenAddress,
-          refundId: taken ? randomUUID() : refund.id,
-          amountAtomic: refund.amountAtomic,
-        },
-        tx,
-      );
-      await this.refunds.update(
-        tx,
-        refund,
-        {
-          status: 'pending',
-          failureReason: null,
-          source: decision.source,
-          fromAddress: decision.fromAddress,
-          transferId: transfer.id,
-        },
-        now,
-      );
-      this.logger.log(
-        `refund ${refund.id}: planned from the ${decision.source} ${decision.fromAddress} → ${refund.toAddress}`,
-      );
-      return true;
-    });
+    return this.db
+      .transaction(async (tx) => {
+        const refund = await this.refunds.lock(tx, read.id);
+        if (!refund || refund.transferId !== null || !['pending', 'awaiting_funds'].includes(refund.status))
+          return false;
+        const now = this.clock.now();
+        if (decision.kind === 'wait') {
+          await this.refunds.update(tx, refund, { status: 'awaiting_funds', failureReason: decision.reason }, now);
+          return false;
+        }
+        // A refund planned from the deposit while the payment's sweep has a live unsigned leg there:
+        // the sweep's leg is given up here, in this db transaction (the sweep is held refund_in_progress
+        // by the planner next); signed meanwhile, nothing is written and the next run decides again.
+        if (decision.source === 'deposit_address') {
+          for (const id of await this.unsignedSweepTransactions(tx, refund.paymentId)) {
+            try {
+              await this.signer.cancel(id, tx);
+            } catch (err) {
+              if (err instanceof OutboundNotCancellableError) throw new SweepSignedMeanwhile();
+              throw err;
+            }
+          }
+        }
+        const transfer = await this.signer.planRefund(
+          {
+            chain: refund.chain,
+            network: refund.network,
+            from: decision.from,
+            to: refund.toAddress,
+            token: refund.tokenAddress,
+            refundId: refund.id,
+            amountAtomic: refund.amountAtomic,
+          },
+          tx,
+        );
+        await this.refunds.update(
+          tx,
+          refund,
+          {
+            status: 'pending',
+            failureReason: null,
+            source: decision.source,
+            fromAddress: decision.fromAddress,
+            transferId: transfer.id,
+          },
+          now,
+        );
+        this.logger.log(
+          `refund ${refund.id}: planned from the ${decision.source} ${decision.fromAddress} → ${refund.toAddress}`,
+        );
+        return true;
+      })
+      .catch((err) => {
+        if (err instanceof SweepSignedMeanwhile) return false;
+        throw err;
+      });
+  }
+
+  /** The payment's sweep transactions planned but not signed (their legs claim the deposit). */
+  private async unsignedSweepTransactions(tx: EntityManager, paymentId: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await tx.query(
+      `SELECT t.id FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id
+        WHERE s.payment_id = $1 AND t.state = 'planned' AND t.signed_at IS NULL`,
+      [paymentId],
+    );
+    return rows.map((r) => r.id);
   }
 
   /**
@@ -119,7 +145,7 @@ export class RefundPlanner {
   private async giveUpIfStranded(refund: RefundEntity, transferId: string): Promise<void> {
     if (refund.source !== 'deposit_address') return;
     const transfer = await this.signer.get(transferId);
-    if (transfer.state !== 'planned' || transfer.nonce !== null) return;
+    if (transfer.state !== 'planned' || transfer.signedAt !== null) return;
     if (transfer.waitReason !== 'balance_low' && transfer.waitReason !== 'nothing_to_send') return;
     try {
       await this.signer.cancel(transferId);
@@ -134,12 +160,12 @@ export class RefundPlanner {
     if (rail.kind !== 'evm') return { kind: 'wait', reason: 'chain_not_supported' };
     const payment = await this.payments.findById(refund.paymentId);
     if (!payment) return { kind: 'skip', why: 'its payment vanished' };
+    // an unsigned payout leg does not stop a refund from the deposit: planning the refund gives it up
     const payout = await this.payoutStarted(refund.paymentId);
-    if (payout === 'unsigned') return { kind: 'skip', why: 'an unsigned payout transfer is being given up' };
     const request = { chain: rail.chain, network: rail.network, to: refund.toAddress, token: refund.tokenAddress };
     // one refund at a time from the deposit: a second one planned in the same run would count on the same balance
     const depositBusy = (await this.refunds.depositRefundsInFlight(payment.id, refund.id)) > 0;
-    if (payout === 'no' && payment.addressKind === 'evm' && !depositBusy) {
+    if (payout !== 'yes' && payment.addressKind === 'evm' && !depositBusy) {
       const from = depositKey(payment.addressIndex);
       const check = await this.signer.check({ ...request, from, amount: refund.amountAtomic });
       if (check.ok) return { kind: 'plan', source: 'deposit_address', from, fromAddress: payment.paymentAddress };
@@ -151,7 +177,7 @@ export class RefundPlanner {
     const check = await this.signer.check({ ...request, from: wallet.key, amount: refund.amountAtomic });
     if (check.ok) return { kind: 'plan', source: 'refund_wallet', from: wallet.key, fromAddress: wallet.address };
     // the deposit may pay once the other refund from it is final: decided again next run
-    if (payout === 'no' && depositBusy) return { kind: 'skip', why: 'another refund from the deposit is in flight' };
+    if (payout !== 'yes' && depositBusy) return { kind: 'skip', why: 'another refund from the deposit is in flight' };
     const wait = refundWaitReason(check.waitReason);
     if (wait === 'fee_balance_low') return { kind: 'wait', reason: 'refund_wallet_low' };
     return wait ? { kind: 'wait', reason: wait } : skip(check);
@@ -165,9 +191,9 @@ export class RefundPlanner {
   private async payoutStarted(paymentId: string): Promise<'yes' | 'unsigned' | 'no'> {
     const [row]: Array<{ signed: boolean; unsigned: boolean }> = await this.db.query(
       `SELECT bool_or(s.payout_state = 'completed' OR (t.id IS NOT NULL AND t.state NOT IN ('planned', 'cancelled', 'failed'))
-                      OR (t.state = 'planned' AND t.nonce IS NOT NULL)) AS signed,
-              bool_or(t.state = 'planned' AND t.nonce IS NULL) AS unsigned
-         FROM sweeps s LEFT JOIN outbound_transfers t ON t.id = s.transfer_id
+                      OR (t.state = 'planned' AND t.signed_at IS NOT NULL)) AS signed,
+              bool_or(t.state = 'planned' AND t.signed_at IS NULL) AS unsigned
+         FROM sweeps s LEFT JOIN outbound_transactions t ON t.id = s.transfer_id
         WHERE s.payment_id = $1`,
       [paymentId],
     );
@@ -175,6 +201,9 @@ export class RefundPlanner {
     return row?.unsigned ? 'unsigned' : 'no';
   }
 }
+
+/** The payment's sweep got signed while the refund was being planned: nothing written, decided again next run. */
+class SweepSignedMeanwhile extends Error {}
 
 const skip = (check: Extract<PayCheck, { ok: false }>): Decision => ({
   kind: 'skip',

@@ -24,7 +24,8 @@ export const OUTBOUND_STATES = [
 ] as const;
 export type OutboundState = (typeof OUTBOUND_STATES)[number];
 
-export const OUTBOUND_PURPOSES = ['sweep', 'refund', 'gas_topup'] as const;
+/** What a leg is for: a sweep, a refund, or the gas of another transaction (a token transfer's fee). */
+export const OUTBOUND_PURPOSES = ['sweep', 'refund', 'gas'] as const;
 export type OutboundPurpose = (typeof OUTBOUND_PURPOSES)[number];
 
 /** Which key of the seed signs (libs/chains EVM_ACCOUNT_PATHS). */
@@ -50,6 +51,31 @@ export const OUTBOUND_WAIT_REASONS = [
   'rpc_error',
 ] as const;
 export type OutboundWaitReason = (typeof OUTBOUND_WAIT_REASONS)[number];
+
+/**
+ * What makes two signed versions of a transaction the same one, per chain family (EVM: the
+ * sender's nonce, a decimal string). Later families: blockhash, ref block and expiry, object versions.
+ */
+export type OutboundFence = { nonce: string };
+
+/**
+ * The fee of a transaction, per chain family. EVM: the type, gas limit and price (eip1559:
+ * maxFeePerGas = maxPriorityFeePerGas), all decimal strings; after mining also what it used and paid.
+ */
+export type OutboundFee = {
+  type: FeeType;
+  gasLimit: string;
+  gasPrice?: string;
+  maxFeePerGas?: string;
+  maxPriorityFeePerGas?: string;
+  gasUsed?: string;
+  effectiveGasPrice?: string;
+  /** gasUsed × effectiveGasPrice: the native coin the transaction cost its sender. */
+  paid?: string;
+};
+
+/** Per leg (by ordinal), what one attempt moves and (EVM) the native value it carries; decimal strings. */
+export type OutboundAttemptAmounts = Array<{ ordinal: number; amountAtomic: string; valueAtomic: string }>;
 
 export function isFinalOutboundState(state: OutboundState): boolean {
   switch (state) {

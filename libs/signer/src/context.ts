@@ -1,5 +1,5 @@
 // What every part of the signer shares: the database, the chains, the keys, the clock, the nodes.
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { maxFeePerGasOf, type ChainConfig, type ChainRegistry } from '@svc/chains';
 import type { Network } from '@svc/domain';
 import type { SignerCrashPoint } from '@svc/config';
@@ -9,6 +9,8 @@ import { EvmRail } from './rpc/evm-rail';
 import { EvmRpcClient, JsonRpcClient } from './rpc/evm-rpc-client';
 import { OutboundRequestError } from './outbound/outbound.errors';
 import { OutboundRepository } from './outbound/outbound.repository';
+import type { OutboundTransfer } from './outbound/outbound-transfer';
+import type { HandledPurpose, OutboundPurposeHandler } from './outbound/purpose-handler';
 
 /** Time comes from one injected clock (the dev clock in tests), never `new Date()` in logic. */
 export interface Clock {
@@ -36,6 +38,7 @@ export class SignerContext {
   readonly repo = new OutboundRepository();
   readonly logger: SignerLogger;
   private readonly rails = new Map<string, EvmRail>();
+  private readonly handlers = new Map<HandledPurpose, OutboundPurposeHandler>();
 
   constructor(
     readonly db: DataSource,
@@ -49,6 +52,27 @@ export class SignerContext {
 
   now(): Date {
     return this.clock.now();
+  }
+
+  /** The sweep or refund side of a leg, called inside the engine's transactions (purpose-handler.ts). */
+  handle(purpose: HandledPurpose, handler: OutboundPurposeHandler): void {
+    this.handlers.set(purpose, handler);
+  }
+
+  /** Writes the transfer and lets its purpose follow, in the same db transaction. */
+  async write(m: EntityManager, t: OutboundTransfer): Promise<OutboundTransfer> {
+    await this.repo.save(m, t);
+    const handler = t.purpose === 'gas' ? undefined : this.handlers.get(t.purpose);
+    if (handler) {
+      const [row]: Array<{ tx_hash: string }> = t.txHash
+        ? [{ tx_hash: t.txHash }]
+        : await m.query(
+            'SELECT tx_hash FROM outbound_attempts WHERE transaction_id = $1 ORDER BY attempt DESC LIMIT 1',
+            [t.id],
+          );
+      await handler.changed(m, t, row?.tx_hash ?? null);
+    }
+    return t;
   }
 
   /** The EVM rail of a registered (chain, network) with at least one RPC URL. */

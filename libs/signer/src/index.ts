@@ -8,6 +8,8 @@ export * from './outbound/funds';
 export * from './outbound/outbound.errors';
 export * from './outbound/outbound.repository';
 export * from './outbound/outbound.service';
+export * from './outbound/outbound-transfer';
+export * from './outbound/purpose-handler';
 export * from './outbound/pay-check';
 export * from './outbound/rail-runner';
 export * from './refund-wallets';

@@ -5,9 +5,11 @@ import { CheckoutSessionEntity } from './checkout-session.entity';
 import { CheckoutSettingsEntity } from './checkout-settings.entity';
 import { DocumentCounterEntity } from './document-counter.entity';
 import { EventEntity } from './event.entity';
-import { EvmNonceEntity } from './evm-nonce.entity';
 import { OutboundAttemptEntity } from './outbound-attempt.entity';
-import { OutboundTransferEntity } from './outbound-transfer.entity';
+import { OutboundClaimEntity } from './outbound-claim.entity';
+import { OutboundLegEntity } from './outbound-leg.entity';
+import { OutboundSourceEntity } from './outbound-source.entity';
+import { OutboundTransactionEntity } from './outbound-transaction.entity';
 import { PaymentEntity } from './payment.entity';
 import { ProductEntity } from './product.entity';
 import { ProductSettlementRouteEntity } from './product-settlement-route.entity';
@@ -31,9 +33,11 @@ export {
   CheckoutSettingsEntity,
   DocumentCounterEntity,
   EventEntity,
-  EvmNonceEntity,
   OutboundAttemptEntity,
-  OutboundTransferEntity,
+  OutboundClaimEntity,
+  OutboundLegEntity,
+  OutboundSourceEntity,
+  OutboundTransactionEntity,
   PaymentEntity,
   ProductEntity,
   ProductSettlementRouteEntity,
@@ -70,9 +74,11 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookDeliveryEntity,
   WebhookDeliveryAttemptEntity,
-  OutboundTransferEntity,
+  OutboundTransactionEntity,
+  OutboundLegEntity,
   OutboundAttemptEntity,
-  EvmNonceEntity,
+  OutboundSourceEntity,
+  OutboundClaimEntity,
   RefundWalletEntity,
   InvoiceEntity,
   ReceiptEntity,

@@ -1,64 +1,44 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { FeeType } from '@svc/domain';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { OutboundAttemptAmounts, OutboundFee, OutboundFence } from '@svc/domain';
 import { bigintTransformer } from '../transformers';
-import { OutboundTransferEntity } from './outbound-transfer.entity';
-
-const money = (name: string, nullable = true) =>
-  ({ name, type: 'numeric', precision: 78, scale: 0, nullable, transformer: bigintTransformer }) as const;
+import { OutboundTransactionEntity } from './outbound-transaction.entity';
 
 /**
- * One signed transaction of an outbound transfer, stored (raw bytes and hash) before it is ever
- * broadcast: re-broadcasting it after a crash is harmless, and since any attempt of a transfer
- * may be the one mined, the receipts of all of them are looked for. Attempt n+1 replaces attempt
- * n with the same nonce and a higher fee.
+ * One signed version of an outbound transaction, stored (raw bytes and hash) before it is ever
+ * broadcast: re-broadcasting it after a crash is harmless, and since any attempt may be the one
+ * mined, the receipts of all of them are looked for. A new attempt only when every earlier one's
+ * fence is dead or the same (EVM: a replacement keeps the nonce and raises the fee).
  */
 @Entity('outbound_attempts')
 @Index('UQ_outbound_attempts_tx_hash', ['txHash'], { unique: true })
-@Check('CHK_outbound_attempts_fee_type', `"fee_type" IN ('eip1559', 'legacy')`)
 export class OutboundAttemptEntity {
-  @PrimaryColumn({ name: 'transfer_id', type: 'uuid' })
-  transferId!: string;
+  @PrimaryColumn({ name: 'transaction_id', type: 'uuid' })
+  transactionId!: string;
 
-  @ManyToOne(() => OutboundTransferEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'transfer_id', foreignKeyConstraintName: 'FK_outbound_attempts_transfer' })
-  transfer?: OutboundTransferEntity;
+  @ManyToOne(() => OutboundTransactionEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'transaction_id', foreignKeyConstraintName: 'FK_outbound_attempts_transaction' })
+  transaction?: OutboundTransactionEntity;
 
   /** 1-based. */
   @PrimaryColumn({ type: 'integer' })
   attempt!: number;
 
-  @Column({ name: 'tx_hash', type: 'varchar', length: 66 })
+  @Column({ name: 'tx_hash', type: 'varchar', length: 128 })
   txHash!: string;
 
-  /** The signed transaction, 0x-hex, exactly as broadcast. */
+  /** The signed transaction exactly as broadcast (EVM: 0x-hex). */
   @Column({ name: 'raw_tx', type: 'text' })
   rawTx!: string;
 
-  @Column({ type: 'bigint', transformer: bigintTransformer })
-  nonce!: bigint;
+  @Column({ type: 'jsonb' })
+  fence!: OutboundFence;
 
-  @Column({ name: 'gas_limit', type: 'bigint', transformer: bigintTransformer })
-  gasLimit!: bigint;
+  @Column({ type: 'jsonb' })
+  fee!: OutboundFee;
 
-  @Column({ name: 'fee_type', type: 'varchar', length: 8 })
-  feeType!: FeeType;
-
-  @Column(money('gas_price'))
-  gasPrice!: bigint | null;
-
-  @Column(money('max_fee_per_gas'))
-  maxFeePerGas!: bigint | null;
-
-  @Column(money('max_priority_fee_per_gas'))
-  maxPriorityFeePerGas!: bigint | null;
-
-  /** Native coin carried (the `value` field). */
-  @Column(money('value_atomic', false))
-  valueAtomic!: bigint;
-
-  /** What this attempt moves to the destination: the value, or the token amount. */
-  @Column(money('amount_atomic', false))
-  amountAtomic!: bigint;
+  /** Per leg, what this attempt moves (and, EVM, the native `value` it carries). */
+  @Column({ type: 'jsonb' })
+  amounts!: OutboundAttemptAmounts;
 
   @Column({ name: 'signed_at', type: 'timestamptz', precision: 3 })
   signedAt!: Date;

@@ -99,7 +99,7 @@ export class SweepEntity {
   @Column({ name: 'tx_hash', type: 'varchar', length: 128, nullable: true })
   txHash!: string | null;
 
-  /** The signer's outbound transfer carrying it now (outbound_transfers.id); null while none is planned. */
+  /** The signer's outbound transaction carrying it now (outbound_transactions.id); null while none is planned. */
   @Column({ name: 'transfer_id', type: 'uuid', nullable: true })
   transferId!: string | null;
 

@@ -73,7 +73,7 @@ export class SweepRepository {
    * the same rule as `isPayoutEligible`, which the planner applies again under the payment's lock):
    * confirmed/overpaid once `delaySeconds` passed since confirmedAt, underpaid once the 7-day tail
    * closed, refunded for a remainder; `received − Σ credited of its sweeps > 0`.
-   * Refunds: what a refund reserves is subtracted by the planner (PayoutReservations).
+   * Refunds: what a refund draws on the deposit is subtracted by the planner (depositDraw).
    */
   async candidates(rail: Rail, now: Date, delaySeconds: number, limit: number): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.db.query(
@@ -169,15 +169,6 @@ export class SweepRepository {
 
   hasOpen(tx: EntityManager, paymentId: string): Promise<boolean> {
     return tx.exists(SweepEntity, { where: { paymentId, payoutState: In(OPEN) } });
-  }
-
-  /** Whether an outbound transfer already carries this id as its purpose (a sweep's first, given-up transfer). */
-  async transferPurposeTaken(tx: EntityManager, purposeId: string): Promise<boolean> {
-    const [row]: Array<{ taken: boolean }> = await tx.query(
-      `SELECT EXISTS (SELECT 1 FROM outbound_transfers WHERE purpose = 'sweep' AND purpose_id = $1) AS taken`,
-      [purposeId],
-    );
-    return row.taken;
   }
 
   /**

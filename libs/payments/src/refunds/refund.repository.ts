@@ -1,5 +1,5 @@
-// Queries of refunds (house style 5): the API's writes and reads, the payout runs' work lists, and
-// the reservation a payout subtracts. Writes take the caller's transaction.
+// Queries of refunds (house style 5): the API's writes and reads, the payout runs' work lists.
+// Writes take the caller's transaction. What refunds draw on a deposit: payouts/deposit-draw.ts.
 import { Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
@@ -7,7 +7,6 @@ import { RefundEntity } from '@svc/db';
 import { Network, RefundStatus } from '@svc/domain';
 import { appendEvents } from '../events/outbox';
 import { refundAwaitingFundsEvent } from '../events/refund-events';
-import type { PayoutReservation, PayoutReservations } from '../payouts/payout-reservations';
 import type { Rail } from '../settlement/settlement-address.repository';
 
 /** The columns a run may change on a refund. */
@@ -29,7 +28,7 @@ export type RefundChanges = Partial<
 const OPEN: RefundStatus[] = ['pending', 'submitted', 'awaiting_funds'];
 
 @Injectable()
-export class RefundRepository implements PayoutReservations {
+export class RefundRepository {
   constructor(private readonly db: DataSource) {}
 
   // ------------------------------------------------------------------ reads
@@ -100,24 +99,6 @@ export class RefundRepository implements PayoutReservations {
       [paymentId, OPEN],
     );
     return { held: BigInt(row?.held ?? '0'), completed: BigInt(row?.completed ?? '0'), open: row?.open ?? 0 };
-  }
-
-  /**
-   * money contract › Payouts 1 and Refunds 4: what refunds hold back from a payout, and whether one
-   * is on its way. Only refunds that draw on the deposit address count: those paid (or being paid)
-   * from it, and open ones whose source is not decided yet. A refund paid from the refund wallet
-   * claims the wallet, not the deposit: the merchant's float paid the buyer, so the deposit's coins
-   * are the merchant's and are paid out as usual (issue 18 case 1).
-   */
-  async reservation(tx: EntityManager, paymentId: string): Promise<PayoutReservation> {
-    const [row]: Array<{ reserved: string | null; open: number }> = await tx.query(
-      `SELECT sum(amount_atomic) FILTER (WHERE source = 'deposit_address' OR (source IS NULL AND status = ANY($2)))::text
-                AS reserved,
-              count(*) FILTER (WHERE status = ANY($2) AND (source IS NULL OR source = 'deposit_address'))::int AS open
-         FROM refunds WHERE payment_id = $1 AND status NOT IN ('failed', 'cancelled')`,
-      [paymentId, OPEN],
-    );
-    return { reservedAtomic: BigInt(row?.reserved ?? '0'), refundInFlight: (row?.open ?? 0) > 0 };
   }
 
   /**

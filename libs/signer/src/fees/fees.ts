@@ -113,7 +113,7 @@ export function feeFields(quote: FeeQuote): FeeFields {
   }
 }
 
-/** The columns of outbound_transfers and outbound_attempts for a quote. */
+/** The fee fields of a transfer or attempt for a quote (stored in their `fee` jsonb). */
 export function feeColumns(quote: FeeQuote): {
   feeType: FeeType;
   gasPrice: bigint | null;

@@ -1,14 +1,16 @@
-// The state machine of one outbound transfer (docs/money-out.md › The signer › States). Every
-// step reads the chain first, then claims the row (FOR UPDATE), checks it is still where it was
-// read, writes, and commits before the next irreversible thing happens:
-//   plan (row) → sign (nonce + fee + signed bytes, one transaction) → broadcast → receipt → final.
+// The state machine of one outbound transaction and its leg (docs/money-out.md › The signer ›
+// States). Every step reads the chain first, then claims the row (FOR UPDATE), checks it is still
+// where it was read, writes (through SignerContext.write, which lets the leg's sweep or refund
+// follow in the same db transaction and releases the leg's claim once final), and commits before
+// the next irreversible thing happens:
+//   plan (row, leg, claim) → sign (fence + fee + signed bytes + signed_at, one transaction) →
+//   broadcast → receipt → final.
 // A process killed between any two steps finds, on restart, either nothing signed (sign again:
 // the nonce was not spent) or the signed bytes (broadcast them again: harmless), and always
 // looks for the receipts of every attempt it stored before anything else.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { redactRpcText } from '@svc/chains';
-import { OutboundAttemptEntity, OutboundTransferEntity } from '@svc/db';
 import { assertUnreachable, isFinalOutboundState, type OutboundState, type OutboundWaitReason } from '@svc/domain';
 import type { SignerContext } from '../context';
 import { FeeQuote, aboveCap, feeColumns, feeFields, isStuck, quoteOf, replacementPrice } from '../fees/fees';
@@ -17,9 +19,10 @@ import { ERC20, EvmRail, TxReceipt } from '../rpc/evm-rail';
 import { RpcResponseError } from '../rpc/evm-rpc-client';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
 import { OutboundNotFoundError } from './outbound.errors';
+import type { OutboundAttempt, OutboundTransfer } from './outbound-transfer';
 
-type Transfer = OutboundTransferEntity;
-type Attempt = OutboundAttemptEntity;
+type Transfer = OutboundTransfer;
+type Attempt = OutboundAttempt;
 
 interface Mined {
   attempt: Attempt;
@@ -121,9 +124,9 @@ export class OutboundEngine {
         finishedAt: final ? now : null,
         updatedAt: now,
       });
-      await m.save(t);
+      await this.ctx.write(m, t);
       // gas top-ups never signed are no longer needed
-      if (final) await this.cancelPlannedTopUps(m, t.id, now);
+      if (final) await this.ctx.repo.cancelPlannedTopUps(m, t.id, now);
       return t;
     });
   }
@@ -145,7 +148,7 @@ export class OutboundEngine {
         minedAt: null,
         updatedAt: this.ctx.now(),
       });
-      return m.save(t);
+      return this.ctx.write(m, t);
     });
   }
 
@@ -245,7 +248,21 @@ export class OutboundEngine {
       return { kind: 'moved', row: (t ?? read) as Transfer }; // another process moved it meanwhile
     }
     const now = this.ctx.now();
-    await this.ctx.repo.lockSender(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
+    const source = { chain: t.chain, network: t.network, address: t.fromAddress };
+    await this.ctx.repo.lockSource(m, source, now);
+    if (t.amountMode === 'all') {
+      // docs/money-out.md › Claims: an `all` leg moves what nothing else claims; while another live
+      // leg claims this asset at the source (a refund not final yet), it waits rather than take it
+      const others = await this.ctx.repo.liveClaims(m, source, t.tokenAddress, t.legId);
+      if (others.legs.length > 0) {
+        const message = `${others.legs.length} other live claim(s) on ${t.fromAddress}: ${others.legs.map((l) => `${l.purpose} ${l.purposeId}`).join(', ')}`;
+        await this.ctx.write(
+          m,
+          Object.assign(t, { waitReason: 'address_busy' as const, error: message, updatedAt: now }),
+        );
+        return { kind: 'wait', topUps: [] };
+      }
+    }
     const committed = await this.ctx.repo.commitments(m, t, t.tokenAddress, facts.block);
     const topUps = await this.ctx.repo.topUps(m, t.id);
     const open = topUps.filter(
@@ -268,20 +285,25 @@ export class OutboundEngine {
         // a transfer waiting for its top-up shows why the top-up waits (the gas tank, mostly)
         const reason =
           decision.reason === 'waiting_for_top_up' ? (open[0]?.waitReason ?? decision.reason) : decision.reason;
-        await m.update(OutboundTransferEntity, t.id, { waitReason: reason, error: decision.message, updatedAt: now });
+        await this.ctx.write(m, Object.assign(t, { waitReason: reason, error: decision.message, updatedAt: now }));
         return { kind: 'wait', topUps: open.map((u) => u.id) };
       }
       case 'top_up': {
         const topUp = this.topUpRow(t, decision.amountAtomic, now);
-        await m.insert(OutboundTransferEntity, topUp);
+        // the gas leg claims its amount from the gas tank, under the tank's lock (after the sender's: always this order)
+        await this.ctx.repo.lockSource(m, { chain: t.chain, network: t.network, address: topUp.fromAddress }, now);
+        await this.ctx.repo.insertPlanned(m, topUp);
         // the fee is fixed now: the top-up pays exactly it
-        await m.update(OutboundTransferEntity, t.id, {
-          ...feeColumns(facts.quote),
-          gasLimit: facts.gasLimit,
-          waitReason: 'waiting_for_top_up',
-          error: null,
-          updatedAt: now,
-        });
+        await this.ctx.write(
+          m,
+          Object.assign(t, {
+            ...feeColumns(facts.quote),
+            gasLimit: facts.gasLimit,
+            waitReason: 'waiting_for_top_up' as const,
+            error: null,
+            updatedAt: now,
+          }),
+        );
         return { kind: 'top_up', topUps: [topUp.id] };
       }
       case 'sign':
@@ -294,7 +316,7 @@ export class OutboundEngine {
   /** The claimed row is still the one the chain facts were read for. */
   private async unchanged(m: EntityManager, t: Transfer, read: Transfer, attemptCount: number): Promise<boolean> {
     if (t.state !== read.state || t.nonce !== read.nonce || quoteOf(t)?.price !== quoteOf(read)?.price) return false;
-    return (await m.count(OutboundAttemptEntity, { where: { transferId: t.id } })) === attemptCount;
+    return (await this.ctx.repo.countAttempts(m, t.id)) === attemptCount;
   }
 
   private async signAttempt(
@@ -323,7 +345,7 @@ export class OutboundEngine {
       gasLimit: facts.gasLimit,
       ...feeFields(facts.quote),
     });
-    const attempt = m.create(OutboundAttemptEntity, {
+    const attempt: Attempt = {
       transferId: t.id,
       attempt: attemptCount + 1,
       txHash: signed.hash,
@@ -338,10 +360,12 @@ export class OutboundEngine {
       broadcastBlock: null,
       lastBroadcastAt: null,
       lastError: null,
-    });
-    await m.insert(OutboundAttemptEntity, attempt);
+    };
+    // the signed bytes and signed_at commit together, before anything is broadcast
+    await this.ctx.repo.insertAttempt(m, attempt);
     Object.assign(t, {
       state: 'signed',
+      signedAt: t.signedAt ?? now,
       nonce,
       gasLimit: facts.gasLimit,
       ...feeColumns(facts.quote),
@@ -350,18 +374,19 @@ export class OutboundEngine {
       error: null,
       updatedAt: now,
     });
-    await m.save(t);
+    await this.ctx.write(m, t);
     return { row: t, attempt };
   }
 
+  /** A gas transaction from the gas tank paying exactly `amountAtomic` to the sender of `t`, for `t`. */
   private topUpRow(t: Transfer, amountAtomic: bigint, now: Date): Transfer {
-    const row = new OutboundTransferEntity();
-    Object.assign(row, {
+    return {
       id: randomUUID(),
+      legId: randomUUID(),
       chain: t.chain,
       network: t.network,
-      purpose: 'gas_topup',
-      purposeId: t.purposeId,
+      purpose: 'gas',
+      purposeId: t.id,
       parentId: t.id,
       fromKeyKind: GAS_TANK_KEY.kind,
       fromKeyIndex: GAS_TANK_KEY.index,
@@ -373,6 +398,7 @@ export class OutboundEngine {
       state: 'planned',
       waitReason: null,
       error: null,
+      signedAt: null,
       nonce: null,
       gasLimit: null,
       feeType: null,
@@ -390,8 +416,7 @@ export class OutboundEngine {
       submittedAt: null,
       minedAt: null,
       finishedAt: null,
-    } satisfies Omit<Transfer, 'parent'>);
-    return row;
+    };
   }
 
   // ---- broadcasting -----------------------------------------------------------------------
@@ -423,16 +448,12 @@ export class OutboundEngine {
     return this.ctx.db.transaction(async (m) => {
       const t = (await this.ctx.repo.lock(m, id)) as Transfer;
       const now = this.ctx.now();
-      await m.update(
-        OutboundAttemptEntity,
-        { transferId: attempt.transferId, attempt: attempt.attempt },
-        {
-          broadcastAt: attempt.broadcastAt ?? now,
-          broadcastBlock: attempt.broadcastBlock ?? head,
-          lastBroadcastAt: now,
-          lastError: refusal === null ? null : redactRpcText(refusal).slice(0, 1000),
-        },
-      );
+      await this.ctx.repo.updateAttempt(m, attempt, {
+        broadcastAt: attempt.broadcastAt ?? now,
+        broadcastBlock: attempt.broadcastBlock ?? head,
+        lastBroadcastAt: now,
+        lastError: refusal === null ? null : redactRpcText(refusal).slice(0, 1000),
+      });
       if (t.state !== 'signed') return t;
       Object.assign(t, {
         state: 'submitted',
@@ -441,7 +462,7 @@ export class OutboundEngine {
         error: refusal === null ? null : redactRpcText(refusal).slice(0, 1000),
         updatedAt: now,
       });
-      return m.save(t);
+      return this.ctx.write(m, t);
     });
   }
 
@@ -478,6 +499,8 @@ export class OutboundEngine {
       if (row.state !== t.state || row.nonce !== t.nonce) return row;
       Object.assign(row, {
         state: 'planned',
+        // every attempt's fence is dead: nothing signed for the row can land any more
+        signedAt: null,
         nonce: null,
         gasLimit: null,
         ...{ feeType: null, gasPrice: null, maxFeePerGas: null, maxPriorityFeePerGas: null },
@@ -486,7 +509,7 @@ export class OutboundEngine {
         error: `nonce ${t.nonce} was spent by a transaction this service did not sign; signing again with a new nonce`,
         updatedAt: this.ctx.now(),
       });
-      return m.save(row);
+      return this.ctx.write(m, row);
     });
   }
 
@@ -522,7 +545,7 @@ export class OutboundEngine {
     }
     const decided = await this.ctx.db.transaction(async (m) => {
       const row = (await this.ctx.repo.lock(m, t.id)) as Transfer;
-      const count = await m.count(OutboundAttemptEntity, { where: { transferId: t.id } });
+      const count = await this.ctx.repo.countAttempts(m, t.id);
       if (row.state !== 'submitted' || count !== attempts.length) return null;
       Object.assign(row, {
         state: 'replacing',
@@ -530,7 +553,7 @@ export class OutboundEngine {
         waitReason: null,
         updatedAt: this.ctx.now(),
       });
-      return m.save(row);
+      return this.ctx.write(m, row);
     });
     if (!decided) return this.ctx.repo.get(this.ctx.db.manager, t.id);
     this.ctx.logger.log(`outbound ${t.id}: stuck at ${previous.price} wei/gas, replacing at ${next.price}`);
@@ -546,24 +569,14 @@ export class OutboundEngine {
       if (isFinalOutboundState(t.state)) return t;
       // an RPC error may embed the endpoint's URL, which carries the provider's key
       Object.assign(t, { waitReason: reason, error: redactRpcText(message).slice(0, 1000), updatedAt: this.ctx.now() });
-      return m.save(t);
+      return this.ctx.write(m, t);
     });
   }
 
   private async noteAttempt(attempt: Attempt, message: string): Promise<void> {
-    await this.ctx.db.manager.update(
-      OutboundAttemptEntity,
-      { transferId: attempt.transferId, attempt: attempt.attempt },
-      { lastError: message.slice(0, 1000), lastBroadcastAt: this.ctx.now() },
-    );
-  }
-
-  async cancelPlannedTopUps(m: EntityManager, parentId: string, now: Date): Promise<void> {
-    for (const u of await this.ctx.repo.topUps(m, parentId)) {
-      if (u.state !== 'planned') continue;
-      const locked = (await this.ctx.repo.lock(m, u.id)) as Transfer;
-      if (locked.state !== 'planned' || locked.nonce !== null) continue;
-      await m.update(OutboundTransferEntity, u.id, { state: 'cancelled', finishedAt: now, updatedAt: now });
-    }
+    await this.ctx.repo.updateAttempt(this.ctx.db.manager, attempt, {
+      lastError: message.slice(0, 1000),
+      lastBroadcastAt: this.ctx.now(),
+    });
   }
 }

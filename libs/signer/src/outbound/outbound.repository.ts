@@ -1,53 +1,145 @@
-// Queries of the outbound tables (house style 5): every method takes the EntityManager of the
-// transaction it belongs to.
+// Queries of the outbound tables (house style 5): transactions, their legs and attempts, the
+// source addresses (lock row, EVM nonce) and the claims of legs on them. Every method takes the
+// EntityManager of the transaction it belongs to.
 import { EntityManager, In } from 'typeorm';
-import { EvmNonceEntity, OutboundAttemptEntity, OutboundTransferEntity } from '@svc/db';
-import type { Network, OutboundState } from '@svc/domain';
+import {
+  OutboundAttemptEntity,
+  OutboundClaimEntity,
+  OutboundLegEntity,
+  OutboundSourceEntity,
+  OutboundTransactionEntity,
+} from '@svc/db';
+import { isFinalOutboundState, type Network, type OutboundState } from '@svc/domain';
 import { quoteOf } from '../fees/fees';
 import type { Commitments } from './funds';
+import {
+  attemptColumns,
+  attemptOf,
+  legColumns,
+  OutboundAttempt,
+  OutboundTransfer,
+  transactionColumns,
+  transferOf,
+} from './outbound-transfer';
 
-/** States in which a transfer may have a signed transaction that is not final yet. */
+/** States in which a transaction may have a signed attempt that is not final yet. */
 const SIGNED_STATES: OutboundState[] = ['signed', 'submitted', 'replacing', 'mined', 'completed', 'failed'];
 const OPEN_STATES: OutboundState[] = ['planned', 'signed', 'submitted', 'replacing', 'mined'];
 
+export interface SourceKey {
+  chain: string;
+  network: Network;
+  address: string;
+}
+
+/** What the live claims on a source take from one asset: a sum of exact amounts, and whether an `all` leg claims the rest. */
+export interface LiveClaims {
+  exactAtomic: bigint;
+  all: boolean;
+  /** Legs with a live claim, by purpose. */
+  legs: Array<{ legId: string; transactionId: string; purpose: string; purposeId: string; signed: boolean }>;
+}
+
 export class OutboundRepository {
-  get(m: EntityManager, id: string): Promise<OutboundTransferEntity | null> {
-    return m.findOne(OutboundTransferEntity, { where: { id } });
+  async get(m: EntityManager, id: string): Promise<OutboundTransfer | null> {
+    const t = await m.findOne(OutboundTransactionEntity, { where: { id } });
+    return t ? this.withLeg(m, t) : null;
   }
 
-  /** The row, locked for this transaction (FOR UPDATE): the claim every step makes before it writes. */
-  lock(m: EntityManager, id: string): Promise<OutboundTransferEntity | null> {
-    return m.findOne(OutboundTransferEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  /** The transaction, locked for this db transaction (FOR UPDATE): the claim every step makes before it writes. */
+  async lock(m: EntityManager, id: string): Promise<OutboundTransfer | null> {
+    const t = await m.findOne(OutboundTransactionEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+    return t ? this.withLeg(m, t) : null;
   }
 
-  byPurpose(m: EntityManager, purpose: 'sweep' | 'refund', purposeId: string): Promise<OutboundTransferEntity | null> {
-    return m.findOne(OutboundTransferEntity, { where: { purpose, purposeId } });
+  private async withLeg(m: EntityManager, t: OutboundTransactionEntity): Promise<OutboundTransfer> {
+    const leg = await m.findOneOrFail(OutboundLegEntity, { where: { transactionId: t.id, ordinal: 0 } });
+    return transferOf(t, leg);
   }
 
-  /** Inserts unless a transfer for the same sweep or refund exists (UQ_outbound_transfers_purpose). */
-  async insertOnce(m: EntityManager, row: OutboundTransferEntity): Promise<boolean> {
-    const result = await m
-      .createQueryBuilder()
-      .insert()
-      .into(OutboundTransferEntity)
-      .values(row)
-      .orIgnore()
-      .returning(['id'])
-      .execute();
-    return result.raw.length === 1;
+  /** The transfer carrying the live leg of a sweep or refund. */
+  async byPurpose(m: EntityManager, purpose: 'sweep' | 'refund', purposeId: string): Promise<OutboundTransfer | null> {
+    const leg = await m.findOne(OutboundLegEntity, { where: { purpose, purposeId, live: true } });
+    return leg ? this.get(m, leg.transactionId) : null;
   }
 
-  attempts(m: EntityManager, transferId: string): Promise<OutboundAttemptEntity[]> {
-    return m.find(OutboundAttemptEntity, { where: { transferId }, order: { attempt: 'ASC' } });
+  /**
+   * Writes a planned transaction, its leg and the leg's claim on its source, under the source's
+   * lock (docs/money-out.md › Claims). The caller holds the lock (`lockSource`).
+   */
+  async insertPlanned(m: EntityManager, t: OutboundTransfer): Promise<void> {
+    await m.insert(OutboundTransactionEntity, transactionColumns(t));
+    await m.insert(OutboundLegEntity, legColumns(t));
+    await m.insert(OutboundClaimEntity, {
+      legId: t.legId,
+      chain: t.chain,
+      network: t.network,
+      address: t.fromAddress,
+      token: t.tokenAddress,
+      amountAtomic: t.amountMode === 'all' ? null : t.amountAtomic,
+      createdAt: t.createdAt,
+      releasedAt: null,
+    });
   }
 
-  topUps(m: EntityManager, parentId: string): Promise<OutboundTransferEntity[]> {
-    return m.find(OutboundTransferEntity, { where: { parentId }, order: { createdAt: 'ASC' } });
+  /**
+   * Writes the transfer back (transaction row and leg). Its leg's claim is released once the
+   * transaction is final or given up: the chain balance reflects it, or nothing will move.
+   */
+  async save(m: EntityManager, t: OutboundTransfer): Promise<OutboundTransfer> {
+    const { id: _id, ...tx } = transactionColumns(t);
+    await m.update(OutboundTransactionEntity, { id: t.id }, tx);
+    const leg = legColumns(t);
+    await m.update(OutboundLegEntity, { id: t.legId }, { amountAtomic: leg.amountAtomic, live: leg.live });
+    if (isFinalOutboundState(t.state)) {
+      await m
+        .createQueryBuilder()
+        .update(OutboundClaimEntity)
+        .set({ releasedAt: t.finishedAt ?? t.updatedAt })
+        .where('leg_id = :leg AND released_at IS NULL', { leg: t.legId })
+        .execute();
+    }
+    return t;
   }
 
-  /** Ids of the transfers of a rail that are not final, oldest first. */
+  async attempts(m: EntityManager, transferId: string): Promise<OutboundAttempt[]> {
+    const rows = await m.find(OutboundAttemptEntity, {
+      where: { transactionId: transferId },
+      order: { attempt: 'ASC' },
+    });
+    return rows.map(attemptOf);
+  }
+
+  countAttempts(m: EntityManager, transferId: string): Promise<number> {
+    return m.count(OutboundAttemptEntity, { where: { transactionId: transferId } });
+  }
+
+  async insertAttempt(m: EntityManager, a: OutboundAttempt): Promise<void> {
+    await m.insert(OutboundAttemptEntity, attemptColumns(a));
+  }
+
+  async updateAttempt(
+    m: EntityManager,
+    a: Pick<OutboundAttempt, 'transferId' | 'attempt'>,
+    set: Partial<Pick<OutboundAttempt, 'broadcastAt' | 'broadcastBlock' | 'lastBroadcastAt' | 'lastError'>>,
+  ): Promise<void> {
+    await m.update(OutboundAttemptEntity, { transactionId: a.transferId, attempt: a.attempt }, set);
+  }
+
+  /** The gas transactions that fund `parentId`, oldest first. */
+  async topUps(m: EntityManager, parentId: string): Promise<OutboundTransfer[]> {
+    const rows = await m.find(OutboundTransactionEntity, {
+      where: { fundsTransactionId: parentId },
+      order: { createdAt: 'ASC' },
+    });
+    const out: OutboundTransfer[] = [];
+    for (const r of rows) out.push(await this.withLeg(m, r));
+    return out;
+  }
+
+  /** Ids of the transactions of a rail that are not final, oldest first. */
   async openIds(m: EntityManager, chain: string, network: Network): Promise<string[]> {
-    const rows = await m.find(OutboundTransferEntity, {
+    const rows = await m.find(OutboundTransactionEntity, {
       select: { id: true },
       where: { chain, network, state: In(OPEN_STATES) },
       order: { createdAt: 'ASC', id: 'ASC' },
@@ -56,94 +148,140 @@ export class OutboundRepository {
   }
 
   /**
-   * What other transfers from `address` have signed and may still take from its balance at `block`:
-   * those not known to be mined at or below it. A native transfer commits its value and its
-   * largest fee, a token transfer its fee and its amount of `token`.
+   * What other transactions from `address` have signed and may still take from its balance at
+   * `block`: those not known to be mined at or below it. A native leg commits its value and the
+   * transaction its largest fee, a token leg its fee and its amount of `token`.
    */
   async commitments(
     m: EntityManager,
-    t: Pick<OutboundTransferEntity, 'id' | 'chain' | 'network' | 'fromAddress'>,
+    t: Pick<OutboundTransfer, 'id' | 'chain' | 'network' | 'fromAddress'>,
     token: string | null,
     block: bigint,
   ): Promise<Commitments> {
     // Rows mined at or below `block` are left out in SQL: a busy sender (the gas tank) has one
     // row per top-up ever paid, and loading them all for every decision would cost O(n) each.
-    const rows = await m
-      .createQueryBuilder(OutboundTransferEntity, 't')
-      .where('t.chain = :chain AND t.network = :network AND t.from_address = :from', {
-        chain: t.chain,
-        network: t.network,
-        from: t.fromAddress,
-      })
-      .andWhere('t.state IN (:...states) AND t.nonce IS NOT NULL AND t.id <> :id', { states: SIGNED_STATES, id: t.id })
-      .andWhere('(t.block_number IS NULL OR t.block_number > :block)', { block: block.toString() })
-      .getMany();
+    const rows: Array<{ fee: OutboundTransactionEntity['fee']; token: string | null; amount: string | null }> =
+      await m.query(
+        `SELECT t.fee, l.token, l.amount_atomic::text AS amount
+           FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
+          WHERE t.chain = $1 AND t.network = $2 AND t.sender_address = $3 AND t.id <> $4
+            AND t.state = ANY($5) AND t.signed_at IS NOT NULL AND t.fence IS NOT NULL
+            AND (t.block_number IS NULL OR t.block_number > $6)`,
+        [t.chain, t.network, t.fromAddress, t.id, SIGNED_STATES, block.toString()],
+      );
     const out = { native: 0n, token: 0n, count: 0 };
     for (const r of rows) {
-      if (r.blockNumber !== null && r.blockNumber <= block) continue;
-      const fee = (r.gasLimit ?? 0n) * (quoteOf(r)?.price ?? 0n);
-      const amount = r.amountAtomic ?? 0n;
+      const fee = r.fee ? BigInt(r.fee.gasLimit) * (quoteOf(feeFields(r.fee))?.price ?? 0n) : 0n;
+      const amount = r.amount === null ? 0n : BigInt(r.amount);
       out.count += 1;
-      out.native += fee + (r.tokenAddress === null ? amount : 0n);
-      if (token !== null && r.tokenAddress !== null && r.tokenAddress.toLowerCase() === token.toLowerCase()) {
-        out.token += amount;
-      }
+      out.native += fee + (r.token === null ? amount : 0n);
+      if (token !== null && r.token !== null && r.token.toLowerCase() === token.toLowerCase()) out.token += amount;
     }
     return out;
   }
 
   /**
-   * The next nonce of `address`, under the row's lock until the transaction ends: the larger of
-   * the database's and the node's pending count (a database behind the chain is raised, never
-   * lowered), then moved on by one.
+   * The live claims on a source for one asset (token null: the native coin), other than `exceptLegId`'s.
+   * docs/money-out.md › Claims: what a deposit address forwards is its balance minus these.
    */
-  async allocateNonce(
+  async liveClaims(
     m: EntityManager,
-    key: { chain: string; network: Network; address: string },
-    pendingOnChain: bigint,
-    now: Date,
-  ): Promise<bigint> {
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(EvmNonceEntity)
-      .values({ ...key, nextNonce: pendingOnChain, updatedAt: now })
-      .orIgnore()
-      .execute();
-    const row = await m.findOneOrFail(EvmNonceEntity, { where: key, lock: { mode: 'pessimistic_write' } });
-    const nonce = row.nextNonce > pendingOnChain ? row.nextNonce : pendingOnChain;
-    await m.update(EvmNonceEntity, key, { nextNonce: nonce + 1n, updatedAt: now });
-    return nonce;
-  }
-
-  /** Locks the sender's nonce row (created if missing) so sign decisions for one address run one at a time. */
-  async lockSender(m: EntityManager, key: { chain: string; network: Network; address: string }, now: Date) {
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(EvmNonceEntity)
-      .values({ ...key, nextNonce: 0n, updatedAt: now })
-      .orIgnore()
-      .execute();
-    await m.findOneOrFail(EvmNonceEntity, { where: key, lock: { mode: 'pessimistic_write' } });
+    source: SourceKey,
+    token: string | null,
+    exceptLegId?: string,
+  ): Promise<LiveClaims> {
+    const rows: Array<{
+      leg_id: string;
+      amount: string | null;
+      transaction_id: string;
+      purpose: string;
+      purpose_id: string;
+      signed: boolean;
+    }> = await m.query(
+      `SELECT c.leg_id, c.amount_atomic::text AS amount, l.transaction_id, l.purpose, l.purpose_id,
+              t.signed_at IS NOT NULL AS signed
+         FROM outbound_claims c
+         JOIN outbound_legs l ON l.id = c.leg_id
+         JOIN outbound_transactions t ON t.id = l.transaction_id
+        WHERE c.chain = $1 AND c.network = $2 AND c.address = $3 AND c.released_at IS NULL
+          AND (($4::text IS NULL AND c.token IS NULL) OR lower(c.token) = lower($4::text))
+          AND c.leg_id <> $5`,
+      [source.chain, source.network, source.address, token, exceptLegId ?? '00000000-0000-0000-0000-000000000000'],
+    );
+    const out: LiveClaims = { exactAtomic: 0n, all: false, legs: [] };
+    for (const r of rows) {
+      if (r.amount === null) out.all = true;
+      else out.exactAtomic += BigInt(r.amount);
+      out.legs.push({
+        legId: r.leg_id,
+        transactionId: r.transaction_id,
+        purpose: r.purpose,
+        purposeId: r.purpose_id,
+        signed: r.signed,
+      });
+    }
+    return out;
   }
 
   /**
-   * Cancels a planned transfer with nothing signed (and its planned gas top-ups) in the caller's
-   * transaction, under the row's lock: the signer re-checks the row under the same lock before it
-   * signs, so the two never both win. Returns false when something is signed (or it is final).
+   * The next nonce of `address`, under the source row's lock until the transaction ends: the larger
+   * of the database's and the node's pending count (a database behind the chain is raised, never
+   * lowered), then moved on by one.
+   */
+  async allocateNonce(m: EntityManager, key: SourceKey, pendingOnChain: bigint, now: Date): Promise<bigint> {
+    const row = await this.lockSource(m, key, now);
+    const stored = row.nextNonce ?? 0n;
+    const nonce = stored > pendingOnChain ? stored : pendingOnChain;
+    await m.update(OutboundSourceEntity, key, { nextNonce: nonce + 1n, updatedAt: now });
+    return nonce;
+  }
+
+  /**
+   * Locks the source row of an address (created if missing): planning a leg and its claim, and
+   * sign decisions, for one address run one at a time.
+   */
+  async lockSource(m: EntityManager, key: SourceKey, now: Date): Promise<OutboundSourceEntity> {
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(OutboundSourceEntity)
+      .values({ ...key, nextNonce: null, updatedAt: now })
+      .orIgnore()
+      .execute();
+    return m.findOneOrFail(OutboundSourceEntity, { where: key, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /**
+   * Cancels a planned transaction with nothing signed that can land (and its planned gas
+   * transactions) in the caller's transaction, under the row's lock: the signer re-checks the row
+   * under the same lock before it signs, so the two never both win. Its claims are released.
+   * Returns false when something is signed (or it is final).
    */
   async cancelUnsigned(m: EntityManager, id: string, now: Date): Promise<boolean> {
     const t = await this.lock(m, id);
     if (!t) return false;
     if (t.state === 'cancelled') return true;
-    if (t.state !== 'planned' || t.nonce !== null) return false;
-    await m.update(OutboundTransferEntity, id, { state: 'cancelled', finishedAt: now, updatedAt: now });
-    for (const u of await this.topUps(m, id)) {
-      const locked = await this.lock(m, u.id);
-      if (locked?.state !== 'planned' || locked.nonce !== null) continue;
-      await m.update(OutboundTransferEntity, u.id, { state: 'cancelled', finishedAt: now, updatedAt: now });
-    }
+    if (t.state !== 'planned' || t.signedAt !== null) return false;
+    await this.save(m, { ...t, state: 'cancelled', finishedAt: now, updatedAt: now });
+    await this.cancelPlannedTopUps(m, id, now);
     return true;
   }
+
+  /** The planned, unsigned gas transactions of `parentId`, cancelled (their claims on the gas tank released). */
+  async cancelPlannedTopUps(m: EntityManager, parentId: string, now: Date): Promise<void> {
+    for (const u of await this.topUps(m, parentId)) {
+      if (u.state !== 'planned') continue;
+      const locked = await this.lock(m, u.id);
+      if (locked?.state !== 'planned' || locked.signedAt !== null) continue;
+      await this.save(m, { ...locked, state: 'cancelled', finishedAt: now, updatedAt: now });
+    }
+  }
+}
+
+function feeFields(fee: NonNullable<OutboundTransactionEntity['fee']>) {
+  return {
+    feeType: fee.type,
+    gasPrice: fee.gasPrice === undefined ? null : BigInt(fee.gasPrice),
+    maxFeePerGas: fee.maxFeePerGas === undefined ? null : BigInt(fee.maxFeePerGas),
+  };
 }

@@ -1,12 +1,12 @@
-// The signer's public face for payouts and refunds: plan a transfer (one row, nothing signed),
-// move it on (`advance`, `runPending`), ask whether it can pay, read balances. Callers keep their
-// own objects (sweep, refund) and map the transfer's state onto theirs.
+// The signer's public face for payouts and refunds: plan a transfer (a transaction with its leg and
+// the leg's claim on its source, nothing signed), move it on (`advance`, `runPending`), ask
+// whether it can pay, read balances. Sweeps and refunds follow their transactions through the
+// purpose handlers they register (`handle`), inside the engine's own db transactions.
 import { randomUUID } from 'node:crypto';
 import { getAddress } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
 import { redactRpcText, type ChainRegistry } from '@svc/chains';
-import { OutboundAttemptEntity, OutboundTransferEntity } from '@svc/db';
-import type { Network, OutboundState } from '@svc/domain';
+import type { Network } from '@svc/domain';
 import { Clock, SignerContext, SignerOptions } from '../context';
 import { depositKey, EvmKeyring, GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
 import { OutboundEngine } from './outbound-engine';
@@ -16,7 +16,9 @@ import {
   OutboundNotFoundError,
   OutboundRequestError,
 } from './outbound.errors';
+import type { OutboundAttempt, OutboundTransfer } from './outbound-transfer';
 import { checkPay, PayCheck } from './pay-check';
+import type { HandledPurpose, OutboundPurposeHandler } from './purpose-handler';
 import { RailRunReport, runRail } from './rail-runner';
 
 export interface TransferRequest {
@@ -71,11 +73,20 @@ export class OutboundService {
    * the same request again returns the existing row, a different one is a conflict. Pass the
    * caller's EntityManager to write it in the same transaction as the sweep or refund row.
    */
-  async plan(req: PlanRequest, m: EntityManager = this.ctx.db.manager): Promise<OutboundTransferEntity> {
+  async plan(req: PlanRequest, m?: EntityManager): Promise<OutboundTransfer> {
+    if (!m) return this.ctx.db.transaction((tx) => this.plan(req, tx));
     const row = this.newRow(req);
-    if (await this.ctx.repo.insertOnce(m, row)) return row;
+    // docs/money-out.md › Claims: the leg claims its amount from its source under the source's lock
+    await this.ctx.repo.lockSource(
+      m,
+      { chain: row.chain, network: row.network, address: row.fromAddress },
+      row.createdAt,
+    );
     const existing = await this.ctx.repo.byPurpose(m, req.purpose, req.purposeId);
-    if (!existing) throw new Error(`outbound transfer for ${req.purpose} ${req.purposeId} vanished`);
+    if (!existing) {
+      await this.ctx.repo.insertPlanned(m, row);
+      return row;
+    }
     if (!sameRequest(existing, row)) {
       throw new OutboundConflictError(`${req.purpose} ${req.purposeId} already has a different outbound transfer.`);
     }
@@ -83,12 +94,12 @@ export class OutboundService {
   }
 
   /** Sweep a deposit address's native coin: its balance minus exactly the fee, nothing left behind. */
-  planNativeSweep(req: SweepRequest, m?: EntityManager): Promise<OutboundTransferEntity> {
+  planNativeSweep(req: SweepRequest, m?: EntityManager): Promise<OutboundTransfer> {
     return this.plan({ ...sweep(req), token: null }, m);
   }
 
   /** Sweep a deposit address's whole token balance; the gas tank tops up exactly the fee first. */
-  planTokenSweep(req: SweepRequest & { token: string }, m?: EntityManager): Promise<OutboundTransferEntity> {
+  planTokenSweep(req: SweepRequest & { token: string }, m?: EntityManager): Promise<OutboundTransfer> {
     return this.plan({ ...sweep(req), token: req.token }, m);
   }
 
@@ -96,35 +107,39 @@ export class OutboundService {
   planRefund(
     req: Omit<TransferRequest, 'amount'> & { refundId: string; amountAtomic: bigint },
     m?: EntityManager,
-  ): Promise<OutboundTransferEntity> {
+  ): Promise<OutboundTransfer> {
     const { refundId, amountAtomic, ...rest } = req;
     return this.plan({ ...rest, purpose: 'refund', purposeId: refundId, amount: amountAtomic }, m);
   }
 
   /** Gives up a transfer nothing was signed for (its planned gas top-ups too). */
-  async cancel(id: string): Promise<OutboundTransferEntity> {
-    return this.ctx.db.transaction(async (m) => {
-      const t = await this.ctx.repo.lock(m, id);
-      if (!t) throw new OutboundNotFoundError(id);
-      if (t.state === 'cancelled') return t;
-      // planned without a nonce: nothing signed, or only attempts whose nonce another transaction took
-      if (t.state !== 'planned' || t.nonce !== null) {
-        throw new OutboundNotCancellableError(
-          `Outbound transfer ${id} is ${t.state}; only a planned one can be cancelled.`,
-        );
-      }
-      const now = this.ctx.now();
-      Object.assign(t, { state: 'cancelled' satisfies OutboundState, finishedAt: now, updatedAt: now });
-      await m.save(t);
-      await this.engine.cancelPlannedTopUps(m, id, now);
-      return t;
-    });
+  async cancel(id: string, m?: EntityManager): Promise<OutboundTransfer> {
+    if (!m) return this.ctx.db.transaction((tx) => this.cancel(id, tx));
+    const t = await this.ctx.repo.lock(m, id);
+    if (!t) throw new OutboundNotFoundError(id);
+    if (t.state === 'cancelled') return t;
+    // planned and nothing signed that can land: never signed, or only attempts whose nonce another transaction took
+    if (t.state !== 'planned' || t.signedAt !== null) {
+      throw new OutboundNotCancellableError(
+        `Outbound transfer ${id} is ${t.state}; only a planned one can be cancelled.`,
+      );
+    }
+    const now = this.ctx.now();
+    // its claims are released and its sweep or refund follows, in this db transaction
+    await this.ctx.write(m, { ...t, state: 'cancelled', finishedAt: now, updatedAt: now });
+    await this.ctx.repo.cancelPlannedTopUps(m, id, now);
+    return { ...t, state: 'cancelled', finishedAt: now, updatedAt: now };
+  }
+
+  /** Registers the sweep or refund side of legs (purpose-handler.ts). */
+  handle(purpose: HandledPurpose, handler: OutboundPurposeHandler): void {
+    this.ctx.handle(purpose, handler);
   }
 
   // ---- moving on --------------------------------------------------------------------------
 
   /** One step or more of the state machine (sign, broadcast, receipt, replace); safe to call from anywhere, any time. */
-  advance(id: string): Promise<OutboundTransferEntity> {
+  advance(id: string): Promise<OutboundTransfer> {
     return this.engine.advance(id);
   }
 
@@ -138,18 +153,18 @@ export class OutboundService {
 
   // ---- reading ----------------------------------------------------------------------------
 
-  async get(id: string): Promise<OutboundTransferEntity> {
+  async get(id: string): Promise<OutboundTransfer> {
     const t = await this.ctx.repo.get(this.ctx.db.manager, id);
     if (!t) throw new OutboundNotFoundError(id);
     return t;
   }
 
-  attempts(id: string): Promise<OutboundAttemptEntity[]> {
+  attempts(id: string): Promise<OutboundAttempt[]> {
     return this.ctx.repo.attempts(this.ctx.db.manager, id);
   }
 
   /** The gas top-ups of a token transfer. */
-  topUps(id: string): Promise<OutboundTransferEntity[]> {
+  topUps(id: string): Promise<OutboundTransfer[]> {
     return this.ctx.repo.topUps(this.ctx.db.manager, id);
   }
 
@@ -194,7 +209,7 @@ export class OutboundService {
 
   // ---- helpers ----------------------------------------------------------------------------
 
-  private newRow(req: PlanRequest): OutboundTransferEntity {
+  private newRow(req: PlanRequest): OutboundTransfer {
     const config = this.ctx.registry.get(req.chain, req.network);
     if (!config) throw new OutboundRequestError(`${req.chain}/${req.network} is not in the chain registry.`);
     if (config.kind !== 'evm') throw new OutboundRequestError(`${req.chain} is not an EVM chain.`);
@@ -206,9 +221,9 @@ export class OutboundService {
     if (to === from) throw new OutboundRequestError('A transfer to its own sender moves nothing.');
     if (req.amount !== 'all' && req.amount <= 0n) throw new OutboundRequestError('amount must be positive.');
     const now = this.ctx.now();
-    const row = new OutboundTransferEntity();
-    Object.assign(row, {
+    return {
       id: randomUUID(),
+      legId: randomUUID(),
       chain: req.chain,
       network: req.network,
       purpose: req.purpose,
@@ -224,6 +239,7 @@ export class OutboundService {
       state: 'planned',
       waitReason: null,
       error: null,
+      signedAt: null,
       nonce: null,
       gasLimit: null,
       feeType: null,
@@ -241,8 +257,7 @@ export class OutboundService {
       submittedAt: null,
       minedAt: null,
       finishedAt: null,
-    } satisfies Omit<OutboundTransferEntity, 'parent'>);
-    return row;
+    };
   }
 }
 
@@ -264,7 +279,7 @@ function checksum(value: string, field: string): string {
   }
 }
 
-function sameRequest(a: OutboundTransferEntity, b: OutboundTransferEntity): boolean {
+function sameRequest(a: OutboundTransfer, b: OutboundTransfer): boolean {
   return (
     a.chain === b.chain &&
     a.network === b.network &&

@@ -1,7 +1,7 @@
 // One runner per rail at a time across processes: a session advisory lock on a dedicated
 // connection while the rail's open transfers are advanced. Correctness does not rest on it (every
 // step claims its row), it keeps two runners from racing for the same nodes and nonces.
-import type { OutboundTransferEntity } from '@svc/db';
+import type { OutboundTransfer } from './outbound-transfer';
 import type { Network, OutboundState } from '@svc/domain';
 import type { SignerContext } from '../context';
 
@@ -20,7 +20,7 @@ export async function runRail(
   ctx: SignerContext,
   chain: string,
   network: Network,
-  advance: (id: string) => Promise<OutboundTransferEntity>,
+  advance: (id: string) => Promise<OutboundTransfer>,
 ): Promise<RailRunReport | null> {
   const runner = ctx.db.createQueryRunner();
   await runner.connect();

@@ -1,0 +1,90 @@
+// A sweep follows its outbound transaction in the same db transaction as the transaction moves
+// (docs/money-out.md › The signer › States): pending, submitted with the newest signed hash, held
+// while the signer waits for the gas tank or the fee cap, completed once the transaction is final
+// (with settlement.completed), failed only when it reverted. A transaction given up unsigned
+// detaches the sweep, which the planner decides again. spec: money contract › Payouts 7, 8.
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ClockService } from '@svc/core';
+import { PaymentEntity, SweepEntity } from '@svc/db';
+import { payoutFromTransfer, sweptFromDeposit } from '@svc/domain';
+import { appendEvents, settlementCompletedEvent, SweepChanges, SweepRepository } from '@svc/payments';
+import { OutboundPurposeHandler, OutboundService, OutboundTransfer } from '@svc/signer';
+
+/** What the handlers moved since the runner last read it (the run report). */
+export interface LegTally {
+  completed: number;
+  failed: number;
+}
+
+@Injectable()
+export class SweepLegs implements OutboundPurposeHandler, OnModuleInit {
+  private readonly logger = new Logger('payouts');
+  readonly tally: LegTally = { completed: 0, failed: 0 };
+
+  constructor(
+    private readonly clock: ClockService,
+    private readonly sweeps: SweepRepository,
+    private readonly signer: OutboundService,
+  ) {}
+
+  onModuleInit(): void {
+    this.signer.handle('sweep', this);
+  }
+
+  async changed(tx: EntityManager, t: OutboundTransfer, newestTxHash: string | null): Promise<void> {
+    // NOWAIT: a planner holding the sweep aborts this step; the engine retries it next run
+    const sweep = await tx.findOne(SweepEntity, {
+      where: { transferId: t.id },
+      lock: { mode: 'pessimistic_write', onLocked: 'nowait' },
+    });
+    if (!sweep || !['pending', 'submitted', 'held'].includes(sweep.payoutState)) return;
+    const now = this.clock.now();
+    // signed but never handed to a node yet: still `pending` (submitted = signed and sent, docs/states.md)
+    const state = t.state === 'signed' && t.submittedAt === null ? 'planned' : t.state;
+    const mapped = payoutFromTransfer(state, t.waitReason);
+    if (mapped.payoutState === 'replan') {
+      // given up while unsigned: the planner decides the sweep again
+      await this.sweeps.update(tx, sweep, { transferId: null, toAddress: null, settlementAddressId: null }, now);
+      return;
+    }
+    const txHash = t.txHash ?? newestTxHash;
+    const changes: SweepChanges = {
+      payoutState: mapped.payoutState,
+      reason: mapped.reason,
+      txHash: mapped.payoutState === 'pending' || mapped.payoutState === 'held' ? sweep.txHash : txHash,
+    };
+    if (t.amountAtomic !== null) changes.amountAtomic = t.amountAtomic;
+    if (mapped.payoutState === 'completed' || mapped.payoutState === 'failed') {
+      changes.creditedAtomic = sweptFromDeposit(
+        mapped.payoutState,
+        t.tokenAddress === null,
+        t.amountAtomic ?? 0n,
+        t.feeAtomic ?? 0n,
+      );
+      if (mapped.payoutState === 'completed') changes.completedAt = t.finishedAt ?? now;
+    }
+    if (!(await this.sweeps.update(tx, sweep, changes, now))) return;
+    if (sweep.payoutState === 'completed') {
+      await this.announce(tx, sweep, now);
+      this.tally.completed++;
+    }
+    if (sweep.payoutState === 'failed') this.tally.failed++;
+    this.logger.log(
+      `sweep ${sweep.id}: ${sweep.payoutState}${sweep.reason ? ` (${sweep.reason})` : ''}${sweep.txHash ? ` ${sweep.txHash}` : ''}`,
+    );
+  }
+
+  /** money contract › Payouts 7: settlement.completed, in the transaction that completes the sweep. */
+  private async announce(tx: EntityManager, sweep: SweepEntity, now: Date): Promise<void> {
+    const lifetime = await this.sweeps.completedTotal(tx, sweep.paymentId);
+    const payment = await tx.findOne(PaymentEntity, { where: { id: sweep.paymentId } });
+    const rows: Array<{ id: string; reference: string | null; metadata: Record<string, unknown> | null }> =
+      payment?.checkoutSessionId
+        ? await tx.query('SELECT id, reference, metadata FROM checkout_sessions WHERE id = $1', [
+            payment.checkoutSessionId,
+          ])
+        : [];
+    await appendEvents(tx, sweep.workspaceId, [settlementCompletedEvent(sweep, lifetime, rows[0] ?? null)], now);
+  }
+}

@@ -1,0 +1,170 @@
+// issue 18 › Funds claimed at the source (docs/money-out.md › Claims): every leg claims its amount
+// from its source address in the db transaction that plans it. A refund paid from the refund
+// wallet claims the wallet, not the deposit, so the deposit's payout stays whole; a refund planned
+// from a deposit whose sweep has a live unsigned leg gives that leg up and takes the deposit in one
+// db transaction (the same PostgreSQL transaction id on every row it wrote), and both then end
+// with the coins where they belong.
+import { Wallet } from 'ethers';
+import { randomUUID } from 'node:crypto';
+import { ChainRegistry } from '@svc/chains';
+import { ClockService } from '@svc/core';
+import { depositDraw } from '@svc/payments';
+import { depositKey } from '@svc/signer';
+import { PayoutPlanner } from '../apps/payouts/src/payout-planner.service';
+import { RefundPlanner } from '../apps/payouts/src/refund-planner.service';
+import type { Merchant } from './factories/merchant.factory';
+import type { Row } from './support/listener-harness';
+import { ONE_BNB_RAIL } from './support/processes';
+import { PayoutsHarness, startPayoutsHarness } from './support/payouts-harness';
+
+jest.setTimeout(300_000);
+
+const DELAY_SECONDS = 600;
+const E18 = 10n ** 18n;
+let h: PayoutsHarness;
+let m: Merchant;
+let settlement: string;
+
+const refund = (paymentId: string, body: Record<string, unknown> = {}) =>
+  m.post(`/v1/payments/${paymentId}/refund`).send(body);
+const q = (sql: string, params: unknown[] = []): Promise<Row[]> => h.t.db.query(sql, params);
+
+beforeAll(async () => {
+  h = await startPayoutsHarness({ chains: ONE_BNB_RAIL, env: { SVC_PAYOUT_DELAY_SECONDS: String(DELAY_SECONDS) } });
+  m = h.m;
+  settlement = Wallet.createRandom().address;
+  await h.activeAddress(m, 'bnb', 'mainnet', settlement);
+  await h.fundGasTank('bnb', 'mainnet', 10n * E18);
+});
+afterAll(() => h?.close());
+
+async function settleRefund(id: string): Promise<Row> {
+  let last: Row = {};
+  for (let i = 0; i < 20; i++) {
+    await h.runPayouts();
+    last = (await m.get(`/v1/refunds/${id}`)).body as Row;
+    if (last.status === 'completed') return last;
+    await h.mineAll(1);
+  }
+  throw new Error(`refund ${id} did not complete; last seen ${JSON.stringify(last)}`);
+}
+
+/** The claims of a sweep's or refund's legs: where they claim and whether they are still live. */
+const claimsOf = (purposeId: string) =>
+  q(
+    `SELECT c.address, c.amount_atomic::text AS amount, c.released_at IS NULL AS live, l.live AS leg_live
+       FROM outbound_claims c JOIN outbound_legs l ON l.id = c.leg_id
+      WHERE l.purpose_id = $1 ORDER BY c.created_at`,
+    [purposeId],
+  );
+
+test('a refund from the refund wallet claims the wallet, not the deposit: the deposit is paid out whole', async () => {
+  const wallet = ((await m.get('/v1/refund-wallets')).body as Row[]).find((w) => w.chain === 'bnb')!.address as string;
+  await h.payer('bnb').sendNative(wallet, 2n * E18);
+  const payment = await h.paidPayment(m, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
+  const created = await refund(payment.id, {});
+  expect(created.status).toBe(201);
+
+  await h.runPayouts(); // plans the refund (from the wallet: the deposit cannot add its own fee)
+  const claims = await claimsOf(created.body.id);
+  expect(claims.map((c) => [c.address, c.amount])).toEqual([[wallet, E18.toString()]]);
+  const liveOnDeposit = await q(
+    `SELECT count(*)::int AS n FROM outbound_claims WHERE address = $1 AND released_at IS NULL`,
+    [payment.paymentAddress],
+  );
+  expect(liveOnDeposit[0].n).toBe(0);
+  const draw = await depositDraw(h.t.db.manager, {
+    id: payment.id as string,
+    chain: 'bnb',
+    network: 'mainnet',
+    paymentAddress: payment.paymentAddress as string,
+  });
+  expect(draw).toEqual({ drawnAtomic: 0n, refundInFlight: false });
+
+  expect(await settleRefund(created.body.id)).toMatchObject({ source: 'refund_wallet' });
+  expect((await claimsOf(created.body.id)).map((c) => c.live)).toEqual([false]); // released once final
+
+  await h.advanceClock(DELAY_SECONDS + 1);
+  const before = await h.nativeBalance('bnb', 'mainnet', settlement);
+  const [sweep] = await h.settle(m, payment.id, (s) => s[0]?.payoutState === 'completed');
+  expect(await h.nativeBalance('bnb', 'mainnet', payment.paymentAddress)).toBe(0n);
+  const received = (await h.nativeBalance('bnb', 'mainnet', settlement)) - before;
+  expect(received).toBe(BigInt(sweep.amountAtomic as string));
+  expect(received).toBeGreaterThan(E18 - 10n ** 15n); // 1 BNB less only the fee
+});
+
+test('a refund planned from a deposit with a live unsigned sweep leg gives that leg up and takes the deposit in one db transaction', async () => {
+  const payment = await h.paidPayment(m, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
+  const buyer = h.payer('bnb').address;
+  await h.advanceClock(DELAY_SECONDS + 1);
+  const app = h.payoutApps[0];
+  const rail = app.get(ChainRegistry).get('bnb', 'mainnet')!;
+  await app.get(ClockService).refresh(); // the dev clock moved
+  // only the planning half of a run: the sweep's transaction is planned, nothing signed
+  expect(await app.get(PayoutPlanner).planNew(rail, 10)).toBeGreaterThanOrEqual(1);
+  const [sweep] = await h.sweepsOf(m, payment.id);
+  expect(sweep.payoutState).toBe('pending');
+  expect((await claimsOf(sweep.id)).map((c) => [c.address, c.amount, c.live])).toEqual([
+    [payment.paymentAddress, null, true], // `all`: the whole deposit
+  ]);
+  const [{ transfer_id: sweepTx }] = await q('SELECT transfer_id FROM sweeps WHERE id = $1', [sweep.id]);
+
+  const created = await refund(payment.id, { amount: '0.4' });
+  expect(created.status).toBe(201);
+  const beforeBuyer = await h.nativeBalance('bnb', 'mainnet', buyer);
+  expect(await app.get(RefundPlanner).planOpen(rail, 10)).toBe(1);
+
+  const [r] = await q('SELECT source, transfer_id FROM refunds WHERE id = $1', [created.body.id]);
+  expect(r.source).toBe('deposit_address');
+  const [given] = await q('SELECT state, xmin::text AS xid FROM outbound_transactions WHERE id = $1', [sweepTx]);
+  const [planned] = await q('SELECT state, xmin::text AS xid FROM outbound_transactions WHERE id = $1', [
+    r.transfer_id,
+  ]);
+  const [detached] = await q('SELECT transfer_id, xmin::text AS xid FROM sweeps WHERE id = $1', [sweep.id]);
+  expect([given.state, planned.state, detached.transfer_id]).toEqual(['cancelled', 'planned', null]);
+  // one PostgreSQL transaction wrote all of it (the refund row itself is touched again after, by markChecked)
+  expect(new Set([given.xid, planned.xid, detached.xid]).size).toBe(1);
+  expect((await claimsOf(sweep.id)).map((c) => [c.live, c.leg_live])).toEqual([[false, false]]);
+  expect((await claimsOf(created.body.id)).map((c) => [c.address, c.amount, c.live])).toEqual([
+    [payment.paymentAddress, (4n * 10n ** 17n).toString(), true],
+  ]);
+
+  // then both end where they belong: the buyer gets 0.4, the merchant the rest less the fees
+  const before = await h.nativeBalance('bnb', 'mainnet', settlement);
+  expect(await settleRefund(created.body.id)).toMatchObject({ status: 'completed', source: 'deposit_address' });
+  expect((await h.nativeBalance('bnb', 'mainnet', buyer)) - beforeBuyer).toBe(4n * 10n ** 17n);
+  const sweeps = await h.settle(m, payment.id, (s) => s[0]?.payoutState === 'completed');
+  expect(sweeps.map((s) => [s.sequence, s.payoutState])).toEqual([[1, 'completed']]);
+  expect(await h.nativeBalance('bnb', 'mainnet', payment.paymentAddress)).toBe(0n);
+  expect((await h.nativeBalance('bnb', 'mainnet', settlement)) - before).toBe(BigInt(sweeps[0].amountAtomic as string));
+});
+
+test('the engine: an `all` leg does not take what another live leg claims at its source; it moves once that claim is released', async () => {
+  const payment = await h.paidPayment(m, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
+  const [{ address_index: index }] = await q('SELECT address_index FROM payments WHERE id = $1', [payment.id]);
+  const buyer = Wallet.createRandom().address;
+  const claim = await h.signer.planRefund({
+    chain: 'bnb',
+    network: 'mainnet',
+    refundId: randomUUID(),
+    from: depositKey(BigInt(index)),
+    to: buyer,
+    token: null,
+    amountAtomic: 10n ** 17n,
+  });
+  const sweep = await h.signer.planNativeSweep({
+    chain: 'bnb',
+    network: 'mainnet',
+    sweepId: randomUUID(),
+    depositIndex: BigInt(index),
+    to: settlement,
+  });
+  const waiting = await h.signer.advance(sweep.id);
+  expect([waiting.state, waiting.waitReason, waiting.signedAt]).toEqual(['planned', 'address_busy', null]);
+  expect(await h.signer.attempts(sweep.id)).toEqual([]);
+
+  await h.signer.cancel(claim.id); // the claim is released with it
+  const moved = await h.signer.advance(sweep.id);
+  expect(['signed', 'submitted']).toContain(moved.state);
+  expect(moved.signedAt).not.toBeNull();
+});
