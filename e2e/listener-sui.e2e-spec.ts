@@ -1,7 +1,7 @@
 // Sui payments confirming from on-chain transfers: the real API creates payments (startTestApp
-// with an SVC_CHAINS_FILE whose sui mainnet rpcUrls point at the GraphQL stand-in), the listener
+// with an SVC_CHAINS_FILE whose sui mainnet rpcUrls point at the Sui devnet (libs/devnet)), the listener
 // runs in-process as in production (createListenerApp: the Sui watcher through the real
-// @mysten/sui client, the credit service, the watch set) on the same database, and the stand-in
+// @mysten/sui client, the credit service, the watch set) on the same database, and the devnet
 // certifies checkpoints carrying the transfers.
 import 'reflect-metadata';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { createListenerApp } from '../apps/listener/src/listener.factory';
 import type { SuiWatcherOptions } from '../apps/listener/src/sui/sui-watcher';
 import { WatchersService } from '../apps/listener/src/watchers/watchers.service';
 import { merchant } from './factories/merchant.factory';
-import { MAINNET_USDC, MAINNET_USDT, SUI_COIN, SuiStandIn, randomSuiAddress } from './support/sui-standin';
+import { MAINNET_USDC, MAINNET_USDT, SUI_COIN, SuiDevnet, randomSuiAddress } from '@svc/devnet';
 import { startTestApp, TestApp } from './support/test-app';
 
 const FAST_SUI: Partial<SuiWatcherOptions> = {
@@ -39,7 +39,7 @@ async function waitFor<T>(
   }
 }
 
-let standIn: SuiStandIn;
+let standIn: SuiDevnet;
 let t: TestApp;
 let m: Awaited<ReturnType<typeof merchant>>;
 let listener: INestApplicationContext | null = null;
@@ -101,7 +101,7 @@ const caughtUp = () =>
   );
 
 beforeAll(async () => {
-  standIn = await SuiStandIn.start();
+  standIn = await SuiDevnet.start();
   const dir = mkdtempSync(join(tmpdir(), 'svc-sui-'));
   const chainsFile = join(dir, 'chains.json');
   writeFileSync(chainsFile, JSON.stringify({ chains: [{ chain: 'sui', network: 'mainnet', rpcUrls: [standIn.url] }] }));

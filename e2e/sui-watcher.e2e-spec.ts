@@ -1,4 +1,4 @@
-// The Sui watcher against the GraphQL stand-in, through the real @mysten/sui client, on a real
+// The Sui watcher against the Sui devnet (libs/devnet), through the real @mysten/sui client, on a real
 // PostgreSQL cursor (chain_cursors), into a recording sink with a fixed watch set: batches,
 // pagination, restarts, outages, rotation, wrong networks, two copies, a failing sink.
 // The same watcher with the real API and credit service: listener-sui.e2e-spec.ts.
@@ -11,7 +11,7 @@ import { DataSource } from 'typeorm';
 import type { ObservedTransfer, TransferSink } from '@svc/chains';
 import { SUI_PAGE_SIZE, SuiGraphQLReader } from '../apps/listener/src/sui/sui-graphql-reader';
 import { SuiWatcher, SuiWatcherOptions } from '../apps/listener/src/sui/sui-watcher';
-import { MAINNET_USDC, MAINNET_USDT, SUI_COIN, SuiStandIn, randomSuiAddress, suiAddress } from './support/sui-standin';
+import { MAINNET_USDC, MAINNET_USDT, SUI_COIN, SuiDevnet, randomSuiAddress, suiAddress } from '@svc/devnet';
 import { createTestDatabase, dropTestDatabase } from './support/test-app';
 
 const FAST: Partial<SuiWatcherOptions> = {
@@ -67,7 +67,7 @@ const suiMainnet = (urls: string[]): ChainConfig => ({
 let db: DataSource;
 let dbName: string;
 const watchers: SuiWatcher[] = [];
-const standIns: SuiStandIn[] = [];
+const standIns: SuiDevnet[] = [];
 
 beforeAll(async () => {
   Logger.overrideLogger(process.env.E2E_LOG ? ['log', 'warn', 'error'] : ['error']);
@@ -89,8 +89,8 @@ afterAll(async () => {
   if (dbName) await dropTestDatabase(dbName);
 });
 
-async function standIn(chainIdentifier?: string): Promise<SuiStandIn> {
-  const s = await SuiStandIn.start(chainIdentifier);
+async function standIn(chainIdentifier?: string): Promise<SuiDevnet> {
+  const s = await SuiDevnet.start(chainIdentifier);
   standIns.push(s);
   return s;
 }
@@ -120,10 +120,10 @@ async function cursorRow(): Promise<
   return rows[0];
 }
 
-const caughtUp = (w: SuiWatcher, s: SuiStandIn) => () =>
+const caughtUp = (w: SuiWatcher, s: SuiDevnet) => () =>
   w.status().nextBlock === String(s.chain.latest.sequenceNumber + 1);
 
-describe('the GraphQL reader (real SuiGraphQLClient against the stand-in)', () => {
+describe('the GraphQL reader (real SuiGraphQLClient against the devnet)', () => {
   it('reads every transaction of a checkpoint range across pages, and every balance change of a big transaction', async () => {
     const s = await standIn();
     const owner = randomSuiAddress();
@@ -171,7 +171,7 @@ describe('the GraphQL reader (real SuiGraphQLClient against the stand-in)', () =
     await expect(reader.transactions(1n, 1n)).rejects.toThrow(/has seen checkpoint 0, not yet 1/);
   });
 
-  it('the stand-in answers like the service: errors with codes, page limits, no unknown fields', async () => {
+  it('the devnet answers like the service: errors with codes, page limits, no unknown fields', async () => {
     const s = await standIn();
     const res = await fetch(s.url, {
       method: 'POST',

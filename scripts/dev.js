@@ -6,14 +6,18 @@
 // through the running API, so seeding follows the real rules.
 // The devnet: one Anvil per watched EVM chain (from the npm package @foundry-rs/anvil) with the
 // dev tokens (USDC with 18 decimals on bnb, USDG with 6 on brokerchain, native USDC on arc
-// testnet), a block a second, its chains file under .svc/devnet/ handed to every process as
-// SVC_CHAINS_FILE; `npm run svc -- dev:pay --payment <id>` pays on it.
+// testnet), a block a second, and the Sui devnet (libs/devnet/src/sui: Sui's GraphQL API over an
+// in-memory chain that executes signed transactions, a checkpoint a second) for sui/mainnet with
+// SUI and the registry's USDC coin type; its chains file under .svc/devnet/ handed to every
+// process as SVC_CHAINS_FILE; `npm run svc -- dev:pay --payment <id>` pays on it (EVM or Sui).
 // The hosted pages (pay) run from their Next.js build (apps/pay/.next), rebuilt when apps/pay changed.
 // Payouts: the Demo workspace gets an active default settlement address on every dev chain (the
 // cool-down is skipped for the seed) and the gas tank is funded from the devnet's payer, so the
 // demo payment is paid out a few seconds after it confirms (SVC_PAYOUT_INTERVAL_MS 5000 here).
 // Refunds: the Demo workspace's refund wallet (the address GET /v1/refund-wallets names, which
 // refunds of paid-out payments are sent from) is funded with native coin and every dev token.
+// Sui: the gas tank's and the refund wallet's Sui addresses (derived from the seed by
+// libs/devnet's Sui paths until the service has its own) get SUI, the refund wallet USDC too.
 const fs = require('node:fs');
 const path = require('node:path');
 const { root, dist, isBuildCurrent } = require('./svc.js');
@@ -47,6 +51,9 @@ const APPS = ['api', 'cli', 'listener', 'worker', 'payouts'];
 const GAS_TANK_FUNDING = 100n * 10n ** 18n;
 /** What the Demo refund wallet gets on each devnet node at start: whole native coins and whole tokens. */
 const REFUND_WALLET_FUNDING = { nativeUnits: 1000n, tokenUnits: 1000n }; // arc's native coin is its USDC
+/** The same on the Sui devnet, in atomic units: 100 SUI (9 decimals) for the tank; 1000 SUI and 1000 USDC (6) for refunds. */
+const SUI_GAS_TANK_FUNDING = { sui: 100n * 10n ** 9n, usdc: 0n };
+const SUI_REFUND_WALLET_FUNDING = { sui: 1000n * 10n ** 9n, usdc: 1000n * 10n ** 6n };
 
 function saveDemoKey(apiKey) {
   fs.mkdirSync(path.dirname(DEMO_KEY_FILE), { recursive: true });
@@ -127,6 +134,17 @@ async function waitForHealth(localUrl, isStopped) {
 
 const DEVNET_DIR = path.join(root, '.svc', 'devnet');
 
+let mnemonicCache = null;
+/** The same seed the processes use (.svc/mnemonic outside production), read once (it warns each time). */
+function devMnemonic(config) {
+  if (mnemonicCache === null) {
+    const { generateMnemonic } = require(built('libs', 'chains', 'src'));
+    const { resolveMnemonic } = require(built('libs', 'config', 'src'));
+    mnemonicCache = resolveMnemonic(config, generateMnemonic).mnemonic;
+  }
+  return mnemonicCache;
+}
+
 /** Starts the devnet unless SVC_CHAINS_FILE already points somewhere; exports SVC_CHAINS_FILE to the processes. */
 async function startDevnet() {
   if (process.env.SVC_CHAINS_FILE) {
@@ -135,8 +153,14 @@ async function startDevnet() {
   }
   const { startDevnet: start, defaultDevChains } = require(built('libs', 'devnet', 'src'));
   fs.rmSync(DEVNET_DIR, { recursive: true, force: true });
-  say('starting the devnet (Anvil) and deploying the dev tokens');
-  const devnet = await start({ dir: DEVNET_DIR, chains: defaultDevChains(2), blockTimeSeconds: 1, logs: true });
+  say('starting the devnet (Anvil and the Sui devnet) and deploying the dev tokens');
+  const devnet = await start({
+    dir: DEVNET_DIR,
+    chains: defaultDevChains(2),
+    blockTimeSeconds: 1,
+    logs: true,
+    sui: { checkpointIntervalMs: 1000 },
+  });
   process.env.SVC_CHAINS_FILE = devnet.chainsFile;
   for (const c of devnet.chains) {
     const tokens = c.entry.tokens.filter((t) => t.watched).map((t) => `${t.symbol}${t.native ? ' (native)' : ''}`);
@@ -144,7 +168,25 @@ async function startDevnet() {
       `devnet ${c.spec.chain}/${c.spec.network}: ${c.node.url}, ${tokens.join(', ')}, ${c.spec.confirmations} confirmation(s)`,
     );
   }
+  if (devnet.sui) say(`devnet sui/mainnet: ${devnet.sui.server.url}, USDC, SUI (native), 1 confirmation`);
   return devnet;
+}
+
+/**
+ * The Sui devnet starts from its genesis on every run with the same chain identifier (mainnet's,
+ * so the registry's sui/mainnet applies unchanged), and the Sui watcher tells chains apart by that
+ * identifier only: a cursor kept from an earlier run would sit past the new chain's head and skip
+ * its first checkpoints. The dev database forgets it; the watcher opens a new one at the head.
+ */
+async function forgetSuiCursor(config) {
+  require('reflect-metadata');
+  const { createDataSource } = require(built('libs', 'db', 'src'));
+  const db = await createDataSource(config.databaseUrl, 2).initialize();
+  try {
+    await db.query(`DELETE FROM chain_cursors WHERE chain = 'sui' AND network = 'mainnet'`);
+  } finally {
+    await db.destroy();
+  }
 }
 
 /**
@@ -155,12 +197,19 @@ async function startDevnet() {
 async function seedPayouts(config, merchantId, devnet) {
   require('reflect-metadata');
   const { createDataSource } = require(built('libs', 'db', 'src'));
-  const { EvmAccounts, generateMnemonic } = require(built('libs', 'chains', 'src'));
-  const { resolveMnemonic } = require(built('libs', 'config', 'src'));
-  const { DevPayer, DEV_SETTLEMENT_ADDRESS } = require(built('libs', 'devnet', 'src'));
+  const { EvmAccounts } = require(built('libs', 'chains', 'src'));
+  const { DevPayer, DEV_SETTLEMENT_ADDRESS, DEV_SUI_SETTLEMENT } = require(built('libs', 'devnet', 'src'));
   const db = await createDataSource(config.databaseUrl, 2).initialize();
+  // Sui too: its settlement wallet is a publicly known dev key as well (DEV_SUI_SETTLEMENT); Sui
+  // payouts are manual_required until the service signs on Sui, with this as their destination.
+  const rails = devnet.chains.map((c) => ({
+    chain: c.spec.chain,
+    network: c.spec.network,
+    address: DEV_SETTLEMENT_ADDRESS,
+  }));
+  if (devnet.sui) rails.push({ chain: 'sui', network: 'mainnet', address: DEV_SUI_SETTLEMENT.toSuiAddress() });
   try {
-    for (const c of devnet.chains) {
+    for (const c of rails) {
       const added = await db.query(
         `INSERT INTO settlement_addresses (id, workspace_id, chain, network, address, label, status, is_default,
            activates_at, activated_at, created_at, updated_at)
@@ -170,16 +219,15 @@ async function seedPayouts(config, merchantId, devnet) {
                            WHERE workspace_id = $1::uuid AND chain = $2::varchar AND network = $3::varchar
                              AND status = 'active')
          RETURNING id`,
-        [merchantId, c.spec.chain, c.spec.network, DEV_SETTLEMENT_ADDRESS],
+        [merchantId, c.chain, c.network, c.address],
       );
-      if (added.length)
-        say(`settlement address ${DEV_SETTLEMENT_ADDRESS} is the ${c.spec.chain}/${c.spec.network} default`);
+      if (added.length) say(`settlement address ${c.address} is the ${c.chain}/${c.network} default`);
     }
   } finally {
     await db.destroy();
   }
   // the same seed the processes use (.svc/mnemonic outside production)
-  const { mnemonic } = resolveMnemonic(config, generateMnemonic);
+  const mnemonic = devMnemonic(config);
   const tank = new EvmAccounts(mnemonic).address('gas_tank', 0);
   const funded = new Set();
   for (const c of devnet.chains) {
@@ -193,6 +241,12 @@ async function seedPayouts(config, merchantId, devnet) {
     }
   }
   say(`gas tank ${tank} funded with 100 native coins on each devnet chain (npm run svc -- gas-tank)`);
+  if (devnet.sui) {
+    const { suiAccountKeypair, fundDevSuiAccount } = require(built('libs', 'devnet', 'src'));
+    const suiTank = suiAccountKeypair(mnemonic, 'gas_tank', 0).toSuiAddress();
+    await fundDevSuiAccount(devnet.sui, suiTank, SUI_GAS_TANK_FUNDING);
+    say(`Sui gas tank ${suiTank} funded with 100 SUI on the Sui devnet`);
+  }
   return DEV_SETTLEMENT_ADDRESS;
 }
 
@@ -200,7 +254,7 @@ async function seedPayouts(config, merchantId, devnet) {
  * The Demo workspace's refund wallet, as the API names it (allocated on first use, one EVM address
  * on every rail), funded from the devnet's payer on each node. Returns its address.
  */
-async function fundRefundWallet(localUrl, apiKey, devnet) {
+async function fundRefundWallet(config, merchantId, localUrl, apiKey, devnet) {
   const wallets = await api(localUrl, apiKey, 'GET', '/v1/refund-wallets');
   const address = wallets[0]?.address;
   if (!address) throw new Error('GET /v1/refund-wallets named no refund wallet');
@@ -210,10 +264,38 @@ async function fundRefundWallet(localUrl, apiKey, devnet) {
   say(
     `refund wallet ${address} funded with ${REFUND_WALLET_FUNDING.nativeUnits} native coins and ${REFUND_WALLET_FUNDING.tokenUnits} of each dev token (${what}) on each devnet chain`,
   );
+  if (devnet.sui) {
+    const suiAddress = await suiRefundWallet(config, merchantId);
+    const { fundDevSuiAccount } = require(built('libs', 'devnet', 'src'));
+    await fundDevSuiAccount(devnet.sui, suiAddress, SUI_REFUND_WALLET_FUNDING);
+    say(`refund wallet's Sui address ${suiAddress} funded with 1000 SUI and 1000 USDC on the Sui devnet`);
+  }
   return address;
 }
 
-function printSummary(config, { apiKey, slug, sessionUrl, payment, settlementAddress, refundWallet }) {
+/**
+ * The Demo refund wallet's Sui address: the service allocates one index per workspace
+ * (refund_wallets, EVM m/44'/60'/2'/0/i) and derives no Sui refund wallet yet, so the devnet
+ * takes the same index on the Sui path m/44'/784'/2'/0'/i' (libs/devnet/src/sui/accounts.ts).
+ */
+async function suiRefundWallet(config, merchantId) {
+  require('reflect-metadata');
+  const { createDataSource } = require(built('libs', 'db', 'src'));
+  const { suiAccountKeypair } = require(built('libs', 'devnet', 'src'));
+  const db = await createDataSource(config.databaseUrl, 2).initialize();
+  try {
+    const [row] = await db.query(
+      `SELECT address_index FROM refund_wallets WHERE workspace_id = $1 AND address_kind = 'evm'`,
+      [merchantId],
+    );
+    if (!row) throw new Error('the Demo workspace has no refund wallet');
+    return suiAccountKeypair(devMnemonic(config), 'refund_wallet', BigInt(row.address_index)).toSuiAddress();
+  } finally {
+    await db.destroy();
+  }
+}
+
+function printSummary(config, { apiKey, slug, sessionUrl, payment, suiPayment, settlementAddress, refundWallet }) {
   const lines = [
     '',
     `svc is running (${config.env})`,
@@ -233,6 +315,16 @@ function printSummary(config, { apiKey, slug, sessionUrl, payment, settlementAdd
           `                 (swept to the demo settlement wallet ${settlementAddress} seconds after it confirms)`,
           `  Refunds        sent from the funded refund wallet ${refundWallet} once a payment is paid out`,
           `                 (curl -s ${config.baseUrl}/v1/refund-wallets -H 'x-api-key: ${apiKey}')`,
+        ]
+      : []),
+    ...(suiPayment
+      ? [
+          '',
+          `  Sui payment    ${suiPayment.expectedAmount} ${suiPayment.token} on sui to ${suiPayment.paymentAddress}`,
+          `  Pay it         npm run svc -- dev:pay --payment ${suiPayment.id}`,
+          '                 (a signed transaction on the Sui devnet; confirmed at the next checkpoint read)',
+          '                 Sui USDC is not paid out yet (manual_required): Sui sweeps come with issue 22',
+          '                 (its destination: the demo Sui settlement wallet, the sui/mainnet default)',
         ]
       : []),
     'Webhooks: POST /v1/webhooks with a URL on this machine (http://localhost:<port>/...) is allowed here.',
@@ -264,6 +356,7 @@ async function main() {
   const seeded = await seedWorkspace(config);
 
   const devnet = await startDevnet();
+  if (devnet?.sui) await forgetSuiCursor(config);
   const settlementAddress = devnet ? await seedPayouts(config, seeded.merchantId, devnet) : null;
   const service = supervise(PROCESSES);
   let stopped = false;
@@ -278,10 +371,20 @@ async function main() {
     const product = seeded.product ?? (await api(localUrl, seeded.apiKey, 'POST', '/v1/products', DEMO_PRODUCT));
     if (!seeded.product) say(`created the demo product "${DEMO_PRODUCT.name}" (${product.id})`);
     const session = await api(localUrl, seeded.apiKey, 'POST', '/v1/checkout/sessions', { productId: product.id });
-    const refundWallet = devnet ? await fundRefundWallet(localUrl, seeded.apiKey, devnet) : null;
+    const refundWallet = devnet
+      ? await fundRefundWallet(config, seeded.merchantId, localUrl, seeded.apiKey, devnet)
+      : null;
     const payment = devnet
       ? await api(localUrl, seeded.apiKey, 'POST', '/v1/payments', {
           chain: 'bnb',
+          token: 'USDC',
+          amount: '25',
+          currency: 'USDC',
+        })
+      : null;
+    const suiPayment = devnet?.sui
+      ? await api(localUrl, seeded.apiKey, 'POST', '/v1/payments', {
+          chain: 'sui',
           token: 'USDC',
           amount: '25',
           currency: 'USDC',
@@ -292,6 +395,7 @@ async function main() {
       slug: product.slug,
       sessionUrl: session.url,
       payment,
+      suiPayment,
       settlementAddress,
       refundWallet,
     });

@@ -1,10 +1,12 @@
 // The local devnet: one Anvil per EVM chain the service watches, the dev tokens deployed, a
-// funded payer, and an SVC_CHAINS_FILE (runtime contract › Chain registry file) pointing at it.
+// funded payer, optionally the Sui devnet (./sui) for sui/mainnet, and an SVC_CHAINS_FILE
+// (runtime contract › Chain registry file) pointing at it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Wallet, id } from 'ethers';
 import { ANVIL_KEYS, AnvilNode, startAnvil } from './anvil';
 import { compileToken, deployToken } from './token';
+import { DevSui, SuiChainsFileEntry, startDevSui } from './sui/dev';
 
 /** The account that deploys the dev tokens. */
 export const DEV_DEPLOYER_KEY = ANVIL_KEYS[0];
@@ -113,6 +115,8 @@ export interface DevnetChain {
 
 export interface Devnet {
   chains: DevnetChain[];
+  /** the Sui devnet serving sui/mainnet, when asked for */
+  sui: DevSui | null;
   /** the SVC_CHAINS_FILE written for these chains */
   chainsFile: string;
   payerKey: string;
@@ -129,6 +133,8 @@ export interface DevnetOptions {
   blockTimeSeconds?: number;
   /** anvil output goes to <dir>/anvil-<chain>-<network>.log when true */
   logs?: boolean;
+  /** also start the Sui devnet for sui/mainnet (a checkpoint every `checkpointIntervalMs`, default 1000) */
+  sui?: boolean | { checkpointIntervalMs?: number };
 }
 
 /** Starts the devnet and writes `<dir>/chains.json`. On failure, whatever started is stopped. */
@@ -138,6 +144,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   if (specs.some((s) => s.tokens.some((t) => !t.native))) compileToken(); // fail (and cache) before starting anything
   const started: AnvilNode[] = [];
   const chains: DevnetChain[] = [];
+  let sui: DevSui | null = null;
   try {
     const byKey = new Map<string, DevnetChain>();
     for (const spec of specs) {
@@ -189,13 +196,12 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     if (options.blockTimeSeconds) {
       for (const node of started) await node.rpc('evm_setIntervalMining', [options.blockTimeSeconds]);
     }
+    if (options.sui) sui = await startDevSui(typeof options.sui === 'object' ? options.sui : {});
     const chainsFile = path.join(options.dir, 'chains.json');
-    writeChainsFile(
-      chainsFile,
-      chains.map((c) => c.entry),
-    );
+    writeChainsFile(chainsFile, [...chains.map((c) => c.entry), ...(sui ? [sui.entry] : [])]);
     return {
       chains,
+      sui,
       chainsFile,
       payerKey: DEV_PAYER_KEY,
       payerAddress: DEV_PAYER_ADDRESS,
@@ -205,17 +211,17 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         return c;
       },
       async stop() {
-        await Promise.all(started.map((n) => n.stop()));
+        await Promise.all([...started.map((n) => n.stop()), sui?.stop()]);
       },
     };
   } catch (err) {
-    await Promise.all(started.map((n) => n.stop()));
+    await Promise.all([...started.map((n) => n.stop()), sui?.stop()]);
     throw err;
   }
 }
 
 /** Writes `{chains: [...]}` atomically (a reader never sees half a file). */
-export function writeChainsFile(file: string, entries: ChainsFileEntry[]): void {
+export function writeChainsFile(file: string, entries: Array<ChainsFileEntry | SuiChainsFileEntry>): void {
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, `${JSON.stringify({ chains: entries }, null, 2)}\n`);
   fs.renameSync(tmp, file);

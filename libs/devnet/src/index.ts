@@ -4,3 +4,4 @@ export * from './token';
 export * from './devnet';
 export * from './payer';
 export * from './fund';
+export * from './sui';

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
 import { SvcConfig } from '@svc/config';
 import { PaymentEntity } from '@svc/db';
-import { DEV_PAYER_KEY, DevPayer } from '@svc/devnet';
+import { DEV_PAYER_KEY, DEV_SUI_PAYER, DevPayer, SuiDevPayer } from '@svc/devnet';
 import { formatAtomic, isUuid, TOKEN_AMOUNT_RE, toAtomic } from '@svc/domain';
 import { parseOptions, requireOption, UsageError } from '../cli-args';
 import { connect } from './database';
@@ -40,7 +40,9 @@ export class DevPayError extends Error {}
 /**
  * runtime contract › Operator CLI › `dev:pay` (non-production only): sends the transfer a payment
  * asks for on the devnet, from the funded dev account: an ERC-20 `transfer`, or a plain
- * top-level value transfer for a native coin. Prints the transaction hash on stdout.
+ * top-level value transfer for a native coin; on Sui a signed programmable transaction (the
+ * payer's coins of the token merged, the amount split off and transferred). Prints the
+ * transaction hash (Sui: digest) on stdout.
  */
 export class DevPayCommand {
   constructor(
@@ -62,16 +64,20 @@ export class DevPayCommand {
     const payment = await this.db.getRepository(PaymentEntity).findOneBy({ id: args.paymentId });
     if (!payment) throw new DevPayError(`No such payment: ${args.paymentId}.`);
     const chain = registry.get(payment.chain, payment.network);
-    if (!chain || chain.kind !== 'evm' || chain.rpcUrls.length === 0) {
-      throw new DevPayError(`${payment.chain}/${payment.network} is not an EVM chain of the devnet (${chainsFile}).`);
+    if (!chain || (chain.kind !== 'evm' && chain.kind !== 'sui') || chain.rpcUrls.length === 0) {
+      throw new DevPayError(
+        `${payment.chain}/${payment.network} is not an EVM or Sui chain of the devnet (${chainsFile}).`,
+      );
     }
     const token = registry.findToken(payment.chain, payment.network, args.token ?? payment.token);
     if (!token)
       throw new DevPayError(
         `${args.token ?? payment.token} is not a registered token on ${payment.chain}/${payment.network}.`,
       );
-    if (!token.native && !token.address)
-      throw new DevPayError(`${token.symbol} on ${payment.chain}/${payment.network} has no contract address.`);
+    if ((chain.kind === 'sui' || !token.native) && !token.address)
+      throw new DevPayError(
+        `${token.symbol} on ${payment.chain}/${payment.network} has no ${chain.kind === 'sui' ? 'coin type' : 'contract address'}.`,
+      );
 
     const amountAtomic =
       args.amount !== null ? toAtomic(args.amount, token.decimals) : this.defaultAmount(payment, token.decimals);
@@ -81,16 +87,35 @@ export class DevPayCommand {
       );
     if (amountAtomic <= 0n) throw new DevPayError('nothing to pay: the amount is 0.');
 
+    const sent = `sent ${formatAtomic(amountAtomic, token.decimals)} ${token.symbol} on ${payment.chain}/${payment.network} to ${payment.paymentAddress}`;
+    if (chain.kind === 'sui') {
+      const sui = new SuiDevPayer(chain.rpcUrls[0], DEV_SUI_PAYER);
+      let result: Awaited<ReturnType<SuiDevPayer['pay']>>;
+      try {
+        result = await sui.pay(payment.paymentAddress, token.address as string, amountAtomic);
+      } catch (err) {
+        throw new DevPayError(
+          `dev:pay: the Sui devnet at ${chain.rpcUrls[0]} refused the transaction: ${(err as Error).message.split('\n')[0]}`,
+        );
+      }
+      if (!result.success)
+        throw new DevPayError(`dev:pay: transaction ${result.digest} failed on the Sui devnet: ${result.error}`);
+      process.stderr.write(
+        `${sent} in transaction ${result.digest}; it confirms once its checkpoint is read (${chain.confirmations} confirmation(s))\n`,
+      );
+      process.stdout.write(`${result.digest}\n`);
+      return;
+    }
+
     const payer = new DevPayer(chain.rpcUrls[0], DEV_PAYER_KEY, chain.chainId ?? undefined);
     try {
-      const sent = token.native
+      const tx = token.native
         ? await payer.sendNative(payment.paymentAddress, amountAtomic)
         : await payer.sendToken(token.address as string, payment.paymentAddress, amountAtomic);
       process.stderr.write(
-        `sent ${formatAtomic(amountAtomic, token.decimals)} ${token.symbol} on ${payment.chain}/${payment.network} ` +
-          `to ${payment.paymentAddress} in block ${sent.blockNumber}; it confirms after ${chain.confirmations} confirmation(s)\n`,
+        `${sent} in block ${tx.blockNumber}; it confirms after ${chain.confirmations} confirmation(s)\n`,
       );
-      process.stdout.write(`${sent.hash}\n`);
+      process.stdout.write(`${tx.hash}\n`);
     } catch (err) {
       throw new DevPayError(
         `dev:pay: the devnet at ${chain.rpcUrls[0]} refused the transfer: ${(err as Error).message.split('\n')[0]}`,

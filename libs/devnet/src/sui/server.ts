@@ -2,6 +2,8 @@
 // @mysten/sui's SuiGraphQLClient sends (POST, JSON {query, variables, operationName,
 // extensions}) and what the real service (sui-indexer-alt-graphql) answers. See ./index.ts for
 // the operations and fields it implements.
+import { bcs } from '@mysten/sui/bcs';
+import { fromBase64, normalizeStructTag, toBase64 } from '@mysten/sui/utils';
 import { readFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -17,7 +19,17 @@ import {
   validate,
   type DocumentNode,
 } from 'graphql';
-import { SuiChain, StoredBalanceChange, StoredCheckpoint, StoredTransaction, suiAddress } from './chain';
+import {
+  CoinObject,
+  SuiChain,
+  StoredBalanceChange,
+  StoredCheckpoint,
+  StoredTransaction,
+  coinObjectType,
+  coinType as canonicalCoinType,
+  suiAddress,
+} from './chain';
+import { executeSignedTransaction, SuiTransactionRejected } from './execute';
 
 // The schema the installed client is generated from (@mysten/sui's `graphql/schemas/latest`), so
 // a query the real service would reject for its shape is rejected here too.
@@ -168,7 +180,121 @@ class Resolvers {
       },
       transactions: (args: PageArgs & { filter?: TransactionFilter | null }) =>
         this.transactions(this.chain.allTransactions(), args, scope),
+      // What Transaction.build needs when resolving offline: the reference gas price, the
+      // sender's coins (Address.objects filtered by Coin<T>) and object versions and digests.
+      epoch: (args: { epochId?: number | null }) =>
+        (uint53('epochId', args.epochId) ?? 0) === 0 ? this.epoch(scope) : null,
+      address: (args: { address: string }) => this.address(suiAddress(args.address), scope),
+      object: (args: { address: string; version?: number | null }) => {
+        const coin = this.chain.objects.get(suiAddress(args.address));
+        const version = uint53('version', args.version);
+        return coin && (version === null || BigInt(version) === coin.version) ? this.object(coin, scope) : null;
+      },
+      multiGetObjects: (args: { keys: Array<{ address: string; version?: number | null }> }) =>
+        args.keys.map((k) => {
+          const coin = this.chain.objects.get(suiAddress(k.address));
+          const version = uint53('version', k.version);
+          return coin && (version === null || BigInt(version) === coin.version) ? this.object(coin, scope) : null;
+        }),
+      // Query.simulateTransaction with BCS bytes ({bcs: {value}}), what the SDK's dry run sends:
+      // the node's checks but signatures, the effects it would have, nothing written.
+      simulateTransaction: async (args: { transaction: unknown }) => {
+        const value = (args.transaction as { bcs?: { value?: unknown } } | null)?.bcs?.value;
+        if (typeof value !== 'string') {
+          throw badUserInput('devnet: simulateTransaction takes {"bcs": {"value": <Base64 TransactionData>}} only');
+        }
+        try {
+          const tx = await executeSignedTransaction(this.chain, fromBase64(value), [], { dryRun: true });
+          return { effects: this.effects(tx, scope), error: null, events: [], outputs: [] };
+        } catch (err) {
+          if (err instanceof SuiTransactionRejected) return { effects: null, error: err.message };
+          throw err;
+        }
+      },
+      // Mutation.executeTransaction: a refusal comes back in `errors` (the node's message), an
+      // executed transaction (success or failure) with its effects, final at once.
+      executeTransaction: async (args: { transactionDataBcs: string; signatures: string[] }) => {
+        let bytes: Uint8Array;
+        try {
+          bytes = fromBase64(args.transactionDataBcs);
+        } catch {
+          throw badUserInput('Failed to parse "Base64": Invalid Base64');
+        }
+        try {
+          const tx = await executeSignedTransaction(this.chain, bytes, args.signatures);
+          return { effects: this.effects(tx, { viewedAt: this.chain.latest.sequenceNumber }), errors: null };
+        } catch (err) {
+          if (err instanceof SuiTransactionRejected) return { effects: null, errors: [err.message] };
+          throw err;
+        }
+      },
     };
+  }
+
+  private epoch(scope: Scope) {
+    return {
+      epochId: 0,
+      referenceGasPrice: this.chain.referenceGasPrice.toString(),
+      startTimestamp: new Date(this.chain.checkpoints[0].timestampMs).toISOString(),
+      totalCheckpoints: scope.viewedAt + 1,
+    };
+  }
+
+  private address(address: string, scope: Scope) {
+    const owned = () => this.chain.coinsOf(address);
+    const balance = (type: string) => {
+      const t = canonicalCoinType(type);
+      return { coinType: { repr: t }, totalBalance: this.chain.balanceOf(address, t).toString() };
+    };
+    return {
+      address,
+      balance: (args: { coinType: string }) => balance(args.coinType),
+      multiGetBalances: (args: { keys: string[] }) => args.keys.map(balance),
+      balances: (args: PageArgs) => {
+        const types = [...new Set(owned().map((c) => c.coinType))].sort();
+        return paginate(
+          types.map((t, i) => ({ t, i })),
+          (x) => x.i,
+          args,
+          ({ t }) => balance(t),
+        );
+      },
+      objects: (args: PageArgs & { filter?: { type?: string | null } | null }) => {
+        const wanted = args.filter?.type ? typeMatcher(args.filter.type) : () => true;
+        const coins = owned()
+          .filter((c) => wanted(coinObjectType(c.coinType)))
+          .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        return paginate(
+          coins.map((c, i) => ({ c, i })),
+          (x) => x.i,
+          args,
+          ({ c }) => this.object(c, scope),
+        );
+      },
+    };
+  }
+
+  /** A coin as both Object and MoveObject (the fields the SDK's fragments read). */
+  private object(coin: CoinObject, scope: Scope): Record<string, unknown> {
+    const contents = {
+      type: { repr: coinObjectType(coin.coinType) },
+      bcs: toBase64(COIN_BCS.serialize({ id: coin.id, balance: coin.balance.toString() }).toBytes()),
+      json: { id: coin.id, balance: coin.balance.toString() },
+    };
+    const node: Record<string, unknown> = {
+      address: coin.id,
+      version: Number(coin.version),
+      digest: coin.digest,
+      owner: { __typename: 'AddressOwner', address: { address: coin.owner } },
+      contents,
+      hasPublicTransfer: true,
+      previousTransaction: () => {
+        const tx = this.visibleTransaction(coin.previousTransaction, scope);
+        return tx ? this.transaction(tx, scope) : { digest: coin.previousTransaction };
+      },
+    };
+    node.asMoveObject = node;
+    return node;
   }
 
   private visibleTransaction(digest: string, scope: Scope): StoredTransaction | undefined {
@@ -180,7 +306,7 @@ class Resolvers {
     const f = args.filter ?? {};
     for (const unsupported of ['function', 'kind', 'affectedObject'] as const) {
       if (f[unsupported] !== null && f[unsupported] !== undefined) {
-        throw badUserInput(`stand-in: the ${unsupported} filter is not implemented`);
+        throw badUserInput(`devnet: the ${unsupported} filter is not implemented`);
       }
     }
     const after = uint53('afterCheckpoint', f.afterCheckpoint);
@@ -222,19 +348,45 @@ class Resolvers {
     return {
       digest: tx.digest,
       sender: tx.sender === null ? null : { address: tx.sender },
+      transactionBcs: tx.executed?.transactionBcs ?? null,
+      signatures: (tx.executed?.signatures ?? []).map((signatureBytes) => ({ signatureBytes })),
       effects: () => this.effects(tx, scope),
     };
   }
 
   private effects(tx: StoredTransaction, scope: Scope) {
-    const cp = this.chain.checkpoints[tx.checkpoint];
+    // a simulated transaction (checkpoint -1) is in no checkpoint
+    const cp = this.chain.checkpoints[tx.checkpoint] as StoredCheckpoint | undefined;
     return {
       digest: tx.digest,
       effectsDigest: tx.effectsDigest,
       status: tx.status,
-      timestamp: new Date(cp.timestampMs).toISOString(),
-      checkpoint: () => this.checkpoint(cp, scope),
+      timestamp: cp ? new Date(cp.timestampMs).toISOString() : null,
+      checkpoint: () => (cp ? this.checkpoint(cp, scope) : null),
       transaction: () => this.transaction(tx, scope),
+      effectsBcs: tx.executed?.effectsBcs ?? null,
+      lamportVersion: tx.executed ? Number(tx.executed.lamportVersion) : null,
+      epoch: () => this.epoch(scope),
+      unchangedConsensusObjects: (args: PageArgs) =>
+        paginate(
+          [],
+          () => 0,
+          args,
+          () => null,
+        ),
+      objectChanges: (args: PageArgs) =>
+        paginate(
+          (tx.executed?.objectChanges ?? []).map((c, i) => ({ c, i })),
+          (x) => x.i,
+          args,
+          ({ c }) => ({
+            address: c.address,
+            idCreated: c.input === null,
+            idDeleted: c.output === null,
+            inputState: c.input && this.object(c.input, scope),
+            outputState: c.output && this.object(c.output, scope),
+          }),
+        ),
       balanceChanges: (args: PageArgs) =>
         paginate(
           tx.balanceChanges.map((c, i) => ({ c, i })),
@@ -244,6 +396,29 @@ class Resolvers {
         ),
     };
   }
+}
+
+const COIN_BCS = bcs.struct('Coin', { id: bcs.Address, balance: bcs.u64() });
+
+/**
+ * ObjectFilter.type: a package (`0x2`), a module (`0x2::coin`), a type without its parameters
+ * (`0x2::coin::Coin`, every instantiation) or a full type (`0x2::coin::Coin<0x2::sui::SUI>`).
+ */
+function typeMatcher(filter: string): (type: string) => boolean {
+  if (filter.includes('<')) {
+    const full = normalizeStructTag(filter);
+    return (t) => t === full;
+  }
+  const parts = filter.split('::');
+  if (parts.length === 3) {
+    const bare = normalizeStructTag(filter);
+    return (t) => t.split('<')[0] === bare;
+  }
+  const pkg = suiAddress(parts[0]);
+  return (t) => {
+    const [p, m] = t.split('::');
+    return p === pkg && (parts.length === 1 || m === parts[1]);
+  };
 }
 
 const balanceChange = (c: StoredBalanceChange) => ({
@@ -259,7 +434,7 @@ export interface RecordedRequest {
   contentType: string | undefined;
 }
 
-export interface StandInFault {
+export interface DevnetFault {
   /** HTTP status to answer with (503 unavailable, 429 rate limited, …) */
   status: number;
   /** how many requests to fail; Infinity until cleared */
@@ -267,12 +442,12 @@ export interface StandInFault {
 }
 
 /** The HTTP side: POST /graphql (and /), JSON in and out, faults and outages on demand. */
-export class SuiGraphQLStandInServer {
+export class SuiGraphQLServer {
   readonly requests: RecordedRequest[] = [];
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   private port = 0;
-  private fault: StandInFault | null = null;
+  private fault: DevnetFault | null = null;
   private lag = 0;
   private readonly resolvers: Resolvers;
 
@@ -355,14 +530,18 @@ export class SuiGraphQLStandInServer {
       } catch {
         return send(400, { errors: [{ message: 'Invalid JSON body', extensions: { code: 'BAD_REQUEST' } }] });
       }
-      send(200, this.answer(body, req.headers['content-type']));
+      this.answer(body, req.headers['content-type']).then(
+        (out) => send(200, out),
+        (err: Error) =>
+          send(500, { errors: [{ message: err.message, extensions: { code: 'INTERNAL_SERVER_ERROR' } }] }),
+      );
     });
   }
 
-  private answer(
+  private async answer(
     body: { query?: unknown; variables?: unknown; operationName?: unknown },
     contentType: string | undefined,
-  ): unknown {
+  ): Promise<unknown> {
     if (typeof body.query !== 'string') {
       return { errors: [{ message: 'missing query', extensions: { code: 'BAD_REQUEST' } }] };
     }
@@ -391,22 +570,22 @@ export class SuiGraphQLStandInServer {
     const viewedAt = Math.max(this.chain.latest.sequenceNumber - this.lag, 0);
     const root = this.resolvers.query({ viewedAt });
     const fieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, ctx, info) => {
-      if (info.parentType.name === 'Query' && !(info.fieldName in root)) {
-        throw new GraphQLError(`stand-in: Query.${info.fieldName} is not implemented`, {
+      if ((info.parentType.name === 'Query' || info.parentType.name === 'Mutation') && !(info.fieldName in root)) {
+        throw new GraphQLError(`devnet: ${info.parentType.name}.${info.fieldName} is not implemented`, {
           extensions: { code: 'INTERNAL_SERVER_ERROR' },
         });
       }
       return defaultFieldResolver(source, args, ctx, info);
     };
-    // Synchronous resolvers only, so the result is never a promise.
-    const result = execute({
+    // Reads resolve synchronously; executeTransaction (signature checks) is the one promise.
+    const result = (await execute({
       schema: schema(),
       document,
       rootValue: root,
       variableValues: variables,
       operationName,
       fieldResolver,
-    }) as {
+    })) as {
       data?: unknown;
       errors?: readonly GraphQLError[];
     };
