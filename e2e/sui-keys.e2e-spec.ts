@@ -115,3 +115,13 @@ test('svc gas-tank --json lists the Sui gas tank and its SUI', async () => {
     error: null,
   });
 });
+
+test('a Sui refund toAddress that is not a Sui address is a 400 naming the field', async () => {
+  const created = await m.post('/v1/payments', { chain: 'sui', token: 'USDC', amount: '5', currency: 'USDC' });
+  expect(created.status).toBe(201);
+  for (const toAddress of ['not-an-address', '0x2137e661663739E2a6252B065B57B32Cfa8Dbb9C', '0x12zz']) {
+    const res = await m.post(`/v1/payments/${created.body.id}/refund`, { toAddress });
+    expect([toAddress, res.status, res.body.error]).toEqual([toAddress, 400, 'Bad Request']);
+    expect(res.body.message).toMatch(/^toAddress\b/);
+  }
+});
