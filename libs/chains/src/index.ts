@@ -1,5 +1,6 @@
 export * from './registry';
 export * from './derivation';
+export * from './sui-accounts';
 export * from './addresses';
 export * from './observed-transfer';
 export * from './evm/evm-transfers';

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { DepositAddressDeriver, EvmAccounts } from '@svc/chains';
+import { DepositAddressDeriver, EvmAccounts, SuiAccounts } from '@svc/chains';
 import { SvcConfig } from './config.provider';
 
 /**
@@ -20,8 +20,10 @@ export class DerivationModule {
         { provide: DepositAddressDeriver, useFactory: () => new DepositAddressDeriver(mnemonic) },
         // addresses of the seed's other EVM accounts (refund wallets); spending keys stay with the signer
         { provide: EvmAccounts, useFactory: () => new EvmAccounts(mnemonic) },
+        // and of its Sui accounts (the refund wallets' Sui addresses)
+        { provide: SuiAccounts, useFactory: () => new SuiAccounts(mnemonic) },
       ],
-      exports: [DepositAddressDeriver, EvmAccounts],
+      exports: [DepositAddressDeriver, EvmAccounts, SuiAccounts],
     };
   }
 }

@@ -21,8 +21,9 @@ import { conflict, inRetriedTransaction, notFound, unavailable } from '@svc/core
 import { decideRecovery, formatAtomic, isUuid, PaymentStatus } from '@svc/domain';
 import { CreditOutcome, normalizeTxHash, PaymentLedger, transferInPaymentToken } from './payment-ledger';
 import { PaymentRepository } from './payment.repository';
+import { SuiRecoveryReader } from './sui-recovery-reader';
 
-/** Readers per chain kind; EVM is built in, others (Sui) can be provided under this token. */
+/** Readers per chain kind; EVM and Sui are built in, others can be provided under this token. */
 export const CHAIN_TRANSFER_READERS = Symbol('CHAIN_TRANSFER_READERS');
 export type ChainTransferReaders = Partial<Record<ChainKind, ChainTransferReader>>;
 
@@ -50,7 +51,7 @@ export class RecoveryService {
     private readonly ledger: PaymentLedger,
     @Optional() @Inject(CHAIN_TRANSFER_READERS) readers?: ChainTransferReaders,
   ) {
-    this.readers = { evm: new EvmTransferReader(), ...readers };
+    this.readers = { evm: new EvmTransferReader(), sui: new SuiRecoveryReader(), ...readers };
   }
 
   async recover(paymentId: string, txHash: string): Promise<RecoveryResult> {

@@ -1,9 +1,10 @@
 // Workspaces' refund wallets (money contract › Refunds 4): one EVM address per workspace, the
-// same on every EVM chain, m/44'/60'/2'/0/i with i from refund_wallet_index_seq. A separate
+// same on every EVM chain, m/44'/60'/2'/0/i with i from refund_wallet_index_seq, and its Sui
+// address m/44'/784'/2'/0'/i' with the same i (a `sui` row beside the `evm` one). A separate
 // hardened account keeps them apart from deposit addresses (which the listener watches and the
 // payout runs sweep); the index is allocated once and kept in refund_wallets.
 import type { DataSource, EntityManager } from 'typeorm';
-import { EvmAccounts } from '@svc/chains';
+import { EvmAccounts, SuiAccounts } from '@svc/chains';
 import { RefundWalletEntity } from '@svc/db';
 import type { Clock } from './context';
 import { refundWalletKey, SignerKeyRef } from './keys/keyring';
@@ -20,6 +21,7 @@ export class RefundWallets {
     private readonly db: DataSource,
     private readonly accounts: EvmAccounts,
     private readonly clock: Clock,
+    private readonly sui: SuiAccounts | null = null,
   ) {}
 
   /** The workspace's EVM refund wallet, allocated on first use. */
@@ -46,6 +48,36 @@ export class RefundWallets {
 
   async find(workspaceId: string, m: EntityManager = this.db.manager): Promise<RefundWallet | null> {
     const row = await m.findOne(RefundWalletEntity, { where: { workspaceId, addressKind: 'evm' } });
+    return row ? { workspaceId, address: row.address, key: refundWalletKey(row.addressIndex) } : null;
+  }
+
+  /**
+   * The workspace's Sui refund wallet: the Sui address of the EVM wallet's index (allocated first
+   * when there is none), so one index stands for the workspace's refund wallet on every family.
+   */
+  async ensureSui(workspaceId: string, m: EntityManager = this.db.manager): Promise<RefundWallet> {
+    if (!this.sui) throw new Error("RefundWallets was built without the seed's Sui accounts");
+    const existing = await this.findSui(workspaceId, m);
+    if (existing) return existing;
+    const evm = await this.ensure(workspaceId, m);
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(RefundWalletEntity)
+      .values({
+        workspaceId,
+        addressKind: 'sui',
+        addressIndex: evm.key.index,
+        address: this.sui.address('refund_wallet', evm.key.index),
+        createdAt: this.clock.now(),
+      })
+      .orIgnore()
+      .execute();
+    return (await this.findSui(workspaceId, m)) as RefundWallet;
+  }
+
+  async findSui(workspaceId: string, m: EntityManager = this.db.manager): Promise<RefundWallet | null> {
+    const row = await m.findOne(RefundWalletEntity, { where: { workspaceId, addressKind: 'sui' } });
     return row ? { workspaceId, address: row.address, key: refundWalletKey(row.addressIndex) } : null;
   }
 }

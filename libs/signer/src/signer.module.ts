@@ -2,7 +2,7 @@
 // its DataSource, clock, seed and chain registry through a factory; nothing here reads apps/*.
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { ChainRegistry, EvmAccounts } from '@svc/chains';
+import { ChainRegistry, EvmAccounts, SuiAccounts } from '@svc/chains';
 import type { Clock, SignerOptions } from './context';
 import { EvmKeyring } from './keys/keyring';
 import { OutboundService } from './outbound/outbound.service';
@@ -38,7 +38,8 @@ export class SignerModule {
         {
           provide: RefundWallets,
           inject: [SIGNER_MODULE_OPTIONS],
-          useFactory: (o: SignerModuleOptions) => new RefundWallets(o.dataSource, new EvmAccounts(o.mnemonic), o.clock),
+          useFactory: (o: SignerModuleOptions) =>
+            new RefundWallets(o.dataSource, new EvmAccounts(o.mnemonic), o.clock, new SuiAccounts(o.mnemonic)),
         },
       ],
       exports: [OutboundService, RefundWallets],

@@ -17,6 +17,17 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: readonly ChangelogEntry[] = [
   {
+    date: '2026-11-26',
+    title: 'Sui refund wallets and Sui recovery',
+    breaking: false,
+    changes: [
+      "GET /v1/refund-wallets lists the workspace refund wallet's Sui address (its own Sui key, the same index as its EVM address) with its balances on every Sui chain of the registry.",
+      'npm run svc -- recover --tx <digest> credits a Sui transaction: its balance changes to the payment address in the payment coin type, idempotent, the same exit codes as on EVM.',
+    ],
+    migrationGuide: null,
+    anchor: '2026-11-26-sui-refund-wallets',
+  },
+  {
     date: '2026-11-25',
     title: 'Signed events stay yours: secrets at rest, timestamped signatures, webhook changes need secrets',
     breaking: true,

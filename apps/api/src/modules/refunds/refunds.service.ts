@@ -24,7 +24,15 @@ import {
   TOKEN_AMOUNT_RE,
 } from '@svc/domain';
 import { PaymentRepository, RefundRepository } from '@svc/payments';
-import { DEFAULT_FEE_POLICY, EvmRail, JsonRpcClient, OutboundRepository, RefundWallets } from '@svc/signer';
+import {
+  DEFAULT_FEE_POLICY,
+  EvmRail,
+  JsonRpcClient,
+  OutboundRepository,
+  RefundWallet,
+  RefundWallets,
+  SuiNode,
+} from '@svc/signer';
 import { CreateRefundDto } from './dto/create-refund.dto';
 import * as msg from './refunds.errors';
 
@@ -153,14 +161,19 @@ export class RefundsService {
    */
   async wallets(workspaceId: string) {
     const wallet = await this.refundWallets.ensure(workspaceId);
-    const rails = this.chains.all().filter((c) => c.kind === 'evm');
+    const rails = this.chains.all().filter((c) => c.kind === 'evm' || c.kind === 'sui');
+    // the Sui address (m/44'/784'/2'/0'/i', the EVM wallet's i) only when the registry has a Sui rail
+    const sui = rails.some((c) => c.kind === 'sui') ? await this.refundWallets.ensureSui(workspaceId) : null;
     return Promise.all(
-      rails.map(async (rail) => ({
-        chain: rail.chain,
-        network: rail.network,
-        address: wallet.address,
-        balances: await this.balances(rail, wallet.address),
-      })),
+      rails.map(async (rail) => {
+        const address = rail.kind === 'sui' ? (sui as RefundWallet).address : wallet.address;
+        return {
+          chain: rail.chain,
+          network: rail.network,
+          address,
+          balances: rail.kind === 'sui' ? await this.suiBalances(rail, address) : await this.balances(rail, address),
+        };
+      }),
     );
   }
 
@@ -255,6 +268,27 @@ export class RefundsService {
             ? await reader.nativeBalance(address, 'latest')
             : await reader.tokenBalance(t.address as string, address, 'latest');
           return { token: t.symbol, amount: formatAtomic(atomic, t.decimals) };
+        } catch {
+          return { token: t.symbol, amount: null };
+        }
+      }),
+    );
+  }
+
+  private async suiBalances(
+    rail: ChainConfig,
+    address: string,
+  ): Promise<Array<{ token: string; amount: string | null }>> {
+    const tokens = rail.tokens.filter((t) => t.address !== null);
+    if (rail.rpcUrls.length === 0) return tokens.map((t) => ({ token: t.symbol, amount: null }));
+    const node = new SuiNode(rail.rpcUrls[0]);
+    return Promise.all(
+      tokens.map(async (t) => {
+        try {
+          return {
+            token: t.symbol,
+            amount: formatAtomic(await node.balance(address, t.address as string), t.decimals),
+          };
         } catch {
           return { token: t.symbol, amount: null };
         }

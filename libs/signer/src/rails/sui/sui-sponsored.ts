@@ -1,0 +1,176 @@
+// FOLLOW-UP (issue 22 step 2), not wired into the engine yet: nothing outside the tests imports
+// this file. The Sui rail's sponsored transfer: one transaction whose sender is a deposit address
+// (or a refund wallet) and whose gas owner is the Sui gas tank, so the sender never needs SUI,
+// keeps no dust and no top-up transaction exists (issue 22 › Sui sweeps as sponsored transactions).
+//
+// The fence of an attempt is its gas coin and every input coin at the versions it was built on:
+// a Sui transaction can only execute while all of them are still at those versions, so once one of
+// them moved on (consumed by another transaction) and the attempt's digest is unknown to the node,
+// the attempt is provably dead and a new one may be signed (docs/money-out.md › The signer).
+import { Transaction, TransactionDataBuilder } from '@mysten/sui/transactions';
+import { normalizeStructTag, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
+import type { SignerKeyRef } from '../../keys/keyring';
+import { SUI_GAS_TANK_KEY, SuiKeyring } from '../../keys/sui-keyring';
+import { SUI_COIN_TYPE, SuiCoin, SuiNode } from './sui-node';
+
+export interface SuiObjectRef {
+  objectId: string;
+  version: string;
+  digest: string;
+}
+
+/** What the attempt depends on: it can execute only while every one of these is at its version. */
+export interface SuiFence {
+  gasCoin: SuiObjectRef;
+  inputs: SuiObjectRef[];
+}
+
+export interface SuiTransferPlan {
+  sender: string;
+  senderKey: SignerKeyRef;
+  to: string;
+  coinType: string;
+  /** `all`: every coin of the type moves, merged into one (the sender keeps nothing of it). */
+  amount: bigint | 'all';
+  /** the sender's coins of the type to spend (all of them for `all`) */
+  inputs: SuiCoin[];
+  gasCoin: SuiCoin;
+  gasPrice: bigint;
+  gasBudget: bigint;
+}
+
+/** A signed attempt: what is stored (bytes and digest) before anything is executed. */
+export interface SuiSignedAttempt {
+  digest: string;
+  /** Base64 TransactionData */
+  bytes: string;
+  signatures: string[];
+  fence: SuiFence;
+  amountAtomic: bigint;
+}
+
+export interface SuiEffects {
+  digest: string;
+  success: boolean;
+  error: string | null;
+  /** computation + storage − rebate: the SUI the gas owner paid (MIST) */
+  gasPaid: bigint;
+  computationCost: bigint;
+}
+
+export type SuiExecuteOutcome = { kind: 'executed'; effects: SuiEffects } | { kind: 'rejected'; message: string };
+
+const ref = (c: SuiObjectRef): SuiObjectRef => ({ objectId: c.objectId, version: c.version, digest: c.digest });
+
+export class SuiSponsoredRail {
+  constructor(
+    readonly node: SuiNode,
+    readonly keyring: SuiKeyring,
+  ) {}
+
+  get gasOwner(): string {
+    return this.keyring.gasTankAddress;
+  }
+
+  async referenceGasPrice(): Promise<bigint> {
+    const { referenceGasPrice } = await this.node.client.core.getReferenceGasPrice();
+    return BigInt(referenceGasPrice);
+  }
+
+  /**
+   * A gas coin of the tank that no open attempt holds (`reserved`: object ids) and that covers
+   * the budget. The caller picks under a lock and stores the attempt before releasing it, so two
+   * transactions never get one gas coin.
+   */
+  async pickGasCoin(reserved: ReadonlySet<string>, budget: bigint): Promise<SuiCoin | null> {
+    const coins = await this.node.coins(this.gasOwner, SUI_COIN_TYPE);
+    return coins.find((c) => !reserved.has(normalizeSuiAddress(c.objectId)) && c.balance >= budget) ?? null;
+  }
+
+  /** Builds the sponsored transaction and signs it as the sender and as the gas owner; nothing is sent. */
+  async sign(plan: SuiTransferPlan): Promise<SuiSignedAttempt> {
+    if (plan.inputs.length === 0) throw new Error(`${plan.sender} holds no ${plan.coinType} to send`);
+    if (normalizeStructTag(plan.coinType) === SUI_COIN_TYPE && plan.amount === 'all') {
+      // spec: native SUI is never swept (manual); a SUI refund is always an exact amount
+      throw new Error('a sponsored transfer of all SUI is not supported');
+    }
+    const held = plan.inputs.reduce((sum, c) => sum + c.balance, 0n);
+    const amountAtomic = plan.amount === 'all' ? held : plan.amount;
+    if (amountAtomic <= 0n || amountAtomic > held) {
+      throw new Error(`${plan.sender} holds ${held} of ${plan.coinType}, cannot send ${amountAtomic}`);
+    }
+    const tx = new Transaction();
+    tx.setSender(plan.sender);
+    tx.setGasOwner(this.gasOwner);
+    tx.setGasPrice(plan.gasPrice);
+    tx.setGasBudget(plan.gasBudget);
+    tx.setGasPayment([ref(plan.gasCoin)]);
+    const [primary, ...rest] = plan.inputs.map((c) => tx.objectRef(ref(c)));
+    if (rest.length > 0) tx.mergeCoins(primary, rest);
+    if (plan.amount === 'all') {
+      // the merged coin itself moves: the deposit keeps no coin of the type, not even a zero one
+      tx.transferObjects([primary], tx.pure.address(plan.to));
+    } else {
+      const [coin] = tx.splitCoins(primary, [tx.pure.u64(amountAtomic)]);
+      tx.transferObjects([coin], tx.pure.address(plan.to));
+    }
+    const bytes = await tx.build();
+    const signatures = [
+      await this.keyring.sign(plan.senderKey, plan.sender, bytes),
+      await this.keyring.sign(SUI_GAS_TANK_KEY, this.gasOwner, bytes),
+    ];
+    return {
+      digest: TransactionDataBuilder.getDigestFromBytes(bytes),
+      bytes: toBase64(bytes),
+      signatures,
+      fence: { gasCoin: ref(plan.gasCoin), inputs: plan.inputs.map(ref) },
+      amountAtomic,
+    };
+  }
+
+  /** Hands the stored bytes to the node (again: harmless, the digest is the same); refusals are returned. */
+  async execute(attempt: Pick<SuiSignedAttempt, 'bytes' | 'signatures'>): Promise<SuiExecuteOutcome> {
+    const data = await this.node.query<{
+      executeTransaction: { errors: string[] | null; effects: { transaction: { digest: string } } | null };
+    }>(
+      'mutation svcExecute($tx: Base64!, $sigs: [Base64!]!) { executeTransaction(transactionDataBcs: $tx, signatures: $sigs) { errors effects { transaction { digest } } } }',
+      { tx: attempt.bytes, sigs: attempt.signatures },
+    );
+    const out = data.executeTransaction;
+    if (out.errors?.length || !out.effects) return { kind: 'rejected', message: (out.errors ?? []).join('; ') };
+    const effects = await this.effects(out.effects.transaction.digest);
+    if (!effects) throw new Error(`executed ${out.effects.transaction.digest}, but the node does not show its effects`);
+    return { kind: 'executed', effects };
+  }
+
+  /** The effects of a digest, or null while the node does not know it (looked up first after a restart). */
+  async effects(digest: string): Promise<SuiEffects | null> {
+    const known = await this.node.query<{ transaction: { digest: string } | null }>(
+      'query svcKnown($digest: String!) { transaction(digest: $digest) { digest } }',
+      { digest },
+    );
+    if (!known.transaction) return null;
+    const { transaction } = await this.node.client.core.getTransaction({ digest });
+    const { status, gasUsed } = transaction.effects;
+    const computationCost = BigInt(gasUsed.computationCost);
+    return {
+      digest,
+      success: status.success,
+      error: status.success ? null : status.error,
+      gasPaid: computationCost + BigInt(gasUsed.storageCost) - BigInt(gasUsed.storageRebate),
+      computationCost,
+    };
+  }
+
+  /**
+   * Whether an attempt whose digest the node does not know can never execute: one of its fence
+   * objects is gone or at another version (consumed by some other transaction). Looks the digest
+   * up first: a fence consumed by the attempt itself is not dead, it landed.
+   */
+  async fenceDead(attempt: Pick<SuiSignedAttempt, 'digest' | 'fence'>): Promise<boolean> {
+    if (await this.effects(attempt.digest)) return false;
+    const fence = [attempt.fence.gasCoin, ...attempt.fence.inputs];
+    const { objects } = await this.node.client.core.getObjects({ objectIds: fence.map((o) => o.objectId) });
+    return objects.some((o, i) => o instanceof Error || o.version !== fence[i].version);
+  }
+}
