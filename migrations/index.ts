@@ -14,6 +14,7 @@ import { CheckoutBranding1764100000000 } from './1764100000000-CheckoutBranding'
 import { SecretsAtRest1764100000001 } from './1764100000001-SecretsAtRest';
 import { SweepAndRefundCancelled1795639600000 } from './1795639600000-SweepAndRefundCancelled';
 import { StuckRowsRoundRobin1795639700000 } from './1795639700000-StuckRowsRoundRobin';
+import { DepositKeyMaterial1795650000001 } from './1795650000001-DepositKeyMaterial';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   SecretsAtRest1764100000001,
   SweepAndRefundCancelled1795639600000,
   StuckRowsRoundRobin1795639700000,
+  DepositKeyMaterial1795650000001,
 ];

@@ -3,7 +3,9 @@ import { dirname, join } from 'node:path';
 import { HDNodeWallet, Mnemonic } from 'ethers';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { toBase58 } from '@mysten/sui/utils';
-import { DepositAddressDeriver, EVM_ACCOUNT_PATHS, EVM_ACCOUNTS, EvmAccounts, generateMnemonic } from './derivation';
+import { generateMnemonic } from './derivation';
+import { DepositAddressDeriver } from './deposit-addresses';
+import { EVM_ACCOUNT_PATHS, EVM_ACCOUNTS, EvmAccounts } from './evm/accounts';
 import type { ChainKind } from './registry';
 
 // Published vectors: Hardhat/Anvil default accounts; BIP-39 "abandon … about" (Ian Coleman's tool,
