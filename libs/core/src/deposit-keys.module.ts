@@ -22,7 +22,10 @@ export class PublishedKeys implements OnModuleInit, OnModuleDestroy {
   constructor(private readonly db: DataSource) {}
 
   async onModuleInit(): Promise<void> {
-    await this.refresh();
+    // a failed read (e.g. the database is still being migrated) is retried like missing keys
+    await this.refresh().catch((err: Error) =>
+      this.logger.warn(`reading the public account keys failed: ${err.message}`),
+    );
     if (this.xpubs.size) return;
     this.logger.warn(
       'waiting for the signer to publish the public account keys (deposit addresses answer 503 until then)',
