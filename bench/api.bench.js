@@ -107,6 +107,10 @@ async function main() {
     await ds.initialize();
     await ds.runMigrations({ transaction: 'all' });
     const { merchantId, apiKey } = await new WorkspacesService(ds).createWorkspace('bench');
+    // What the signer does at start (apps/signer): publish the account xpubs the API derives
+    // deposit addresses from; the API itself gets no seed (issue 19 › Keys).
+    const chains = require(path.join(DIST, 'libs/chains/src'));
+    await chains.provisionDepositKeys(ds.manager, new chains.DepositAddressDeriver(MNEMONIC));
     await ds.destroy();
 
     const env = {
@@ -114,7 +118,6 @@ async function main() {
       DATABASE_URL: dbUrl,
       PORT: String(PORT),
       SVC_ENV: 'production',
-      SVC_MNEMONIC: MNEMONIC,
       SVC_DATA_KEY: DATA_KEY,
     };
     api = spawn(process.execPath, [path.join(DIST, 'apps/api/src/main.js')], {

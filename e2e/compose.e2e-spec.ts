@@ -23,12 +23,13 @@ const compose = parse(readFileSync(path.join(ROOT, 'docker/compose.yml'), 'utf8'
 const scripts = (
   JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
 ).scripts;
-const PROCESSES = ['api', 'listener', 'worker', 'payouts', 'pay'];
+const PROCESSES = ['api', 'listener', 'worker', 'payouts', 'signer', 'pay'];
 const PORT_OF: Record<string, string> = {
   api: 'PORT',
   listener: 'LISTENER_PORT',
   worker: 'WORKER_PORT',
   payouts: 'PAYOUTS_PORT',
+  signer: 'SIGNER_PORT',
   pay: 'PAY_PORT',
 };
 
@@ -49,12 +50,12 @@ test('every process, and the migration, from one image built from the repository
   }
 });
 
-test('production mode everywhere; the seed is a secret file for the API and the payout process only, the data key for migrate, the API and the worker', () => {
+test('production mode everywhere; the seed is a secret file for the signer and the payout process only (not the API: issue 19 › Keys), the data key for migrate, the API and the worker', () => {
   for (const name of ['migrate', ...PROCESSES]) {
     const env = compose.services[name].environment ?? {};
     expect([name, env.SVC_ENV]).toEqual([name, 'production']);
     expect(env.SVC_MNEMONIC).toBeUndefined();
-    const seeded = name === 'api' || name === 'payouts';
+    const seeded = name === 'signer' || name === 'payouts';
     expect([name, env.SVC_MNEMONIC_FILE]).toEqual([name, seeded ? '/run/secrets/svc_mnemonic' : undefined]);
     // runtime contract › SVC_DATA_KEY: required in production by whoever reads the secrets at rest
     const keyed = name === 'migrate' || name === 'api' || name === 'worker';

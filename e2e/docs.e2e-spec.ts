@@ -37,7 +37,8 @@ import * as productMessages from '../apps/api/src/modules/products/products.erro
 import * as refundMessages from '../apps/api/src/modules/refunds/refunds.errors';
 import * as settlementMessages from '../apps/api/src/modules/settlement/settlement.errors';
 import * as webhookMessages from '../apps/api/src/modules/webhooks/webhooks.errors';
-import { ADDRESSES_EXHAUSTED } from '../apps/api/src/modules/payments/address-allocator.service';
+import { ADDRESSES_EXHAUSTED, DEPOSIT_POOL_EMPTY } from '../apps/api/src/modules/payments/address-allocator.service';
+import { SIGNER_KEYS_MISSING } from '@svc/core';
 import { DEFAULT_PAYOUTS_OPTIONS } from '../apps/payouts/src/payouts.options';
 import { DEFAULT_FEE_POLICY } from '@svc/signer';
 
@@ -139,6 +140,8 @@ describe('docs/errors.md: codes, statuses and messages, from the code', () => {
     ['INVOICE_CHAIN_CHANGE_MESSAGE', INVOICE_CHAIN_CHANGE_MESSAGE],
     ['ONLY_ACTIVE_CAN_BE_DEFAULT', ONLY_ACTIVE_CAN_BE_DEFAULT],
     ['ADDRESSES_EXHAUSTED', ADDRESSES_EXHAUSTED],
+    ['DEPOSIT_POOL_EMPTY', DEPOSIT_POOL_EMPTY],
+    ['SIGNER_KEYS_MISSING', SIGNER_KEYS_MISSING],
     ['sessionStatusMessage', sessionStatusMessage('<status>' as never)],
     ['permissionDeniedMessage', permissionDeniedMessage('<role>' as never, '<permission>' as never)],
     ['invoiceConflictMessage(update)', invoiceConflictMessage('update', '<status>' as never)],

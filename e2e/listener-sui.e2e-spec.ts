@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplicationContext } from '@nestjs/common';
 import { createListenerApp } from '../apps/listener/src/listener.factory';
-import type { SuiWatcherOptions } from '../apps/listener/src/sui/sui-watcher';
+import type { SuiWatcherOptions } from '../libs/chains/src/sui/sui-watcher';
 import { WatchersService } from '../apps/listener/src/watchers/watchers.service';
 import { merchant } from './factories/merchant.factory';
 import { MAINNET_USDC, MAINNET_USDT, SUI_COIN, SuiDevnet, randomSuiAddress } from '@svc/devnet';

@@ -55,7 +55,7 @@ async function active(who: Merchant, ...bodies: Row[]): Promise<Row[]> {
   const made = [];
   for (const body of bodies) made.push(await create(who, body));
   await advanceClock(DAY);
-  await ctx.jobs.runOnce();
+  await ctx.activation.runOnce();
   return Promise.all(made.map(async (a) => (await who.get(`/v1/settlement-addresses/${a.id}`)).body as Row));
 }
 
@@ -177,17 +177,17 @@ describe('POST /v1/settlement-addresses', () => {
   });
 });
 
-describe('cool-down and activation (the time-driven job on the dev clock)', () => {
+describe('cool-down and activation (the worker’s time-driven job on the dev clock)', () => {
   test('pending until the clock passes activatesAt; then active, and the first active address is the default', async () => {
     const w = await merchant(t);
     const a = await create(w, { chain: 'brokerchain', address: fresh() });
     const b = await create(w, { chain: 'brokerchain', address: fresh() });
     await advanceClock(DAY - 60);
-    await ctx.jobs.runOnce();
+    await ctx.activation.runOnce();
     expect((await w.get(`/v1/settlement-addresses/${a.id}`)).body.status).toBe('pending');
     await advanceClock(60);
-    const report = await ctx.jobs.runOnce();
-    expect(report?.settlementAddressesActivated).toBeGreaterThanOrEqual(2);
+    const report = await ctx.activation.runOnce();
+    expect(report).toBeGreaterThanOrEqual(2);
     const [ga, gb] = await Promise.all([a, b].map(async (x) => (await w.get(`/v1/settlement-addresses/${x.id}`)).body));
     expect(ga).toMatchObject({ status: 'active', isDefault: true });
     expect(gb).toMatchObject({ status: 'active', isDefault: false });
@@ -198,7 +198,7 @@ describe('cool-down and activation (the time-driven job on the dev clock)', () =
       settlementAddress: ga,
     });
     // once: a later run changes nothing
-    await ctx.jobs.runOnce();
+    await ctx.activation.runOnce();
     expect(await eventsOf('settlement.address_activated', a.id)).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@
 // back with the node's messages; execution failures are final with status FAILURE and charge gas.
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { Transaction } from '@mysten/sui/transactions';
-import { SuiGraphQLReader } from '../apps/listener/src/sui/sui-graphql-reader';
+import { SuiGraphQLReader } from '../libs/chains/src/sui/sui-graphql-reader';
 import { MAINNET_USDC, MIN_COMPUTATION_UNITS, SUI, SuiDevPayer, SuiDevnet, suiAddress } from '@svc/devnet';
 
 let devnet: SuiDevnet;

@@ -1,5 +1,5 @@
 // `svc recover --payment <id> --tx <digest>` on Sui (issue 22): the transaction's balance changes
-// to the payment's address in its coin type are credited (libs/payments sui-recovery-reader.ts,
+// to the payment's address in its coin type are credited (the Sui family reader in libs/chains/src/sui,
 // the recovery path's minimal Sui reader); a second run changes nothing (exit 0, already
 // credited); a digest the node does not know exits 1; a transaction paying another coin type or
 // another address exits 3 (the spec's 409), as on EVM. No listener runs: only recovery credits.

@@ -9,8 +9,8 @@ import { createDataSource } from '@svc/db';
 import type { Network } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import type { ObservedTransfer, TransferSink } from '@svc/chains';
-import { SUI_PAGE_SIZE, SuiGraphQLReader } from '../apps/listener/src/sui/sui-graphql-reader';
-import { SuiWatcher, SuiWatcherOptions } from '../apps/listener/src/sui/sui-watcher';
+import { SUI_PAGE_SIZE, SuiGraphQLReader } from '../libs/chains/src/sui/sui-graphql-reader';
+import { SuiWatcher, SuiWatcherOptions } from '../libs/chains/src/sui/sui-watcher';
 import { MAINNET_USDC, MAINNET_USDT, SUI_COIN, SuiDevnet, randomSuiAddress, suiAddress } from '@svc/devnet';
 import { createTestDatabase, dropTestDatabase } from './support/test-app';
 

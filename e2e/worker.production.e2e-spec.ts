@@ -6,7 +6,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { DepositAddressDeriver } from '@svc/chains';
+import { DepositAddressDeriver, PublicDepositAddresses } from '@svc/chains';
 import { loadConfig } from '@svc/config';
 import { SVC_CONFIG, SvcConfig } from '@svc/core';
 import { createWorkerApp } from '../apps/worker/src/worker.factory';
@@ -127,8 +127,15 @@ test('the worker’s container holds no key material: no DepositAddressDeriver, 
   } finally {
     await app.close();
   }
-  // The API, which mints addresses, has it.
-  expect(t.app.get(DepositAddressDeriver, { strict: false })).toBeInstanceOf(DepositAddressDeriver);
+  // Nor does the API (issue 19 › Keys): it mints addresses from the signer's published public keys.
+  // (the API app aborts the process on a failed get, so its container is searched instead)
+  const modules = (
+    t.app as unknown as { container: { getModules(): Map<string, { providers: Map<unknown, { instance: unknown }> }> } }
+  ).container.getModules();
+  const instances = [...modules.values()].flatMap((m) => [...m.providers.values()].map((p) => p.instance));
+  expect(instances.some((i) => i instanceof DepositAddressDeriver)).toBe(false);
+  expect(t.app.get(PublicDepositAddresses, { strict: false })).toBeInstanceOf(PublicDepositAddresses);
+  expect(t.app.get<SvcConfig>(SVC_CONFIG, { strict: false }).mnemonic).toBeNull();
   // And the worker's own configuration never reads SVC_MNEMONIC.
   expect(
     loadConfig(

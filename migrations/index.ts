@@ -15,6 +15,7 @@ import { SecretsAtRest1764100000001 } from './1764100000001-SecretsAtRest';
 import { SweepAndRefundCancelled1795639600000 } from './1795639600000-SweepAndRefundCancelled';
 import { StuckRowsRoundRobin1795639700000 } from './1795639700000-StuckRowsRoundRobin';
 import { OutboundLegsAndClaims1795640000000 } from './1795640000000-OutboundLegsAndClaims';
+import { DepositKeyMaterial1795650000001 } from './1795650000001-DepositKeyMaterial';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   SweepAndRefundCancelled1795639600000,
   StuckRowsRoundRobin1795639700000,
   OutboundLegsAndClaims1795640000000,
+  DepositKeyMaterial1795650000001,
 ];

@@ -46,7 +46,7 @@ const DEMO_KEY_FILE = path.join(root, '.svc', 'demo-api-key');
 const HEALTH_TIMEOUT_MS = 60_000;
 
 const built = (...parts) => path.join(root, 'dist', ...parts);
-const APPS = ['api', 'cli', 'listener', 'worker', 'payouts'];
+const APPS = ['api', 'cli', 'listener', 'worker', 'payouts', 'signer'];
 /** Native coin the gas tank gets on each devnet node at start (it pays the gas of token payouts). */
 const GAS_TANK_FUNDING = 100n * 10n ** 18n;
 /** What the Demo refund wallet gets on each devnet node at start: whole native coins and whole tokens. */
@@ -104,12 +104,22 @@ async function seedWorkspace(config) {
   }
 }
 
+/** How long a 503 is retried: the api answers 503 on deposit addresses until the signer, started beside it, has published its keys. */
+const SIGNER_WAIT_MS = 60_000;
+
 async function api(localUrl, apiKey, method, route, body) {
-  const res = await fetch(`${localUrl}${route}`, {
-    method,
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: body && JSON.stringify(body),
-  });
+  const deadline = Date.now() + SIGNER_WAIT_MS;
+  let res;
+  for (;;) {
+    res = await fetch(`${localUrl}${route}`, {
+      method,
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
+    if (res.status !== 503 || Date.now() > deadline) break;
+    await res.text();
+    await new Promise((r) => setTimeout(r, 500));
+  }
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text}`);
   return JSON.parse(text);

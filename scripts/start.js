@@ -19,7 +19,8 @@ const PROCESSES = [
   node('api', dist('api')),
   node('listener', dist('listener')),
   node('worker', dist('worker')),
-  node('payouts', dist('payouts')), // the only process besides the api that holds the seed: it signs payouts
+  node('payouts', dist('payouts')), // signs payouts until signing moves into the signer (issue 19)
+  node('signer', dist('signer')), // reads the seed: publishes the public keys the api derives addresses from, fills the pools
   payProcess(), // the hosted pages: next start apps/pay on PAY_PORT (its build is apps/pay/.next)
 ];
 

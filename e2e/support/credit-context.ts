@@ -2,10 +2,10 @@
 // the real CreditService, WatchSetService, RecoveryService and JobsRunner, built by Nest exactly as
 // the listener builds them (CoreModule + CreditModule + JobsModule) on the medium tier, with their
 // own pool and clock.
-import { INestApplicationContext } from '@nestjs/common';
+import { INestApplicationContext, Module } from '@nestjs/common';
 import { SvcConfig } from '@svc/config';
 import { ClockService } from '@svc/core';
-import { RecoveryService } from '@svc/payments';
+import { PayoutsDataModule, RecoveryService } from '@svc/payments';
 import { CreditModule } from '../../apps/listener/src/credit/credit.module';
 import { CreditService } from '../../apps/listener/src/credit/credit.service';
 import { WatchSetService } from '../../apps/listener/src/credit/watch-set.service';
@@ -13,7 +13,17 @@ import { JobsModule } from '../../apps/listener/src/jobs/jobs.module';
 import { JobsOptions } from '../../apps/listener/src/jobs/jobs.options';
 import { JobsRunner } from '../../apps/listener/src/jobs/jobs.runner';
 import { PaymentExpiryJob } from '../../apps/listener/src/jobs/payment-expiry.job';
+import { SettlementActivationJob } from '../../apps/worker/src/settlement-activation.job';
+import { WORKER_OPTIONS } from '../../apps/worker/src/webhooks/worker-options';
 import { startMedium } from './medium';
+
+/** The worker's settlement-activation job as the worker builds it, driven by the test (runOnce). */
+@Module({
+  imports: [PayoutsDataModule],
+  providers: [{ provide: WORKER_OPTIONS, useValue: { jobs: false } }, SettlementActivationJob],
+  exports: [SettlementActivationJob],
+})
+class ActivationJobModule {}
 
 export interface CreditContext {
   app: INestApplicationContext;
@@ -21,6 +31,8 @@ export interface CreditContext {
   watchSet: WatchSetService;
   recovery: RecoveryService;
   jobs: JobsRunner;
+  /** the worker's settlement-address activation (moved from the listener's jobs, issue 19) */
+  activation: SettlementActivationJob;
   paymentExpiry: PaymentExpiryJob;
   clock: ClockService;
   close: () => Promise<void>;
@@ -30,7 +42,7 @@ export interface CreditContext {
 export async function startCreditContext(config: SvcConfig, jobs: Partial<JobsOptions> = {}): Promise<CreditContext> {
   const medium = await startMedium({
     config,
-    imports: [CreditModule, JobsModule.forRoot({ autoStart: false, ...jobs })],
+    imports: [CreditModule, JobsModule.forRoot({ autoStart: false, ...jobs }), ActivationJobModule],
   });
   const { app } = medium;
   return {
@@ -39,6 +51,7 @@ export async function startCreditContext(config: SvcConfig, jobs: Partial<JobsOp
     watchSet: app.get(WatchSetService),
     recovery: app.get(RecoveryService),
     jobs: app.get(JobsRunner),
+    activation: app.get(SettlementActivationJob),
     paymentExpiry: app.get(PaymentExpiryJob),
     clock: medium.clock,
     close: medium.close,

@@ -9,6 +9,8 @@ import { ClockService } from '@svc/core';
 import { createListenerApp } from '../../apps/listener/src/listener.factory';
 import type { ListenerModuleOptions } from '../../apps/listener/src/listener.module';
 import { JobsRunner } from '../../apps/listener/src/jobs/jobs.runner';
+import { SettlementActivationJob } from '../../apps/worker/src/settlement-activation.job';
+import { SettlementActivation } from '@svc/payments';
 import { WatchersService } from '../../apps/listener/src/watchers/watchers.service';
 import { merchant, Merchant } from '../factories/merchant.factory';
 import {
@@ -199,6 +201,8 @@ export async function startHarness(
         const l = listeners[0];
         if (!l) throw new Error('no listener');
         await l.get(JobsRunner).runOnce();
+        // settlement activation is the worker's job (issue 19); run it as the worker builds it
+        await new SettlementActivationJob(app.app.get(SettlementActivation), app.config, { jobs: false }).runOnce();
       },
       async close() {
         while (listeners.length) await listeners.pop()!.close();

@@ -8,6 +8,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { loadConfig, openSecret, sealSecret, SecretContext, SvcConfig } from '@svc/config';
 import { createDataSource } from '@svc/db';
+import { DepositAddressDeriver, provisionDepositKeys } from '@svc/chains';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { WorkspacesService } from '@svc/workspaces';
 
@@ -24,6 +25,8 @@ export const sealedEndpointSecret = (endpointId: string, secret: string): string
 export const openStoredSecret = (sealed: string, context: SecretContext): string =>
   openSecret(Buffer.from(TEST_DATA_KEY, 'hex'), sealed, context);
 export const PAY_URL = 'http://pay.test';
+/** Pools a suite starts with: enough for any suite's pooled-family payments, cheap to derive. */
+export const TEST_POOL_LEVELS = { lowWater: 200, target: 200 };
 export const RAISED_RATE_LIMITS = {
   SVC_RATE_LIMIT_WRITES_PER_CLIENT: '1000000',
   SVC_RATE_LIMIT_WRITES_PER_SESSION: '1000000',
@@ -83,6 +86,13 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const migrator = createDataSource(config.databaseUrl, 2);
   await migrator.initialize();
   await migrator.runMigrations({ transaction: 'all' });
+  // What the signer does at start (apps/signer): the API holds no seed and derives deposit
+  // addresses from these published keys and pools.
+  await provisionDepositKeys(
+    migrator.manager,
+    new DepositAddressDeriver(config.mnemonic ?? TEST_MNEMONIC),
+    TEST_POOL_LEVELS,
+  );
   await migrator.destroy();
   const app = await createApiApp(config);
   await app.init();

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { GlobalErrorFilter } from './common/error.filter';
 import { InputHygieneInterceptor } from './common/input-hygiene';
-import { CoreModule, DerivationModule, SvcConfig } from '@svc/core';
+import { CoreModule, DepositKeysModule, SvcConfig } from '@svc/core';
 import { RuntimeModule } from '@svc/runtime';
 import { ApiKeyRevocations } from './modules/auth/api-key-revocations.service';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
@@ -29,9 +29,10 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        CoreModule.forRoot(config),
+        // no seed in the API's container, even from a configuration that carries one (issue 19 › Keys)
+        CoreModule.forRoot({ ...config, mnemonic: null }),
         RuntimeModule.forRoot(config, 'api', { http: true }),
-        DerivationModule.forRoot(config), // the API mints deposit addresses
+        DepositKeysModule.forRoot(), // deposit addresses from the signer's published keys: the API holds no seed
         RateLimitModule,
         WorkspacesModule,
         HealthModule,

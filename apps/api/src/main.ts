@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { generateMnemonic } from '@svc/chains';
 import { exitOnSignals } from '@svc/runtime';
-import { ConfigError, loadConfig, resolveMnemonic } from '@svc/config';
+import { ConfigError, loadConfig } from '@svc/config';
 import { createApiApp } from './app.factory';
 
 async function main(): Promise<void> {
-  const config = resolveMnemonic(loadConfig(), generateMnemonic);
+  // The API holds no key material (issue 19 › Keys): deposit addresses come from the public keys
+  // the signer published and from its pools, so SVC_MNEMONIC is neither read nor required here.
+  const config = loadConfig(process.env, { seed: false });
   const app = await createApiApp(config);
   await app.listen(config.port, '0.0.0.0');
   exitOnSignals(app, new Logger('api')); // SIGTERM: drain, close, exit 0 (docs/operations.md › Shutdown)

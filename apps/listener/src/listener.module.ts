@@ -8,7 +8,7 @@ import type { TransferSink } from '@svc/chains';
 import { WatchSetService } from './credit/watch-set.service';
 import { JobsModule } from './jobs/jobs.module';
 import type { JobsOptions } from './jobs/jobs.options';
-import { TRANSFER_SINK, WATCH_SET, WatchSet } from './watchers/chain-watcher';
+import { TRANSFER_SINK, WATCH_SET, WatchSet } from '@svc/chains';
 import { LISTENER_OPTIONS, ListenerOptions } from './watchers/listener-options';
 import { ListenerMetrics } from './watchers/listener-metrics';
 import { WatchersService } from './watchers/watchers.service';

@@ -1,12 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CoreModule, SvcConfig } from '@svc/core';
 import { OpsServerService, opsServerProviders, RuntimeModule } from '@svc/runtime';
+import { PayoutsDataModule } from '@svc/payments';
+import { SettlementActivationJob } from './settlement-activation.job';
 import { WebhookDeliveryModule } from './webhooks/webhook-delivery.module';
-import { WorkerOptions } from './webhooks/worker-options';
+import { WORKER_OPTIONS, WorkerOptions } from './webhooks/worker-options';
 
 /**
- * The worker process: background work that answers no HTTP (today: webhook delivery). It calls
- * merchant URLs, so it holds no key material: no DerivationModule, and no seed in its config.
+ * The worker process: background work that answers no HTTP (webhook delivery; settlement
+ * addresses whose cool-down is over). It calls
+ * merchant URLs, so it holds no key material: no deriver, and no seed in its config.
  */
 @Module({})
 export class WorkerModule {
@@ -17,9 +20,14 @@ export class WorkerModule {
         CoreModule.forRoot({ ...config, mnemonic: null }),
         RuntimeModule.forRoot(config, 'worker'),
         WebhookDeliveryModule.forRoot(options),
+        PayoutsDataModule,
       ],
-      providers: [...opsServerProviders(config.opsPorts.worker, config.opsHost)],
-      exports: [OpsServerService],
+      providers: [
+        { provide: WORKER_OPTIONS, useValue: options },
+        SettlementActivationJob,
+        ...opsServerProviders(config.opsPorts.worker, config.opsHost),
+      ],
+      exports: [OpsServerService, SettlementActivationJob],
     };
   }
 }

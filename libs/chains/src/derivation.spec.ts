@@ -3,7 +3,10 @@ import { dirname, join } from 'node:path';
 import { HDNodeWallet, Mnemonic } from 'ethers';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { toBase58 } from '@mysten/sui/utils';
-import { DepositAddressDeriver, EVM_ACCOUNT_PATHS, EVM_ACCOUNTS, EvmAccounts, generateMnemonic } from './derivation';
+import { generateMnemonic } from './derivation';
+import { DepositAddressDeriver, PublicDepositAddresses, publishedAccountPaths } from './deposit-addresses';
+import { CHAIN_KINDS } from './families';
+import { EVM_ACCOUNT_PATHS, EVM_ACCOUNTS, EvmAccounts } from './evm/accounts';
 import type { ChainKind } from './registry';
 
 // Published vectors: Hardhat/Anvil default accounts; BIP-39 "abandon … about" (Ian Coleman's tool,
@@ -148,5 +151,35 @@ describe('EvmAccounts', () => {
   it('the three accounts never share an address', () => {
     const seen = new Set(EVM_ACCOUNTS.flatMap((a) => [0, 1, 2].map((i) => accounts.address(a, i))));
     expect(seen.size).toBe(9);
+  });
+});
+
+describe('public derivation from published xpubs (issue 19 › Keys: same paths, same indexes)', () => {
+  const seed = new DepositAddressDeriver(HARDHAT);
+  const xpubs = new Map(publishedAccountPaths().map((p) => [p, seed.xpub(p)]));
+  const xpubOf = (p: string): string => {
+    const x = xpubs.get(p);
+    if (!x) throw new Error(`not published: ${p}`);
+    return x;
+  };
+
+  it('the API’s xpub-derived deposit addresses are the seed’s for every xpub family', () => {
+    const pub = new PublicDepositAddresses(xpubOf);
+    for (const kind of CHAIN_KINDS.filter((k) => pub.isPublic(k))) {
+      for (const i of [0, 1, 2, 1000, 2 ** 31 - 1]) expect(pub.address(kind, i)).toBe(seed.derive(kind, i));
+    }
+  });
+
+  it('EvmAccounts from xpubs: the same gas tank and refund wallet addresses, and no private key', () => {
+    const full = new EvmAccounts(HARDHAT);
+    const pub = EvmAccounts.fromXpubs(xpubOf);
+    for (const account of EVM_ACCOUNTS) {
+      for (const i of [0, 1, 7]) expect(pub.address(account, i)).toBe(full.address(account, i));
+    }
+    expect(() => pub.privateKey('deposit', 0)).toThrow(/public material only/);
+  });
+
+  it('publishes only xpubs: no private extended key leaves the seed', () => {
+    for (const x of xpubs.values()) expect(x).toMatch(/^xpub/);
   });
 });

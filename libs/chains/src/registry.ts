@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { NETWORKS, Network } from '@svc/domain';
 
-export const CHAIN_KINDS = ['evm', 'sui', 'solana', 'tron'] as const;
-export type ChainKind = (typeof CHAIN_KINDS)[number];
+import { CHAIN_KINDS, ChainKind, family, UNREGISTERED_CHAIN_KIND } from './families';
+
+export { CHAIN_KINDS };
+export type { ChainKind };
 
 export interface TokenConfig {
   symbol: string;
@@ -29,8 +31,8 @@ export interface ChainConfig {
   tokens: TokenConfig[];
 }
 
-/** Chain kinds the listener has a watcher for (apps/listener/src/watchers/watchers.service.ts). */
-export const WATCHER_KINDS: readonly ChainKind[] = ['evm', 'sui'];
+/** Chain kinds the listener has a watcher for (the family table's createWatcher). */
+export const WATCHER_KINDS: readonly ChainKind[] = CHAIN_KINDS.filter((k) => family(k).createWatcher !== null);
 
 /**
  * Whether the listener runs a watcher for this (chain, network): a watched chain of a kind that
@@ -251,23 +253,9 @@ export type PaymentChainClass = 'registered' | 'accepted' | 'rejected' | 'unknow
 
 const keyOf = (chain: string, network: string) => `${chain}/${network}`;
 
-/** Sui coin type with its package address widened to 64 hex digits (0x2::sui::SUI == 0x0…02::sui::SUI). */
-function normalizeSuiCoinType(value: string): string {
-  const m = /^(?:0x)?([0-9a-fA-F]{1,64})(::.+)$/.exec(value.trim());
-  return m ? `0x${m[1].toLowerCase().padStart(64, '0')}${m[2]}` : value;
-}
-
-/** Token contract / coin type equality per chain kind (EVM case-insensitive, Sui with widened package addresses). */
+/** Token contract / coin type / mint equality per chain kind (the family's codec). */
 export function sameAddress(kind: ChainKind, a: string, b: string): boolean {
-  switch (kind) {
-    case 'evm':
-      return a.toLowerCase() === b.toLowerCase();
-    case 'sui':
-      return normalizeSuiCoinType(a) === normalizeSuiCoinType(b);
-    case 'solana':
-    case 'tron':
-      return a === b; // base58 is case-sensitive
-  }
+  return family(kind).codec.sameToken(a, b);
 }
 
 export class ChainRegistry {
@@ -338,7 +326,7 @@ export class ChainRegistry {
   addressKind(chain: string, network: Network): ChainKind | undefined {
     const kind = this.get(chain, network)?.kind ?? this.kindByChain.get(chain);
     if (kind) return kind;
-    return ACCEPTED_UNREGISTERED_CHAINS.includes(chain) ? 'evm' : undefined;
+    return ACCEPTED_UNREGISTERED_CHAINS.includes(chain) ? UNREGISTERED_CHAIN_KIND : undefined;
   }
 
   // spec: Resources › Product, "Rail rule" for custom_amount products. Native coins pass the token
@@ -450,14 +438,6 @@ const TOKEN_FIELDS = ['symbol', 'address', 'native', 'decimals', 'watched', 'min
 const ATOMIC_RE = /^[1-9][0-9]{0,77}$/;
 const UNITS_RE = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
-// Address shapes per kind, so a contract pasted under the wrong chain fails at start-up.
-const ADDRESS_FORMATS: Record<ChainKind, [RegExp, string]> = {
-  evm: [/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte hex address'],
-  sui: [/^0x[0-9a-fA-F]{1,64}::[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*$/, 'a Sui coin type 0x…::module::NAME'],
-  solana: [/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'a base58 mint address'],
-  tron: [/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'a base58 Tron address starting with T'],
-};
-
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): v is number =>
   Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
@@ -562,8 +542,10 @@ export function mergeChainsFile(base: ChainConfig[], json: unknown, source: stri
         tok = { symbol, address: null, native: false, decimals: t.decimals as number, watched: false };
         target.tokens.push(tok);
       }
-      if (typeof t.address === 'string' && !ADDRESS_FORMATS[target.kind][0].test(t.address)) {
-        fail(`${tAt}.address`, `must be ${ADDRESS_FORMATS[target.kind][1]} on a ${target.kind} chain`);
+      // the family's token id shape, so a contract pasted under the wrong chain fails at start-up
+      const format = family(target.kind).codec.tokenIdFormat;
+      if (typeof t.address === 'string' && !format.pattern.test(t.address)) {
+        fail(`${tAt}.address`, `must be ${format.description} on a ${target.kind} chain`);
       }
       if (t.address !== undefined) tok.address = t.address as string | null;
       if (t.native !== undefined) tok.native = t.native as boolean;

@@ -90,26 +90,27 @@ describe('configuration (runtime contract › Configuration)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test('logs and ops ports: LOG_LEVEL, LOG_PRETTY, LISTENER_PORT, WORKER_PORT, PAYOUTS_PORT', () => {
+  test('logs and ops ports: LOG_LEVEL, LOG_PRETTY, LISTENER_PORT, WORKER_PORT, PAYOUTS_PORT, SIGNER_PORT', () => {
     const dev = loadConfig({});
     expect([dev.logLevel, dev.logPretty, dev.opsPorts]).toEqual([
       'info',
       null,
-      { listener: 3002, worker: 3003, payouts: 3004 },
+      { listener: 3002, worker: 3003, payouts: 3004, signer: 3005 },
     ]);
     const test = loadConfig({ SVC_ENV: 'test' });
-    expect([test.logLevel, test.opsPorts]).toEqual(['error', { listener: 0, worker: 0, payouts: 0 }]);
+    expect([test.logLevel, test.opsPorts]).toEqual(['error', { listener: 0, worker: 0, payouts: 0, signer: 0 }]);
     const set = loadConfig({
       LOG_LEVEL: 'debug',
       LOG_PRETTY: '0',
       LISTENER_PORT: '0',
       WORKER_PORT: '9100',
       PAYOUTS_PORT: '9101',
+      SIGNER_PORT: '9102',
     });
     expect([set.logLevel, set.logPretty, set.opsPorts]).toEqual([
       'debug',
       false,
-      { listener: 0, worker: 9100, payouts: 9101 },
+      { listener: 0, worker: 9100, payouts: 9101, signer: 9102 },
     ]);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(ConfigError);
     expect(() => loadConfig({ WORKER_PORT: 'x' })).toThrow(ConfigError);

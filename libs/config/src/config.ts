@@ -55,7 +55,7 @@ export interface SvcConfig {
   /** LOG_PRETTY=1: coloured lines instead of JSON (default: only when stdout is a terminal). */
   logPretty: boolean | null;
   /** Each background process's own /healthz and /metrics (docs/operations.md); 0 = any free port. */
-  opsPorts: { listener: number; worker: number; payouts: number };
+  opsPorts: { listener: number; worker: number; payouts: number; signer: number };
   /** SVC_OPS_HOST: the address those ops servers bind (default 127.0.0.1: not reachable from outside). */
   opsHost: string;
   /** SVC_METRICS=off removes the API's GET /metrics (default on). */
@@ -254,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       listener: int('LISTENER_PORT', env.LISTENER_PORT, svcEnv === 'test' ? 0 : 3002),
       worker: int('WORKER_PORT', env.WORKER_PORT, svcEnv === 'test' ? 0 : 3003),
       payouts: int('PAYOUTS_PORT', env.PAYOUTS_PORT, svcEnv === 'test' ? 0 : 3004),
+      signer: int('SIGNER_PORT', env.SIGNER_PORT, svcEnv === 'test' ? 0 : 3005),
     },
     opsHost: opsHost(env.SVC_OPS_HOST),
     metrics: onOff('SVC_METRICS', env.SVC_METRICS),

@@ -8,8 +8,8 @@ import { SqlService } from './sql.service';
 
 /**
  * What every module shares: configuration, the database, the clock and the chain registry. Built
- * from one validated SvcConfig (see main.ts / the CLI). No key material: the deposit-address
- * deriver is DerivationModule's, imported only where addresses are minted.
+ * from one validated SvcConfig (see main.ts / the CLI). No key material: the API's deposit
+ * addresses come from DepositKeysModule (the signer's published public keys and pools).
  */
 @Global()
 @Module({})

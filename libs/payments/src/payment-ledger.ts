@@ -5,7 +5,15 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { ChainConfig, ChainKind, ChainRegistry, ObservedTransfer, sameAddress, TokenConfig } from '@svc/chains';
+import {
+  ChainConfig,
+  ChainKind,
+  ChainRegistry,
+  normalizeTxId,
+  ObservedTransfer,
+  sameAddress,
+  TokenConfig,
+} from '@svc/chains';
 import { ClockService } from '@svc/core';
 import { BlockchainTransactionEntity, CheckoutSessionEntity, PaymentEntity, RefundEntity } from '@svc/db';
 import {
@@ -61,9 +69,9 @@ export type CreditOutcome =
 export const transferStatus = (confirmations: number, rules: ChainRules): 'confirmed' | 'pending' =>
   isFinal({ amountAtomic: 0n, confirmations }, rules) ? 'confirmed' : 'pending';
 
-/** EVM hashes are hex (any case on input); Sui digests are base58 and kept as they are. */
+/** The stored spelling of a transaction id: the family's codec (EVM hex lower-cased; base58 digests kept). */
 export function normalizeTxHash(kind: ChainKind, txHash: string): string {
-  return kind === 'evm' ? txHash.trim().toLowerCase() : txHash.trim();
+  return normalizeTxId(kind, txHash);
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   ChainRegistry,
   ChainTransferReader,
   depositAddressForm,
-  EvmTransferReader,
+  family,
   ObservedTransfer,
   redactRpcText,
 } from '@svc/chains';
@@ -21,9 +21,8 @@ import { conflict, inRetriedTransaction, notFound, unavailable } from '@svc/core
 import { decideRecovery, formatAtomic, isUuid, PaymentStatus } from '@svc/domain';
 import { CreditOutcome, normalizeTxHash, PaymentLedger, transferInPaymentToken } from './payment-ledger';
 import { PaymentRepository } from './payment.repository';
-import { SuiRecoveryReader } from './sui-recovery-reader';
 
-/** Readers per chain kind; EVM and Sui are built in, others can be provided under this token. */
+/** Readers per chain kind, to override the family table's (tests stage failures with it). */
 export const CHAIN_TRANSFER_READERS = Symbol('CHAIN_TRANSFER_READERS');
 export type ChainTransferReaders = Partial<Record<ChainKind, ChainTransferReader>>;
 
@@ -51,7 +50,7 @@ export class RecoveryService {
     private readonly ledger: PaymentLedger,
     @Optional() @Inject(CHAIN_TRANSFER_READERS) readers?: ChainTransferReaders,
   ) {
-    this.readers = { evm: new EvmTransferReader(), sui: new SuiRecoveryReader(), ...readers };
+    this.readers = readers ?? {};
   }
 
   async recover(paymentId: string, txHash: string): Promise<RecoveryResult> {
@@ -69,7 +68,7 @@ export class RecoveryService {
     const stateDecision = decideRecovery(payment.status, rules.requiredConfirmations, rules);
     if (stateDecision.kind === 'refuse') throw conflict(stateDecision.message);
 
-    const reader = this.readers[cfg.kind];
+    const reader = this.readers[cfg.kind] ?? family(cfg.kind).transferReader;
     if (!reader) {
       throw unavailable(`Recovery cannot read ${cfg.kind} chain data yet (${payment.chain}/${payment.network}).`);
     }

@@ -81,3 +81,21 @@ export class RefundWallets {
     return row ? { workspaceId, address: row.address, key: refundWalletKey(row.addressIndex) } : null;
   }
 }
+
+/**
+ * The seed's part of the refund wallets (issue 19 › Keys): a Sui address is ed25519 and hardened at
+ * every level, so no public key lets the API derive it. The signing process gives every workspace
+ * its refund-wallet index (the `evm` row, if the API has not allocated it yet) and that index's Sui
+ * address, a batch at a time on each of its intervals; the API lists what is there. Returns how many
+ * workspaces got their Sui address.
+ */
+export async function provisionRefundWallets(wallets: RefundWallets, db: DataSource, batch = 500): Promise<number> {
+  const rows: Array<{ id: string }> = await db.query(
+    `SELECT w.id FROM workspaces w
+      WHERE NOT EXISTS (SELECT 1 FROM refund_wallets r WHERE r.workspace_id = w.id AND r.address_kind = 'sui')
+      ORDER BY w.created_at, w.id LIMIT $1`,
+    [batch],
+  );
+  for (const { id } of rows) await wallets.ensureSui(id);
+  return rows.length;
+}

@@ -20,7 +20,7 @@ import { DataSource } from 'typeorm';
 import { ChainKind, ChainRegistry, watchAddress } from '@svc/chains';
 import { LATE_TRANSFER_WINDOW_MS, Network, PaymentStatus, WATCHED_PAYMENT_STATUSES } from '@svc/domain';
 import { ClockService } from '@svc/core';
-import type { WatchSet } from '../watchers/chain-watcher';
+import type { WatchSet } from '@svc/chains';
 
 /** A watched payment as the database has it now (the credit transaction re-reads it under lock anyway). */
 export interface WatchedPayment {
@@ -251,8 +251,8 @@ function* parse(kind: ChainKind | undefined, rows: string): Generator<[string, s
   for (const row of rows.split(',')) {
     const space = row.indexOf(' ');
     const stored = row.slice(0, space);
-    // Deposit addresses are stored as derived: EVM checksummed (lower-cased here), Sui already 0x + 64 lower-case hex.
-    const address = kind === 'evm' ? stored.toLowerCase() : kind ? (watchAddress(kind, stored) ?? stored) : stored;
+    // Deposit addresses are stored in the family's deposit form; the watch form is the codec's.
+    const address = kind ? (watchAddress(kind, stored) ?? stored) : stored;
     yield [address, row.slice(space + 1)];
   }
 }

@@ -1,25 +1,23 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { PaymentLedgerModule, PayoutsDataModule } from '@svc/payments';
+import { PaymentLedgerModule } from '@svc/payments';
 import { DEFAULT_JOBS_OPTIONS, JOBS_OPTIONS, JobsOptions } from './jobs.options';
 import { JobsRunner } from './jobs.runner';
 import { PaymentExpiryJob } from './payment-expiry.job';
 import { SessionExpiryJob } from './session-expiry.job';
-import { SettlementActivationJob } from './settlement-activation.job';
 
 /**
  * The time-driven jobs (payment expiry, open-session expiry, processing sessions whose payment
- * expired or stayed underpaid past the tail, settlement addresses whose cool-down is over). Needs CoreModule (global). Import `JobsModule` to
+ * expired or stayed underpaid past the tail; settlement activation runs in the worker). Needs CoreModule (global). Import `JobsModule` to
  * run them every SVC_JOB_INTERVAL_MS, or `JobsModule.forRoot({autoStart: false})` and call
  * JobsRunner.runOnce() (tests). The period is scheduled through @nestjs/schedule's SchedulerRegistry.
  */
 @Module({
-  imports: [ScheduleModule.forRoot(), PaymentLedgerModule, PayoutsDataModule],
+  imports: [ScheduleModule.forRoot(), PaymentLedgerModule],
   providers: [
     { provide: JOBS_OPTIONS, useValue: DEFAULT_JOBS_OPTIONS },
     PaymentExpiryJob,
     SessionExpiryJob,
-    SettlementActivationJob,
     JobsRunner,
   ],
   exports: [JobsRunner],

@@ -5,13 +5,11 @@ import { SVC_CONFIG, SvcConfig } from '@svc/core';
 import { JOBS_INTERVAL, JOBS_LOCK_KEY, JOBS_OPTIONS, JobsOptions } from './jobs.options';
 import { PaymentExpiryJob } from './payment-expiry.job';
 import { SessionExpiryJob } from './session-expiry.job';
-import { SettlementActivationJob } from './settlement-activation.job';
 
 export interface JobsRunReport {
   paymentsExpired: number;
   openSessionsExpired: number;
   processingSessionsSettled: number;
-  settlementAddressesActivated: number;
 }
 
 /**
@@ -34,7 +32,6 @@ export class JobsRunner implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(JOBS_OPTIONS) private readonly options: JobsOptions,
     private readonly payments: PaymentExpiryJob,
     private readonly sessions: SessionExpiryJob,
-    private readonly settlement: SettlementActivationJob,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -66,8 +63,7 @@ export class JobsRunner implements OnApplicationBootstrap, BeforeApplicationShut
         const paymentsExpired = await this.payments.run(size);
         const openSessionsExpired = await this.sessions.expireOpen(size);
         const processingSessionsSettled = await this.sessions.settleProcessing(size);
-        const settlementAddressesActivated = await this.settlement.run(size);
-        return { paymentsExpired, openSessionsExpired, processingSessionsSettled, settlementAddressesActivated };
+        return { paymentsExpired, openSessionsExpired, processingSessionsSettled };
       } finally {
         await lock.query('SELECT pg_advisory_unlock($1)', [JOBS_LOCK_KEY]);
       }
@@ -85,9 +81,6 @@ export class JobsRunner implements OnApplicationBootstrap, BeforeApplicationShut
           this.logger.log(
             `expired ${report.paymentsExpired} payment(s), ${report.openSessionsExpired} open session(s); settled ${report.processingSessionsSettled} processing session(s)`,
           );
-        }
-        if (report?.settlementAddressesActivated) {
-          this.logger.log(`activated ${report.settlementAddressesActivated} settlement address(es)`);
         }
       })
       .catch((err: Error) => this.logger.error(`jobs run failed: ${err.message}`))

@@ -1,14 +1,21 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { ChainConfig, ChainRegistry, watchAddress } from '@svc/chains';
+import {
+  ChainConfig,
+  ChainRegistry,
+  ChainWatcher,
+  ExpiryHolds,
+  family,
+  TRANSFER_SINK,
+  WATCH_SET,
+  WatcherStatus,
+  WatchSet,
+  watchAddress,
+} from '@svc/chains';
 import { DataSource } from 'typeorm';
 import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import type { TransferSink } from '@svc/chains';
 import type { Network } from '@svc/domain';
 import { PaymentRepository } from '@svc/payments';
-import { EvmWatcher } from '../evm/evm-watcher';
-import { SuiWatcher } from '../sui/sui-watcher';
-import { ChainWatcher, TRANSFER_SINK, WATCH_SET, WatcherStatus, WatchSet } from './chain-watcher';
-import type { ExpiryHolds } from './expiry-passes';
 import { LISTENER_OPTIONS, ListenerOptions } from './listener-options';
 
 /** Due payments a pass checks one by one; with more, the tail is checked against the whole watch set. */
@@ -74,7 +81,8 @@ export class WatchersService implements OnApplicationBootstrap, OnModuleDestroy 
   /** The payments whose expiry a watcher's pass would release (runtime contract › Dev clock). */
   private readonly expiry: ExpiryHolds = {
     expiringBetween: async (chain: string, network: Network, from: Date | null, before: Date) => {
-      const kind = this.registry.get(chain, network)?.kind ?? 'evm';
+      // a watcher runs only on a registered chain, so its kind is known
+      const kind = this.registry.get(chain, network)?.kind;
       const { addresses, truncated } = await this.payments.waitingAddressesExpiringBetween(
         chain,
         network,
@@ -83,7 +91,7 @@ export class WatchersService implements OnApplicationBootstrap, OnModuleDestroy 
         EXPIRY_HOLDS_MAX,
       );
       if (truncated) return null;
-      return new Set(addresses.map((a) => watchAddress(kind, a)).filter((a): a is string => a !== null));
+      return new Set(addresses.map((a) => (kind ? watchAddress(kind, a) : a)).filter((a): a is string => a !== null));
     },
   };
 
@@ -96,17 +104,13 @@ export class WatchersService implements OnApplicationBootstrap, OnModuleDestroy 
       expiry: this.expiry,
       devClock: this.config.devClock,
     };
-    switch (cfg.kind) {
-      case 'evm':
-        return new EvmWatcher(cfg, deps, this.options.evm);
-      case 'sui':
-        return new SuiWatcher(cfg, deps, this.options.sui);
-      case 'solana':
-      case 'tron':
-        this.logger.warn(
-          `${cfg.chain}/${cfg.network} is marked watched but ${cfg.kind} chains have no watcher yet: deposits on it are not detected`,
-        );
-        return null;
+    const create = family(cfg.kind).createWatcher;
+    if (!create) {
+      this.logger.warn(
+        `${cfg.chain}/${cfg.network} is marked watched but ${cfg.kind} chains have no watcher yet: deposits on it are not detected`,
+      );
+      return null;
     }
+    return create(cfg, deps, this.options[cfg.kind]);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ChainKind, DepositAddressDeriver } from '@svc/chains';
+import { ChainKind, claimPooledAddress, PublicDepositAddresses } from '@svc/chains';
 import { unavailable } from '@svc/core';
 
 const BLOCK = 32;
@@ -9,6 +9,9 @@ export const ADDRESS_INDEX_LIMIT = 2n ** 31n;
 export const ADDRESSES_EXHAUSTED =
   'Deposit addresses are exhausted: the address index reached 2^31, the BIP-32 limit, so no new payment ' +
   'can be created with this seed.';
+export const DEPOSIT_POOL_EMPTY =
+  'No deposit address is available on this chain right now: its pool of pre-derived addresses is empty. ' +
+  'The signer refills it (npm run start:signer; npm start runs it); try again shortly.';
 
 export interface AllocatedAddress {
   kind: ChainKind;
@@ -17,7 +20,10 @@ export interface AllocatedAddress {
 }
 
 /**
- * Fresh single-use deposit addresses (spec: What the service does 1). Indexes come from one
+ * Fresh single-use deposit addresses (spec: What the service does 1), without the seed (issue 19 ›
+ * Keys): a family with public derivation gets address i from the account xpub the signer
+ * published; a family whose every level is hardened claims a pre-derived address from the pool the
+ * signer keeps filled (in the caller's transaction, so a rollback returns it). Indexes come from one
  * database sequence, fetched in blocks so a payment create does not pay a round trip for it;
  * an index is handed out once per process and the sequence never repeats, so no two payments
  * share an address (unused indexes of a stopped process are simply skipped).
@@ -34,12 +40,17 @@ export class AddressAllocator {
 
   constructor(
     private readonly db: DataSource,
-    private readonly deriver: DepositAddressDeriver,
+    private readonly addresses: PublicDepositAddresses,
   ) {}
 
   async allocate(kind: ChainKind, tx: EntityManager = this.db.manager): Promise<AllocatedAddress> {
+    if (!this.addresses.isPublic(kind)) {
+      const claimed = await claimPooledAddress(tx, kind);
+      if (!claimed) throw unavailable(DEPOSIT_POOL_EMPTY);
+      return { kind, ...claimed };
+    }
     const index = await this.nextIndex(tx);
-    return { kind, index, address: this.deriver.derive(kind, index) };
+    return { kind, index, address: this.addresses.address(kind, index) };
   }
 
   private async nextIndex(tx: EntityManager): Promise<bigint> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { ChainRegistry } from '@svc/chains';
+import { ChainRegistry, UNREGISTERED_CHAIN_KIND } from '@svc/chains';
 import { badRequest, ClockService, conflict, notFound } from '@svc/core';
 import { PaymentEntity } from '@svc/db';
 import { isUuid, Network, normalizeDecimal, SIGNED_DECIMAL_RE, toAtomic } from '@svc/domain';
@@ -94,7 +94,7 @@ export class PaymentsService {
         );
       }
     }
-    const kind = this.chains.addressKind(input.chain, input.network) ?? 'evm';
+    const kind = this.chains.addressKind(input.chain, input.network) ?? UNREGISTERED_CHAIN_KIND;
     const address = await this.addresses.allocate(kind, tx);
     const now = this.clock.now();
     const inserted = await this.repository.insert(tx, {

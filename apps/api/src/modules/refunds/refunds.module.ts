@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EvmAccounts, SuiAccounts } from '@svc/chains';
+import { EvmAccounts } from '@svc/chains';
 import { ClockService } from '@svc/core';
 import { PaymentLedgerModule } from '@svc/payments';
 import { RefundWallets } from '@svc/signer';
@@ -14,11 +14,11 @@ import { RefundsService } from './refunds.service';
   providers: [
     RefundsService,
     {
-      // addresses only: the API lists the wallets; their keys are derived by the payout process alone
+      // addresses only (EVM from the published xpubs; Sui rows written by the signer process): no seed here
       provide: RefundWallets,
-      inject: [DataSource, EvmAccounts, ClockService, SuiAccounts],
-      useFactory: (db: DataSource, accounts: EvmAccounts, clock: ClockService, sui: SuiAccounts) =>
-        new RefundWallets(db, accounts, clock, sui),
+      inject: [DataSource, EvmAccounts, ClockService],
+      useFactory: (db: DataSource, accounts: EvmAccounts, clock: ClockService) =>
+        new RefundWallets(db, accounts, clock),
     },
   ],
 })

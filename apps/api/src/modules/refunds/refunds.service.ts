@@ -161,9 +161,10 @@ export class RefundsService {
    */
   async wallets(workspaceId: string) {
     const wallet = await this.refundWallets.ensure(workspaceId);
-    const rails = this.chains.all().filter((c) => c.kind === 'evm' || c.kind === 'sui');
-    // the Sui address (m/44'/784'/2'/0'/i', the EVM wallet's i) only when the registry has a Sui rail
-    const sui = rails.some((c) => c.kind === 'sui') ? await this.refundWallets.ensureSui(workspaceId) : null;
+    // the Sui address (m/44'/784'/2'/0'/i', the EVM wallet's i) is derived by the signer process, which
+    // alone holds the seed (issue 19 › Keys): its Sui rails are listed once it has written it
+    const sui = await this.refundWallets.findSui(workspaceId);
+    const rails = this.chains.all().filter((c) => c.kind === 'evm' || (c.kind === 'sui' && sui !== null));
     return Promise.all(
       rails.map(async (rail) => {
         const address = rail.kind === 'sui' ? (sui as RefundWallet).address : wallet.address;

@@ -4,7 +4,7 @@
 import { SuiGraphQLClient } from '@mysten/sui/graphql';
 import { graphql, type ResultOf } from '@mysten/sui/graphql/schemas/latest';
 import type { SuiBalanceChange, SuiTransaction } from './sui-transfers';
-import { rpcEndpointLabel } from '@svc/chains';
+import { rpcEndpointLabel } from '../rpc-url';
 
 /** The service's largest page (ServiceConfig default and max page size: 50). */
 export const SUI_PAGE_SIZE = 50;
@@ -79,6 +79,42 @@ const MoreBalanceChanges = graphql(`
             repr
           }
           amount
+        }
+      }
+    }
+  }
+`);
+
+// One transaction by digest, for recovery (its checkpoint is final once it has one).
+const TransactionByDigest = graphql(`
+  query SvcTransactionByDigest($digest: String!, $changes: Int!) {
+    checkpoint {
+      sequenceNumber
+    }
+    transaction(digest: $digest) {
+      digest
+      sender {
+        address
+      }
+      effects {
+        status
+        checkpoint {
+          sequenceNumber
+        }
+        balanceChanges(first: $changes) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            owner {
+              address
+            }
+            coinType {
+              repr
+            }
+            amount
+          }
         }
       }
     }
@@ -205,6 +241,41 @@ export class SuiGraphQLReader implements SuiCheckpointReader {
     });
     if (errors?.length) throw new SuiReadError(`${this.label}: ${errors.map((e) => e.message).join('; ')}`);
     return data;
+  }
+
+  /**
+   * One transaction by digest with all of its balance changes and the latest checkpoint the
+   * endpoint has seen; `transaction` is null when the endpoint does not know it (or it has no
+   * checkpoint yet).
+   */
+  async transaction(digest: string): Promise<{ latest: bigint; transaction: SuiTransaction | null }> {
+    const { data, errors } = await this.client.query({
+      query: TransactionByDigest,
+      variables: { digest, changes: SUI_PAGE_SIZE },
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    if (errors?.length) throw new SuiReadError(`${this.label}: ${errors.map((e) => e.message).join('; ')}`);
+    const latest = data?.checkpoint?.sequenceNumber;
+    if (latest === undefined || latest === null) throw new SuiReadError(`${this.label}: no latest checkpoint`);
+    const node = data?.transaction;
+    const effects = node?.effects;
+    const checkpoint = effects?.checkpoint?.sequenceNumber;
+    if (!node || !effects || checkpoint === undefined || checkpoint === null || !effects.balanceChanges) {
+      return { latest: BigInt(latest), transaction: null };
+    }
+    const changes = effects.balanceChanges.nodes.map(toChange);
+    const { hasNextPage, endCursor } = effects.balanceChanges.pageInfo;
+    if (hasNextPage) changes.push(...(await this.moreBalanceChanges(node.digest, endCursor ?? null)));
+    return {
+      latest: BigInt(latest),
+      transaction: {
+        digest: node.digest,
+        sender: node.sender?.address ?? null,
+        checkpoint: BigInt(checkpoint),
+        success: effects.status === 'SUCCESS',
+        balanceChanges: changes,
+      },
+    };
   }
 
   /** Balance changes after the first page, for a transaction that touched many balances. */

@@ -6,14 +6,15 @@
 // The cursor moves only after the sink has taken a batch, so an outage or a crash repeats a batch
 // (the sink is idempotent per transfer) and never skips one. Endpoints rotate on every error.
 import { Logger } from '@nestjs/common';
-import { rpcEndpointLabel } from '@svc/chains';
-import type { ChainConfig, TransferSink } from '@svc/chains';
+import { rpcEndpointLabel } from '../rpc-url';
+import type { ChainConfig } from '../registry';
+import type { TransferSink } from '../observed-transfer';
 import type { Network } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { ChainLease, ChainCursor, LeaseLostError } from '../watchers/chain-lease';
-import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
-import { ExpiryHolds, ExpiryPasses } from '../watchers/expiry-passes';
-import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';
+import { ChainLease, ChainCursor, LeaseLostError } from '../watch/chain-lease';
+import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watch/chain-watcher';
+import { ExpiryHolds, ExpiryPasses } from '../watch/expiry-passes';
+import { maxBig, minBig, WatcherLoop } from '../watch/watcher-loop';
 import { SuiCheckpointReader, SuiGraphQLReader, SuiLatest } from './sui-graphql-reader';
 import { transfersFromTransaction, watchedCoinTypes } from './sui-transfers';
 

@@ -7,18 +7,17 @@
 // from a node whose head (asked in the same batch) covers the range, and only when it agrees with
 // the blocks' logsBloom; once caught up, the watcher records the pass the expiry job waits for.
 import { Logger } from '@nestjs/common';
-import type { ChainConfig, ObservedTransfer, TransferSink } from '@svc/chains';
+import type { ChainConfig } from '../registry';
+import type { ObservedTransfer, TransferSink } from '../observed-transfer';
 import type { ProcessedBlock } from '@svc/db';
 import type { Network } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watchers/chain-watcher';
-import { maxBig, minBig, WatcherLoop } from '../watchers/watcher-loop';
-import { ChainLease, ChainCursor, LeaseLostError } from '../watchers/chain-lease';
-import { ExpiryHolds, ExpiryPasses, TailCheck } from '../watchers/expiry-passes';
+import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watch/chain-watcher';
+import { maxBig, minBig, WatcherLoop } from '../watch/watcher-loop';
+import { ChainLease, ChainCursor, LeaseLostError } from '../watch/chain-lease';
+import { ExpiryHolds, ExpiryPasses, TailCheck } from '../watch/expiry-passes';
 import { EvmRpc, RpcError } from './evm-rpc';
 import {
-  bloomBits,
-  bloomMayHoldTransfer,
   EvmMatchContext,
   RpcBlock,
   RpcLog,
@@ -29,7 +28,8 @@ import {
   transfersFromLogs,
   watchedTokenContracts,
   watchesNative,
-} from '@svc/chains';
+} from './evm-transfers';
+import { bloomBits, bloomMayHoldTransfer } from './bloom';
 
 export interface EvmWatcherOptions {
   /** wait between head polls once caught up */

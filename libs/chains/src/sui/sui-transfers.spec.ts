@@ -1,4 +1,4 @@
-import { BUILT_IN_CHAINS, ChainConfig, ChainRegistry, mergeChainsFile } from '@svc/chains';
+import { BUILT_IN_CHAINS, ChainConfig, ChainRegistry, mergeChainsFile } from '../registry';
 import {
   normalizeCoinType,
   normalizeSuiAddress,

@@ -3,7 +3,8 @@
 import type { Network } from '@svc/domain';
 // the SDK's normalizeSuiAddress pads without validating; ours below validates first
 import { normalizeStructTag, normalizeSuiAddress as padSuiAddress } from '@mysten/sui/utils';
-import type { ChainConfig, ObservedTransfer } from '@svc/chains';
+import type { ChainConfig } from '../registry';
+import type { ObservedTransfer } from '../observed-transfer';
 
 /** The coin type of SUI itself; a native token registered without a coin type means this one. */
 export const SUI_COIN_TYPE = '0x2::sui::SUI';

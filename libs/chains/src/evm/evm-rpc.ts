@@ -1,5 +1,5 @@
 import { JsonRpcPayload, JsonRpcProvider, JsonRpcResult, Network } from 'ethers';
-import { redactRpcText, rpcEndpointLabel } from '@svc/chains';
+import { redactRpcText, rpcEndpointLabel } from '../rpc-url';
 
 /** Why a call failed, as far as choosing what to do next goes. */
 export type RpcFailure = 'rate_limited' | 'range_too_large' | 'unavailable' | 'bad_response';
@@ -152,6 +152,35 @@ export class EvmRpc {
     } catch (err) {
       throw this.fail(ep, err, generation);
     }
+  }
+
+  /**
+   * `call` with retries, for one-off reads (recovery, balances): up to `attempts` tries, each on
+   * the endpoint the previous failure rotated to, after that endpoint's backoff. A range error is
+   * the caller's to handle and is not retried.
+   */
+  async request<T>(method: string, params: unknown[] = [], attempts = 3): Promise<T> {
+    return this.retrying(attempts, () => this.call<T>(method, params));
+  }
+
+  /** `callTogether` with the retries of `request`. */
+  async requestTogether(calls: readonly RpcCall[], attempts = 3): Promise<unknown[]> {
+    return this.retrying(attempts, () => this.callTogether(calls));
+  }
+
+  private async retrying<T>(attempts: number, fn: () => Promise<T>): Promise<T> {
+    let last: unknown;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      const wait = this.delayMs();
+      if (attempt > 0 && wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, this.backoffMaxMs)));
+      try {
+        return await fn();
+      } catch (err) {
+        last = err;
+        if (err instanceof RpcError && err.failure === 'range_too_large') throw err;
+      }
+    }
+    throw last;
   }
 
   /**

@@ -4,7 +4,7 @@
 // longer move the cursor; the write is also conditional on the cursor it read (compare-and-set).
 // Correctness does not rest on the lock alone: the credit is idempotent per transfer.
 import { DataSource, QueryRunner } from 'typeorm';
-import { redactRpcText } from '@svc/chains';
+import { redactRpcText } from '../rpc-url';
 import type { ProcessedBlock } from '@svc/db';
 import type { Network } from '@svc/domain';
 

@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { redactRpcText } from '@svc/chains';
+import { redactRpcText } from '../rpc-url';
 import type { ChainLease } from './chain-lease';
 import type { WatcherState } from './chain-watcher';
 

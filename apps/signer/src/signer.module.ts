@@ -1,0 +1,114 @@
+import {
+  DynamicModule,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import {
+  DEFAULT_POOL_LEVELS,
+  DepositAddressDeriver,
+  EvmAccounts,
+  SuiAccounts,
+  PoolLevels,
+  provisionDepositKeys,
+  topUpDepositPools,
+} from '@svc/chains';
+import { SvcConfig } from '@svc/config';
+import { ClockService, CoreModule } from '@svc/core';
+import { provisionRefundWallets, RefundWallets } from '@svc/signer';
+import { opsServerProviders, RuntimeModule } from '@svc/runtime';
+
+export const SIGNER_APP_OPTIONS = Symbol('SIGNER_APP_OPTIONS');
+
+export interface SignerAppOptions {
+  mnemonic: string;
+  /** how often the pools are checked (default: SVC_JOB_INTERVAL_MS) */
+  intervalMs: number;
+  levels: PoolLevels;
+}
+
+/**
+ * The seed's work for the seedless processes (issue 19 › Keys): at start it publishes the account
+ * xpubs the API derives deposit addresses from (refusing a seed that is not the database's) and
+ * fills the deposit-address pools of the families without public derivation; then it tops the
+ * pools up to their low-water mark on every interval. Signing moves here after the money engine
+ * (issue 18) lands; until then apps/payouts signs.
+ */
+@Injectable()
+export class DepositKeysKeeper implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('signer');
+  private readonly deriver: DepositAddressDeriver;
+  private readonly wallets: RefundWallets;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: DataSource,
+    @Inject(SIGNER_APP_OPTIONS) private readonly options: SignerAppOptions,
+    clock: ClockService,
+  ) {
+    this.deriver = new DepositAddressDeriver(options.mnemonic);
+    this.wallets = new RefundWallets(db, new EvmAccounts(options.mnemonic), clock, new SuiAccounts(options.mnemonic));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const added = await provisionDepositKeys(this.db.manager, this.deriver, this.options.levels);
+    this.logger.log(`public account keys published; pools topped up ${JSON.stringify(added)}`);
+    await this.provisionWallets();
+    this.timer = setInterval(() => {
+      this.running ??= this.topUp().finally(() => (this.running = null));
+    }, this.options.intervalMs);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async topUp(): Promise<void> {
+    try {
+      const added = await topUpDepositPools(this.db.manager, this.deriver, this.options.levels);
+      if (Object.keys(added).length) this.logger.log(`pools topped up ${JSON.stringify(added)}`);
+    } catch (err) {
+      this.logger.error(`topping up the deposit-address pools failed: ${(err as Error).message}`);
+    }
+    await this.provisionWallets();
+  }
+
+  /** Refund wallets' Sui addresses (hardened ed25519: only the seed derives them), for the API to list. */
+  private async provisionWallets(): Promise<void> {
+    try {
+      const added = await provisionRefundWallets(this.wallets, this.db);
+      if (added) this.logger.log(`Sui refund wallets derived for ${added} workspace(s)`);
+    } catch (err) {
+      this.logger.error(`deriving the Sui refund wallets failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+@Module({})
+export class SignerAppModule {
+  static forRoot(config: SvcConfig, options: Partial<SignerAppOptions> = {}): DynamicModule {
+    if (!config.mnemonic) throw new Error('the signer needs the seed (SVC_MNEMONIC)');
+    const resolved: SignerAppOptions = {
+      mnemonic: config.mnemonic,
+      intervalMs: config.jobIntervalMs,
+      levels: DEFAULT_POOL_LEVELS,
+      ...options,
+    };
+    return {
+      module: SignerAppModule,
+      imports: [CoreModule.forRoot(config), RuntimeModule.forRoot(config, 'signer')],
+      providers: [
+        { provide: SIGNER_APP_OPTIONS, useValue: resolved },
+        DepositKeysKeeper,
+        // its own /healthz and /metrics on SIGNER_PORT (docs/operations.md › Metrics)
+        ...opsServerProviders(config.opsPorts.signer, config.opsHost),
+      ],
+    };
+  }
+}

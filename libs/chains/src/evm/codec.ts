@@ -1,0 +1,54 @@
+import { getAddress } from 'ethers';
+import type { FamilyCodec, WalletRequest, WalletRequestInput } from '../family';
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const EVM_ZERO = /^0x0{40}$/i;
+
+/** EVM addresses: watched lower-case, stored checksummed (EIP-55); tx hashes lower-case. */
+export const evmCodec: FamilyCodec = {
+  watchAddress: (address) => {
+    const a = address.trim();
+    return EVM_ADDRESS.test(a) ? a.toLowerCase() : null;
+  },
+  depositAddressForm: (address) => {
+    const a = address.trim();
+    return EVM_ADDRESS.test(a) ? getAddress(a.toLowerCase()) : null;
+  },
+  // money contract › Settlement addresses: a mixed-case spelling must carry a valid checksum; the zero address is refused.
+  parseSettlementAddress: (chain, raw) => {
+    const a = raw.trim();
+    const want = `address must be an EVM address on ${chain} (0x followed by 40 hex characters)`;
+    if (!EVM_ADDRESS.test(a)) return { error: `${want}.` };
+    if (EVM_ZERO.test(a)) return { error: 'address must not be the zero address: nothing sent there can be spent.' };
+    try {
+      return { address: getAddress(a) };
+    } catch {
+      return { error: `${want}; ${a} has a wrong checksum (mixed case): check it, or send it in lower case.` };
+    }
+  },
+  sameToken: (a, b) => a.toLowerCase() === b.toLowerCase(),
+  normalizeTxId: (txId) => txId.trim().toLowerCase(),
+  tokenIdFormat: { pattern: EVM_ADDRESS, description: 'a 0x-prefixed 20-byte hex address' },
+};
+
+/**
+ * EIP-681 on a chain with a known id:
+ *   ERC-20: ethereum:<token>@<chainId>/transfer?address=<to>&uint256=<atomic>
+ *   native: ethereum:<to>@<chainId>?value=<atomic>
+ * Elsewhere (an EVM chain whose id the registry does not know, no amount) the plain address: a
+ * URI without the chain id could make a wallet pay on the wrong network.
+ */
+export function evmWalletRequest(p: WalletRequestInput): WalletRequest {
+  const plain = { qrText: p.address, uri: null };
+  if (p.chainId === null || !EVM_ADDRESS.test(p.address)) return plain;
+  if (p.atomic === null || p.atomic <= 0n) return plain;
+  let uri: string;
+  if (p.tokenAddress === null) {
+    uri = `ethereum:${p.address}@${p.chainId}?value=${p.atomic}`;
+  } else if (EVM_ADDRESS.test(p.tokenAddress)) {
+    uri = `ethereum:${p.tokenAddress}@${p.chainId}/transfer?address=${p.address}&uint256=${p.atomic}`;
+  } else {
+    return plain;
+  }
+  return { qrText: uri, uri };
+}

@@ -1,0 +1,36 @@
+import { xpubChildAddress } from '../derivation';
+import type { ChainFamily } from '../family';
+import type { ChainConfig, TokenConfig } from '../registry';
+import { evmCodec, evmWalletRequest } from './codec';
+import { EVM_ACCOUNT_PATHS } from './accounts';
+import { EvmRpc } from './evm-rpc';
+import { EvmTransferReader } from './evm-transfer-reader';
+import { EvmWatcher, EvmWatcherOptions } from './evm-watcher';
+
+const BALANCE_OF = '0x70a08231'; // balanceOf(address)
+
+/** Native balance (eth_getBalance) or ERC-20 balanceOf at the latest block, atomic. */
+async function readEvmBalance(cfg: ChainConfig, address: string, token: TokenConfig): Promise<bigint> {
+  const rpc = new EvmRpc(cfg.rpcUrls, { chainId: cfg.chainId });
+  try {
+    if (token.native) return BigInt(await rpc.request<string>('eth_getBalance', [address, 'latest']));
+    if (!token.address) throw new Error(`${token.symbol} on ${cfg.chain}/${cfg.network} has no contract address`);
+    const data = `${BALANCE_OF}${address.slice(2).toLowerCase().padStart(64, '0')}`;
+    const answer = await rpc.request<string>('eth_call', [{ to: token.address, data }, 'latest']);
+    return answer === '0x' ? 0n : BigInt(answer);
+  } finally {
+    rpc.destroy();
+  }
+}
+
+export const evmFamily: ChainFamily = {
+  kind: 'evm',
+  codec: evmCodec,
+  // m/44'/60'/0'/0/i: the API derives from the account xpub the signer published (same paths and indexes as the seed)
+  depositAddresses: { type: 'xpub', accountPath: EVM_ACCOUNT_PATHS.deposit, address: xpubChildAddress },
+  publicAccountPaths: Object.values(EVM_ACCOUNT_PATHS),
+  createWatcher: (cfg, deps, tuning) => new EvmWatcher(cfg, deps, tuning as Partial<EvmWatcherOptions>),
+  transferReader: new EvmTransferReader(),
+  readBalance: readEvmBalance,
+  walletRequest: evmWalletRequest,
+};

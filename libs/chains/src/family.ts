@@ -1,0 +1,118 @@
+// The interface every chain family implements (architecture › Chain families). A family is a
+// folder under libs/chains/src/ (evm/, sui/; solana/ and tron/ hold their codec and derivation
+// until their watchers land) and one row of the table in families.ts; nothing outside those
+// folders branches on a family's name.
+import type { DataSource } from 'typeorm';
+import type { ObservedTransfer, TransferSink } from './observed-transfer';
+import type { ChainConfig, TokenConfig } from './registry';
+import type { ChainWatcher, WatchSet } from './watch/chain-watcher';
+import type { ExpiryHolds } from './watch/expiry-passes';
+
+/** Parse, format and compare a family's addresses, transaction ids and token ids. */
+export interface FamilyCodec {
+  /** The watch-set form of an address (what watchers compare); null when it is not one of this family. */
+  watchAddress(address: string): string | null;
+  /** The spelling a deposit address is stored with; null when it is not one of this family. */
+  depositAddressForm(address: string): string | null;
+  /** A settlement address as it is stored (money contract › Settlement addresses), or what the chain wants. */
+  parseSettlementAddress(chain: string, raw: string): { address: string } | { error: string };
+  /** Token contract / coin type / mint equality. */
+  sameToken(a: string, b: string): boolean;
+  /** The stored spelling of a transaction id (hash, digest or signature). */
+  normalizeTxId(txId: string): string;
+  /** The shape of a token id in SVC_CHAINS_FILE, so a contract pasted under the wrong chain fails at start-up. */
+  readonly tokenIdFormat: { pattern: RegExp; description: string };
+}
+
+/**
+ * BIP-32 account material of the seed, in the process that signs (apps/signer). The seed itself
+ * never leaves that process: families derive what they publish from this.
+ */
+export interface SeedMaterial {
+  /** The SLIP-0010 ed25519 node of an all-hardened path given as its indexes (cached per path). */
+  ed25519(indexes: readonly number[]): { key: Buffer; chainCode: Buffer };
+  /** The neutered extended public key (xpub) of a secp256k1 BIP-32 path such as m/44'/60'/0'/0. */
+  xpub(path: string): string;
+}
+
+/**
+ * How a family's deposit addresses are made (issue 19 › Keys). `xpub`: from the account's extended
+ * public key by public derivation of the last, non-hardened level, so the API needs only the xpub
+ * the signer published. `pool`: every level is hardened (ed25519), so the signer derives addresses
+ * ahead into a pool that the API claims from.
+ */
+export type DepositAddressScheme =
+  | {
+      type: 'xpub';
+      /** the account path whose child i is deposit address i */
+      accountPath: string;
+      /** deposit address i from the account xpub (public derivation) */
+      address(xpub: string, index: number): string;
+    }
+  | {
+      type: 'pool';
+      /** deposit address i from the seed (signer only) */
+      derive(seed: SeedMaterial, index: number): string;
+    };
+
+/** What a family's watcher is built with (the listener's WatchersService). */
+export interface WatcherDeps {
+  db: DataSource;
+  sink: TransferSink;
+  watchSet: WatchSet;
+  now: () => Date;
+  expiry?: ExpiryHolds;
+  devClock?: boolean;
+}
+
+export interface ChainTransactionRead {
+  /** false when no configured endpoint knows the transaction (or it is not final yet) */
+  found: boolean;
+  /** false for a failed transaction: it moved nothing */
+  succeeded: boolean;
+  /** every transfer the transaction made, to any address, in any token */
+  transfers: ObservedTransfer[];
+}
+
+/** Reads one transaction's transfers on a chain of one family (recovery). */
+export interface ChainTransferReader {
+  read(cfg: ChainConfig, txId: string): Promise<ChainTransactionRead>;
+}
+
+/** No endpoint answered: the chain data could not be read (not a statement about the transaction). */
+export class ChainUnavailableError extends Error {}
+
+/** What the hosted page's QR code and "open in wallet" link carry. */
+export interface WalletRequest {
+  qrText: string;
+  /** a link a wallet app can open, or null when only the address is encoded */
+  uri: string | null;
+}
+
+export interface WalletRequestInput {
+  address: string;
+  chainId: number | null;
+  /** null for the native coin */
+  tokenAddress: string | null;
+  /** atomic units to send, null when not known */
+  atomic: bigint | null;
+}
+
+export interface ChainFamily {
+  readonly kind: string;
+  readonly codec: FamilyCodec;
+  readonly depositAddresses: DepositAddressScheme;
+  /**
+   * BIP-32 account paths whose xpubs the signer publishes for the seedless processes (the deposit
+   * account of an xpub family, and e.g. EVM's gas tank and refund wallets, whose addresses the API shows).
+   */
+  readonly publicAccountPaths: readonly string[];
+  /** The family's watcher, or null while it has none (deposits on it are not detected). */
+  createWatcher: ((cfg: ChainConfig, deps: WatcherDeps, tuning?: Record<string, unknown>) => ChainWatcher) | null;
+  /** The recovery reader, or null while it has none. */
+  transferReader: ChainTransferReader | null;
+  /** Balance of an address in a token (atomic), or null while the family cannot read it. */
+  readBalance: ((cfg: ChainConfig, address: string, token: TokenConfig) => Promise<bigint>) | null;
+  /** The hosted page's QR payload and wallet link. */
+  walletRequest(input: WalletRequestInput): WalletRequest;
+}
