@@ -52,8 +52,11 @@ export function spawnApp(app: 'api' | 'listener' | 'worker' | 'payouts', env: Re
 
 export type CrashPoint = 'after_sign' | 'after_broadcast';
 
-/** The payout process on a payouts harness's database and devnet; with `crashAt`, the signer kills it there. */
-export function payoutsProcess(h: PayoutsHarness, crashAt?: CrashPoint): AppProcess {
+/**
+ * The payout process on a payouts harness's database and devnet; with `crashAt`, the signer kills it
+ * there. `env` adds to (or overrides) its environment, e.g. the harness's SVC_PAYOUT_DELAY_SECONDS.
+ */
+export function payoutsProcess(h: PayoutsHarness, crashAt?: CrashPoint, env: Record<string, string> = {}): AppProcess {
   return spawnApp('payouts', {
     SVC_ENV: 'test',
     SVC_DEV_CLOCK: '1',
@@ -63,6 +66,7 @@ export function payoutsProcess(h: PayoutsHarness, crashAt?: CrashPoint): AppProc
     SVC_MNEMONIC: h.mnemonic,
     SVC_PAYOUT_INTERVAL_MS: '100',
     ...(crashAt ? { SVC_SIGNER_CRASH_AT: crashAt } : {}),
+    ...env,
   });
 }
 
