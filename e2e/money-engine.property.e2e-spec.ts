@@ -35,6 +35,7 @@
 // FUZZ_SEED=<seed> FUZZ_PATH=<path>.
 import fc from 'fast-check';
 import { getAddress, Wallet } from 'ethers';
+import { TOKEN_INTERFACE } from '@svc/devnet';
 import type { Merchant } from './factories/merchant.factory';
 import type { Row } from './support/listener-harness';
 import { legOfTransaction, liveLegsFrom } from './support/money-invariant';
@@ -71,7 +72,14 @@ type Step =
   | { kind: 'run' }
   | { kind: 'kill'; at: CrashPoint | 'random'; afterMs: number };
 
-const PAID: Record<Pay, bigint> = { exact: E18, over: (E18 * 5n) / 4n, under: E18 / 2n };
+type Coin = 'BNB' | 'USDC';
+/** one payment's price in atomic units: 1 BNB, or 10 USDC (18 decimals on the devnet) */
+const PRICE: Record<Coin, bigint> = { BNB: E18, USDC: 10n * E18 };
+const PAID: Record<Pay, (price: bigint) => bigint> = {
+  exact: (p) => p,
+  over: (p) => (p * 5n) / 4n,
+  under: (p) => p / 2n,
+};
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -81,21 +89,26 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('topUp' as const), over: fc.boolean() }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'fundWallet' as const }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'delayPasses' as const }) },
-  { weight: 4, arbitrary: fc.constant({ kind: 'run' as const }) },
+  // few runs between the other steps, so that a kill often finds something to sign
+  { weight: 2, arbitrary: fc.constant({ kind: 'run' as const }) },
   {
-    weight: 2,
+    weight: 3,
     arbitrary: fc.record({
       kind: fc.constant('kill' as const),
       at: fc.constantFrom<CrashPoint | 'random'>('after_sign', 'after_broadcast', 'random'),
-      afterMs: fc.integer({ min: 0, max: 1_500 }),
+      afterMs: fc.integer({ min: 0, max: 800 }),
     }),
   },
 );
 
+/** One transaction of the run as the chain saw it: who sent what (native or the payment's token) to whom. */
 interface MinedTx {
   hash: string;
+  /** the sender of the transaction (who pays its fee) */
   from: string;
+  /** the recipient of the value: the `to` of a native transfer, the token recipient of an ERC-20 transfer */
   to: string;
+  token: boolean;
   value: bigint;
   fee: bigint;
   ok: boolean;
@@ -103,6 +116,9 @@ interface MinedTx {
 
 interface World {
   owner: Merchant;
+  coin: Coin;
+  /** the token contract, null for the native coin */
+  tokenAddress: string | null;
   paymentId: string;
   deposit: string;
   buyer: string;
@@ -110,10 +126,12 @@ interface World {
   wallet: string;
   tank: string;
   tankBefore: bigint;
-  /** everything sent to the deposit by the buyer (payment and top-ups) */
+  /** everything sent to the deposit by the buyer (payment and top-ups), in the payment's coin */
   paidIn: bigint;
-  /** everything the merchant sent to the refund wallet */
+  /** everything the merchant sent to the refund wallet, in the payment's coin */
   walletIn: bigint;
+  /** native coin the merchant sent to the refund wallet for gas (token payments) */
+  walletGasIn: bigint;
   /** the last block scanned for this run's transactions */
   scanned: number;
   /** this run's transactions touching its addresses, by hash (lower case) */
@@ -134,7 +152,12 @@ const units = (atomic: bigint) => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const provider = () => h.payer(CHAIN, NETWORK).provider;
-const balance = (address: string) => h.nativeBalance(CHAIN, NETWORK, address);
+const gasOf = (address: string) => h.nativeBalance(CHAIN, NETWORK, address);
+/** the payment's coin at an address */
+const coinsOf = (w: World, address: string) =>
+  w.tokenAddress ? h.tokenBalance(CHAIN, w.coin, address) : h.nativeBalance(CHAIN, NETWORK, address);
+/** below this a balance of the payment's coin cannot be forwarded: a native transfer's fee; a token has no dust */
+const dustOf = (w: World) => (w.tokenAddress ? 1n : DUST);
 
 /** The invariant broke: the message names the rule; the state seen goes with it into fast-check's report. */
 function violation(w: World, rule: string, seen: unknown): never {
@@ -149,14 +172,24 @@ async function scan(w: World): Promise<void> {
   for (let n = w.scanned + 1; n <= head; n++) {
     const block = await provider().getBlock(n, true);
     for (const tx of block?.prefetchedTransactions ?? []) {
-      if (!mine.has(lc(tx.from)) && !(tx.to && mine.has(lc(tx.to)))) continue;
+      let to = lc(tx.to ?? '');
+      let value = tx.value;
+      const token = !!w.tokenAddress && to === lc(w.tokenAddress);
+      if (token) {
+        const call = TOKEN_INTERFACE.parseTransaction({ data: tx.data, value: tx.value });
+        if (call?.name !== 'transfer') continue; // mint, approvals: not money moving between our addresses
+        to = lc(call.args[0] as string);
+        value = call.args[1] as bigint;
+      }
+      if (!mine.has(lc(tx.from)) && !mine.has(to)) continue;
       const receipt = await provider().getTransactionReceipt(tx.hash);
       if (!receipt) throw new Error(`no receipt for mined ${tx.hash}`);
       w.txs.set(lc(tx.hash), {
         hash: lc(tx.hash),
         from: lc(tx.from),
-        to: lc(tx.to ?? ''),
-        value: tx.value,
+        to,
+        token,
+        value,
         fee: receipt.gasUsed * receipt.gasPrice,
         ok: receipt.status === 1,
       });
@@ -169,10 +202,14 @@ interface Seen {
   payment: Row;
   refunds: Row[];
   sweeps: Row[];
+  /** the payment's coin at each address */
   deposit: bigint;
   buyer: bigint;
   settlement: bigint;
   wallet: bigint;
+  /** native coin (gas) */
+  depositGas: bigint;
+  walletGas: bigint;
   tank: bigint;
 }
 
@@ -185,11 +222,13 @@ async function look(w: World): Promise<Seen> {
     payment,
     refunds,
     sweeps,
-    deposit: await balance(w.deposit),
-    buyer: await balance(w.buyer),
-    settlement: await balance(w.settlement),
-    wallet: await balance(w.wallet),
-    tank: await balance(w.tank),
+    deposit: await coinsOf(w, w.deposit),
+    buyer: await coinsOf(w, w.buyer),
+    settlement: await coinsOf(w, w.settlement),
+    wallet: await coinsOf(w, w.wallet),
+    depositGas: await gasOf(w.deposit),
+    walletGas: await gasOf(w.wallet),
+    tank: await gasOf(w.tank),
   };
 }
 
@@ -211,12 +250,13 @@ async function invariant(w: World): Promise<Seen> {
     if (!leg || !rows.has(leg.purposeId)) {
       violation(w, `a transaction from ${tx.from} that is no leg of this payment's sweeps or refunds`, { tx, leg, s });
     }
+    const coin = tx.token === !!w.tokenAddress;
     const right =
       leg.purpose === 'refund'
-        ? tx.to === lc(w.buyer) && (tx.from === where.deposit || tx.from === where.wallet) && isRefund(leg.purposeId)
+        ? coin && tx.to === lc(w.buyer) && [where.deposit, where.wallet].includes(tx.from) && isRefund(leg.purposeId)
         : leg.purpose === 'sweep'
-          ? tx.to === lc(w.settlement) && tx.from === where.deposit && !isRefund(leg.purposeId)
-          : tx.to === where.deposit && tx.from === where.tank;
+          ? coin && tx.to === lc(w.settlement) && tx.from === where.deposit && !isRefund(leg.purposeId)
+          : !tx.token && [where.deposit, where.wallet].includes(tx.to) && tx.from === where.tank;
     if (!right) violation(w, `a ${leg.purpose} leg went from or to the wrong address`, { tx, leg, s });
     if (tx.ok && leg.purpose !== 'gas_topup') moved.set(leg.purposeId, [...(moved.get(leg.purposeId) ?? []), tx]);
   }
@@ -285,8 +325,8 @@ async function invariant(w: World): Promise<Seen> {
   const unclaimed = unmined.some((l) => l.amountAtomic === null) ? 0n : s.deposit - claimed;
   const openRefunds = s.refunds.filter((r) => OPEN_REFUND.includes(r.status as string));
   const final = ['confirmed', 'overpaid', 'refunded'].includes(s.payment.status as string);
-  if (w.due && final && w.quietRuns >= 3 && unclaimed > DUST && !openSweeps.length && !openRefunds.length) {
-    violation(w, `${units(unclaimed)} BNB at the deposit is owed to nobody (no open sweep or refund)`, s);
+  if (w.due && final && w.quietRuns >= 3 && unclaimed >= dustOf(w) && !openSweeps.length && !openRefunds.length) {
+    violation(w, `${units(unclaimed)} ${w.coin} at the deposit is owed to nobody (no open sweep or refund)`, s);
   }
   return s;
 }
@@ -297,19 +337,29 @@ async function run(): Promise<void> {
   await h.mineAll(1);
 }
 
-/** The real payout process, killed -9 at a crash point or at a random moment once it is up. */
+/**
+ * The real payout process, killed -9 by the signer's crash hook or at a random moment once it is up.
+ * A crash point is reached only when something is signed: while a refund is open or the payout is
+ * due, the process gets long enough for its first run to sign; otherwise it is killed after a while.
+ */
 async function kill(w: World, at: CrashPoint | 'random', afterMs: number): Promise<string> {
+  const s = await look(w);
+  const work =
+    s.refunds.some((r) => OPEN_REFUND.includes(r.status as string)) ||
+    (w.due && !s.sweeps.some((x) => ['completed', 'cancelled'].includes(x.payoutState as string)));
   const p = payoutsProcess(h, at === 'random' ? undefined : at, {
     SVC_PAYOUT_DELAY_SECONDS: String(DELAY_SECONDS),
     LOG_LEVEL: 'info',
   });
+  const spawned = Date.now();
   let exited = false;
   let byUs = false;
   void p.exit.then(() => (exited = true));
   try {
     await waitFor('the payout process to start', () => exited || p.output().includes('started ('), 90_000);
-    // a crash point is reached only if something is signed: a process with nothing to sign is killed after a while
-    await Promise.race([p.exit, sleep(at === 'random' ? afterMs : 1_500)]);
+    startup.ms += Date.now() - spawned;
+    startup.n++;
+    await Promise.race([p.exit, sleep(at === 'random' ? afterMs : work ? 10_000 : 1_000)]);
   } finally {
     if (!exited) {
       byUs = true;
@@ -318,7 +368,23 @@ async function kill(w: World, at: CrashPoint | 'random', afterMs: number): Promi
   }
   const ended = await p.exit;
   if (ended.signal !== 'SIGKILL') violation(w, 'the payout process ended by itself', ended.output.slice(-3_000));
-  return byUs ? 'killed' : 'crashed';
+  return byUs ? (work && at !== 'random' ? 'killed, crash point not reached' : 'killed') : 'crashed';
+}
+
+/** Sends `atomic` of the payment's coin from the devnet's funded account. */
+async function sendCoin(w: World, to: string, atomic: bigint): Promise<void> {
+  const payer = h.payer(CHAIN, NETWORK);
+  await (w.tokenAddress ? payer.sendToken(w.tokenAddress, to, atomic) : payer.sendNative(to, atomic));
+}
+
+/** The merchant funds the refund wallet with `atomic` of the coin (and, for a token, gas for its transfers). */
+async function fundWallet(w: World, atomic: bigint): Promise<void> {
+  await sendCoin(w, w.wallet, atomic);
+  w.walletIn += atomic;
+  if (w.tokenAddress) {
+    await h.payer(CHAIN, NETWORK).sendNative(w.wallet, E18 / 20n);
+    w.walletGasIn += E18 / 20n;
+  }
 }
 
 async function apply(w: World, s: Step): Promise<string> {
@@ -337,9 +403,9 @@ async function apply(w: World, s: Step): Promise<string> {
       // only an underpaid payment's address is still watched; later coins would need a recovery
       const p = (await w.owner.get(`/v1/payments/${w.paymentId}`)).body as Row;
       if (p.status !== 'underpaid') return 'skipped';
-      const wei = s.over ? (E18 * 3n) / 4n : E18 / 2n;
-      await h.pay(p, units(wei));
-      w.paidIn += wei;
+      const atomic = (PRICE[w.coin] * (s.over ? 3n : 2n)) / 4n;
+      await h.pay(p, units(atomic));
+      w.paidIn += atomic;
       await waitFor('the listener to credit the top-up', async () => {
         const x = (await w.owner.get(`/v1/payments/${w.paymentId}`)).body as Row;
         return x.status !== 'underpaid' && toAtomicUnits(x.receivedAmount as string, 18) === w.paidIn;
@@ -348,8 +414,7 @@ async function apply(w: World, s: Step): Promise<string> {
       return s.over ? 'overpaid' : 'confirmed';
     }
     case 'fundWallet':
-      await h.payer(CHAIN, NETWORK).sendNative(w.wallet, E18 / 2n);
-      w.walletIn += E18 / 2n;
+      await fundWallet(w, PRICE[w.coin] / 2n);
       return '';
     case 'delayPasses': {
       await h.advanceClock(DELAY_SECONDS + 1);
@@ -362,6 +427,7 @@ async function apply(w: World, s: Step): Promise<string> {
       return '';
     case 'kill': {
       const how = await kill(w, s.at, s.afterMs);
+      count(`kill ${s.at}: ${how}`);
       await run(); // the restart
       return how;
     }
@@ -370,8 +436,7 @@ async function apply(w: World, s: Step): Promise<string> {
 
 /** Funds the wallet, lets the delay (or the underpaid tail) pass and runs until nothing moves any more. */
 async function settle(w: World): Promise<Seen> {
-  await h.payer(CHAIN, NETWORK).sendNative(w.wallet, 2n * E18);
-  w.walletIn += 2n * E18;
+  await fundWallet(w, 2n * PRICE[w.coin]);
   const p = (await w.owner.get(`/v1/payments/${w.paymentId}`)).body as Row;
   await h.advanceClock(p.status === 'underpaid' ? TAIL_SECONDS : DELAY_SECONDS + 1);
   w.due = true;
@@ -402,29 +467,47 @@ function exact(w: World, s: Seen): void {
       x.payoutState === 'completed' ||
       (x.payoutState === 'cancelled' && x.reason === 'nothing_owed') ||
       (x.payoutState === 'failed' && x.reason) ||
-      (x.payoutState === 'held' && x.reason === 'deposit_balance_low' && s.deposit < DUST);
+      (x.payoutState === 'held' && x.reason === 'deposit_balance_low' && s.deposit < dustOf(w));
     if (!ok) violation(w, `sweep ${x.id} ended ${x.payoutState} / ${x.reason}`, s);
   }
+  const native = !w.tokenAddress;
   const out = (from: string) => [...w.txs.values()].filter((t) => t.from === lc(from));
-  const spent = (from: string) => sum(out(from).map((t) => (t.ok ? t.value : 0n) + t.fee));
+  const spent = (from: string) => sum(out(from).map((t) => (t.ok && !t.token ? t.value : 0n) + t.fee));
   const fees = (from: string) => sum(out(from).map((t) => t.fee));
+  const toppedUp = (to: string) => sum(out(w.tank).map((t) => (t.ok && t.to === lc(to) ? t.value : 0n)));
   const completed = (rows: Row[]) => sum(rows.filter((r) => (r.status ?? r.payoutState) === 'completed').map(amountOf));
   const fromDeposit = s.refunds.filter((r) => r.source === 'deposit_address');
   const fromWallet = s.refunds.filter((r) => r.source === 'refund_wallet');
-  const toppedUp = sum(out(w.tank).map((t) => (t.ok && t.to === lc(w.deposit) ? t.value : 0n)));
-  const want = {
+  // the payment's coin: what came in less what completed rows paid (less the fees, for the native coin)
+  const want: Record<string, bigint> = {
     buyer: completed(s.refunds),
     settlement: completed(s.sweeps),
-    deposit: w.paidIn + toppedUp - completed(fromDeposit) - completed(s.sweeps) - fees(w.deposit),
-    wallet: w.walletIn - completed(fromWallet) - fees(w.wallet),
+    deposit:
+      w.paidIn - completed(fromDeposit) - completed(s.sweeps) - (native ? fees(w.deposit) - toppedUp(w.deposit) : 0n),
+    wallet: w.walletIn - completed(fromWallet) - (native ? fees(w.wallet) - toppedUp(w.wallet) : 0n),
     tank: w.tankBefore - spent(w.tank),
   };
-  const got = { buyer: s.buyer, settlement: s.settlement, deposit: s.deposit, wallet: s.wallet, tank: s.tank };
-  if (JSON.stringify(got, (_, v: unknown) => String(v)) !== JSON.stringify(want, (_, v: unknown) => String(v))) {
-    violation(w, 'a balance is not exact', { got, want, s });
+  const got: Record<string, bigint> = {
+    buyer: s.buyer,
+    settlement: s.settlement,
+    deposit: s.deposit,
+    wallet: s.wallet,
+    tank: s.tank,
+  };
+  if (!native) {
+    // gas: what the tank (or the merchant) sent less the fees paid
+    want.depositGas = toppedUp(w.deposit) - fees(w.deposit);
+    want.walletGas = w.walletGasIn + toppedUp(w.wallet) - fees(w.wallet);
+    got.depositGas = s.depositGas;
+    got.walletGas = s.walletGas;
   }
-  if (out(w.tank).some((t) => t.to !== lc(w.deposit))) violation(w, 'the gas tank paid something else', out(w.tank));
-  if (s.deposit >= DUST) violation(w, `${units(s.deposit)} BNB left at the deposit`, s);
+  if (Object.keys(want).some((k) => want[k] !== got[k])) violation(w, 'a balance is not exact', { got, want, s });
+  if (out(w.tank).some((t) => t.token || ![lc(w.deposit), lc(w.wallet)].includes(t.to))) {
+    violation(w, 'the gas tank paid something other than gas for this payment', out(w.tank));
+  }
+  // the tank tops up exactly the fee a transfer needs: what is left at a token deposit is what the chain forced
+  if (!native && s.depositGas >= DUST) violation(w, `${units(s.depositGas)} BNB of gas left at the deposit`, s);
+  if (s.deposit >= dustOf(w)) violation(w, `${units(s.deposit)} ${w.coin} left at the deposit`, s);
   if (s.deposit > 0n) {
     const last = s.sweeps[s.sweeps.length - 1];
     const says =
@@ -434,14 +517,20 @@ function exact(w: World, s: Seen): void {
   }
 }
 
+/** What the interleavings did, printed at the end: kills that hit a crash point, refund sources, sweep ends. */
+const stats: Record<string, number> = {};
+const startup = { ms: 0, n: 0 };
+const count = (key: string) => (stats[key] = (stats[key] ?? 0) + 1);
+
 test(`money engine property: random orders of pay, top-up, refund, wallet funding, payout delay, payout runs and kill -9; ${RUNS} interleavings`, async () => {
   let interleavings = 0;
   const started = Date.now();
   await fc.assert(
     fc.asyncProperty(
+      fc.constantFrom<Coin>('BNB', 'USDC'),
       fc.constantFrom<Pay>('exact', 'over', 'under'),
       fc.array(step, { minLength: 3, maxLength: 10 }),
-      async (pay, steps) => {
+      async (coin, pay, steps) => {
         const owner = await h.newMerchant();
         const settlement = Wallet.createRandom().address;
         await h.activeAddress(owner, CHAIN, NETWORK, settlement);
@@ -449,27 +538,31 @@ test(`money engine property: random orders of pay, top-up, refund, wallet fundin
           .address as string;
         const scanned = await provider().getBlockNumber();
         const tank = h.gasTankAddress();
+        const paidIn = PAID[pay](PRICE[coin]);
         const payment = await h.paidPayment(
           owner,
-          { chain: CHAIN, token: 'BNB', amount: '1', currency: 'BNB' },
-          units(PAID[pay]),
+          { chain: CHAIN, token: coin, amount: units(PRICE[coin]), currency: coin },
+          units(paidIn),
         );
         const w: World = {
           owner,
+          coin,
+          tokenAddress: coin === 'BNB' ? null : h.devnet.get(CHAIN, NETWORK).tokens[coin],
           paymentId: payment.id as string,
           deposit: getAddress(payment.paymentAddress as string),
           buyer: Wallet.createRandom().address,
           settlement,
           wallet,
           tank,
-          tankBefore: await h.nativeBalance(CHAIN, NETWORK, tank),
-          paidIn: PAID[pay],
+          tankBefore: await gasOf(tank),
+          paidIn,
           walletIn: 0n,
+          walletGasIn: 0n,
           scanned,
           txs: new Map(),
           due: false,
           quietRuns: 0,
-          log: [`pay ${pay}`],
+          log: [`pay ${pay} ${coin}`],
         };
         await invariant(w);
         for (const s of steps) {
@@ -485,6 +578,8 @@ test(`money engine property: random orders of pay, top-up, refund, wallet fundin
         const end = await settle(w);
         exact(w, end);
         interleavings++;
+        for (const r of end.refunds) count(`refund from ${r.source}`);
+        for (const x of end.sweeps) count(`sweep ${x.payoutState}${x.reason ? ` ${x.reason}` : ''}`);
         if (process.env.FUZZ_VERBOSE) {
           const rows = [...end.refunds, ...end.sweeps].map(
             (r) =>
@@ -501,8 +596,10 @@ test(`money engine property: random orders of pay, top-up, refund, wallet fundin
       ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED), path: process.env.FUZZ_PATH } : {}),
     },
   );
+  if (startup.n) stats['payout process start, mean ms'] = Math.round(startup.ms / startup.n);
   console.log(
-    `money engine property: ${interleavings} interleavings green in ${Math.round((Date.now() - started) / 1000)} s`,
+    `money engine property: ${interleavings} interleavings green in ${Math.round((Date.now() - started) / 1000)} s; ` +
+      JSON.stringify(stats),
   );
   expect(interleavings).toBeGreaterThanOrEqual(process.env.FUZZ_SEED ? 1 : RUNS);
 });
