@@ -255,18 +255,20 @@ async function invariant(w: World): Promise<Seen> {
   for (const tx of w.txs.values()) {
     if (![where.deposit, where.wallet, where.tank].includes(tx.from)) continue;
     const leg = await legOfTransaction(h.t.db, CHAIN, NETWORK, tx.hash);
-    if (!leg || !rows.has(leg.purposeId)) {
+    // gas for a transfer of this payment's deposit or wallet that was given up unsigned has no row any more
+    const ours = leg && (rows.has(leg.purposeId!) || (leg.purpose === 'gas_topup' && leg.fuels === tx.to));
+    if (!leg || !ours) {
       violation(w, `a transaction from ${tx.from} that is no leg of this payment's sweeps or refunds`, { tx, leg, s });
     }
     const coin = tx.token === !!w.tokenAddress;
     const right =
       leg.purpose === 'refund'
-        ? coin && tx.to === lc(w.buyer) && [where.deposit, where.wallet].includes(tx.from) && isRefund(leg.purposeId)
+        ? coin && tx.to === lc(w.buyer) && [where.deposit, where.wallet].includes(tx.from) && isRefund(leg.purposeId!)
         : leg.purpose === 'sweep'
-          ? coin && tx.to === lc(w.settlement) && tx.from === where.deposit && !isRefund(leg.purposeId)
+          ? coin && tx.to === lc(w.settlement) && tx.from === where.deposit && !isRefund(leg.purposeId!)
           : !tx.token && [where.deposit, where.wallet].includes(tx.to) && tx.from === where.tank;
     if (!right) violation(w, `a ${leg.purpose} leg went from or to the wrong address`, { tx, leg, s });
-    if (tx.ok && leg.purpose !== 'gas_topup') moved.set(leg.purposeId, [...(moved.get(leg.purposeId) ?? []), tx]);
+    if (tx.ok && leg.purpose !== 'gas_topup') moved.set(leg.purposeId!, [...(moved.get(leg.purposeId!) ?? []), tx]);
   }
   for (const [id, txs] of moved) {
     const row = rows.get(id)!;
