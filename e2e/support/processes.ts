@@ -52,8 +52,11 @@ export function spawnApp(app: 'api' | 'listener' | 'worker' | 'payouts', env: Re
 
 export type CrashPoint = 'after_sign' | 'after_broadcast';
 
-/** The payout process on a payouts harness's database and devnet; with `crashAt`, the signer kills it there. */
-export function payoutsProcess(h: PayoutsHarness, crashAt?: CrashPoint): AppProcess {
+/**
+ * The payout process on a payouts harness's database and devnet; with `crashAt`, the signer kills it
+ * there. `env` adds to (or overrides) its environment, e.g. the harness's SVC_PAYOUT_DELAY_SECONDS.
+ */
+export function payoutsProcess(h: PayoutsHarness, crashAt?: CrashPoint, env: Record<string, string> = {}): AppProcess {
   return spawnApp('payouts', {
     SVC_ENV: 'test',
     SVC_DEV_CLOCK: '1',
@@ -63,6 +66,7 @@ export function payoutsProcess(h: PayoutsHarness, crashAt?: CrashPoint): AppProc
     SVC_MNEMONIC: h.mnemonic,
     SVC_PAYOUT_INTERVAL_MS: '100',
     ...(crashAt ? { SVC_SIGNER_CRASH_AT: crashAt } : {}),
+    ...env,
   });
 }
 
@@ -70,4 +74,64 @@ export function payoutsProcess(h: PayoutsHarness, crashAt?: CrashPoint): AppProc
 export async function killedAt(h: PayoutsHarness, point: CrashPoint): Promise<void> {
   const ended = await payoutsProcess(h, point).exit;
   if (ended.signal !== 'SIGKILL') throw new Error(`expected a SIGKILL at ${point}, got ${JSON.stringify(ended)}`);
+}
+
+/**
+ * A payout process spawned ahead of time: its modules are compiled and loaded, and it runs
+ * apps/payouts/src/main.ts (exactly as `payoutsProcess` does, same environment) only once `start`
+ * is called, with the crash point given then. A test that kills many payout processes keeps the
+ * next one warm while it does other things, so each kill does not pay for loading the code.
+ */
+export interface WarmPayoutsProcess {
+  start(crashAt?: CrashPoint): AppProcess;
+  /** ends it unstarted (SIGKILL) */
+  discard(): Promise<void>;
+}
+
+export function warmPayoutsProcess(h: PayoutsHarness, env: Record<string, string> = {}): WarmPayoutsProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require('./scripts/swc-register.js'); require('./apps/payouts/src/payouts.factory.ts');
+       process.stdin.once('data', (line) => {
+         const point = String(line).trim();
+         if (point) process.env.SVC_SIGNER_CRASH_AT = point;
+         require('./apps/payouts/src/main.ts');
+       });`,
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        SVC_DATA_KEY: TEST_DATA_KEY,
+        SVC_ENV: 'test',
+        SVC_DEV_CLOCK: '1',
+        DATABASE_URL: h.t.config.databaseUrl,
+        REDIS_URL: h.t.config.redisUrl,
+        SVC_CHAINS_FILE: h.devnet.chainsFile,
+        SVC_MNEMONIC: h.mnemonic,
+        SVC_PAYOUT_INTERVAL_MS: '100',
+        ...env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const exit = new Promise<{ code: number | null; signal: string | null; output: string }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, output: out })),
+  );
+  return {
+    start(crashAt) {
+      child.stdin?.write(`${crashAt ?? ''}\n`);
+      return { child, output: () => out, exit };
+    },
+    async discard() {
+      child.kill('SIGKILL');
+      await exit;
+    },
+  };
 }
