@@ -6,10 +6,9 @@
 //      signed but not final), and how much each claims;
 //   2. which sweep or refund a transaction found on chain belongs to (a transaction broadcast by a
 //      process killed before it recorded the hash is on chain, but not yet in the API).
-// Today they read outbound_transfers / outbound_attempts (issue 18 before its rewrite). When the
-// engine moves to outbound transactions with legs and a claims table (money contract, issue 18),
-// re-point these two functions at it (claims keyed by chain and address; legs by attempt hash) and
-// leave the property test as it is.
+// They read the engine of issue 18: outbound transactions carry legs, every live leg holds a claim on
+// its source address (outbound_claims, keyed by chain and address, released when its transaction is
+// final or given up), and sweeps.transfer_id / refunds.transfer_id link an outbound transaction.
 
 /** The database handle of the test app (a TypeORM DataSource); only `query` is used. */
 export interface Queryable {
@@ -32,35 +31,37 @@ export interface LiveLeg {
   txHashes: string[];
 }
 
-/** The not-yet-final states of an outbound transfer: its amount is still claimed from its source. */
-const LIVE_STATES = ['planned', 'signed', 'submitted', 'replacing', 'mined'];
-
 /**
- * The sweep or refund a transfer pays: the row whose transfer_id links it, else its purpose id (a
- * sweep whose first transfer was given up gets a transfer with a purpose id of its own; only
- * sweeps.transfer_id links that one). A SQL expression over the transfer aliased `t`.
+ * The sweep or refund a transaction pays: the row whose transfer_id links it, else its leg's purpose
+ * id (a sweep whose first transaction was given up gets one with a purpose id of its own; only
+ * sweeps.transfer_id links that one). A SQL expression over the transaction aliased `t` and its leg `l`.
  */
 const OWNER = `COALESCE((SELECT s.id::text FROM sweeps s WHERE s.transfer_id = t.id),
                         (SELECT r.id::text FROM refunds r WHERE r.transfer_id = t.id),
-                        t.purpose_id::text)`;
+                        l.purpose_id::text)`;
 
-/** Every live leg drawing on `address` (chain, network) according to the engine's records. */
+/** The engine's leg purpose `gas` is the test's `gas_topup`. */
+const purposeOf = (p: unknown): LegPurpose => (p === 'gas' ? 'gas_topup' : (p as LegPurpose));
+
+/** Every live leg drawing on `address` (chain, network): the unreleased claims on it. */
 export async function liveLegsFrom(db: Queryable, chain: string, network: string, address: string): Promise<LiveLeg[]> {
   const rows = await db.query(
-    `SELECT t.id, t.purpose, ${OWNER} AS owner, t.to_address, t.amount_mode, t.amount_atomic,
+    `SELECT l.id, l.purpose, ${OWNER} AS owner, l.to_address, l.amount_mode, c.amount_atomic,
             array_remove(array_cat(array_agg(a.tx_hash), ARRAY[t.tx_hash]::varchar[]), NULL) AS hashes
-       FROM outbound_transfers t
-       LEFT JOIN outbound_attempts a ON a.transfer_id = t.id
-      WHERE t.chain = $1 AND t.network = $2 AND lower(t.from_address) = lower($3) AND t.state = ANY($4)
-      GROUP BY t.id`,
-    [chain, network, address, LIVE_STATES],
+       FROM outbound_claims c
+       JOIN outbound_legs l ON l.id = c.leg_id
+       JOIN outbound_transactions t ON t.id = l.transaction_id
+       LEFT JOIN outbound_attempts a ON a.transaction_id = t.id
+      WHERE c.chain = $1 AND c.network = $2 AND lower(c.address) = lower($3) AND c.released_at IS NULL
+      GROUP BY l.id, t.id, c.leg_id`,
+    [chain, network, address],
   );
   return rows.map((r) => ({
     id: r.id as string,
-    purpose: r.purpose as LegPurpose,
+    purpose: purposeOf(r.purpose),
     purposeId: r.owner as string,
     toAddress: (r.to_address as string).toLowerCase(),
-    amountAtomic: r.amount_mode === 'all' ? null : BigInt(r.amount_atomic as string),
+    amountAtomic: r.amount_mode === 'all' || r.amount_atomic === null ? null : BigInt(r.amount_atomic as string),
     txHashes: [...new Set((r.hashes as string[]).map((x) => x.toLowerCase()))],
   }));
 }
@@ -70,11 +71,11 @@ export interface RecordedLeg {
   id: string;
   purpose: LegPurpose;
   /**
-   * The sweep or refund it pays; for a gas top-up, the one whose transfer it fuels (when that
-   * transfer was given up unsigned, nothing links it to a row any more: its own purpose id then).
+   * The sweep or refund it pays; for a gas top-up, the one whose transaction it fuels (when that
+   * transaction was given up unsigned, nothing links it to a row any more: its own purpose id then).
    */
   purposeId: string | null;
-  /** for a gas top-up: the address whose transfer it fuels (lower case) */
+  /** for a gas top-up: the address whose transaction it fuels (lower case) */
   fuels: string | null;
 }
 
@@ -86,22 +87,26 @@ export async function legOfTransaction(
   txHash: string,
 ): Promise<RecordedLeg | null> {
   const rows = await db.query(
-    `SELECT t.id, t.purpose, ${OWNER} AS owner, parent.from_address AS fuels,
-            (SELECT ${OWNER.replace(/\bt\./g, 'parent.')}) AS parent_owner
-       FROM outbound_transfers t
-       LEFT JOIN outbound_transfers parent ON parent.id = t.parent_id
+    `SELECT l.id, l.purpose, ${OWNER} AS owner, parent.sender_address AS fuels,
+            (SELECT COALESCE((SELECT s.id::text FROM sweeps s WHERE s.transfer_id = parent.id),
+                             (SELECT r.id::text FROM refunds r WHERE r.transfer_id = parent.id),
+                             (SELECT pl.purpose_id::text FROM outbound_legs pl WHERE pl.transaction_id = parent.id ORDER BY pl.ordinal LIMIT 1))
+            ) AS parent_owner
+       FROM outbound_transactions t
+       JOIN outbound_legs l ON l.transaction_id = t.id
+       LEFT JOIN outbound_transactions parent ON parent.id = t.funds_transaction_id
       WHERE t.chain = $1 AND t.network = $2
         AND (lower(t.tx_hash) = lower($3)
-             OR EXISTS (SELECT 1 FROM outbound_attempts a WHERE a.transfer_id = t.id AND lower(a.tx_hash) = lower($3)))`,
+             OR EXISTS (SELECT 1 FROM outbound_attempts a WHERE a.transaction_id = t.id AND lower(a.tx_hash) = lower($3)))`,
     [chain, network, txHash],
   );
-  if (rows.length > 1) throw new Error(`transaction ${txHash} is recorded for ${rows.length} transfers`);
+  if (rows.length > 1) throw new Error(`transaction ${txHash} is recorded for ${rows.length} legs`);
   const [r] = rows;
   if (!r) return null;
-  if (r.purpose !== 'gas_topup') {
-    return { id: r.id as string, purpose: r.purpose as LegPurpose, purposeId: r.owner as string, fuels: null };
+  if (r.purpose !== 'gas') {
+    return { id: r.id as string, purpose: purposeOf(r.purpose), purposeId: r.owner as string, fuels: null };
   }
-  // a top-up belongs to the transfer it fuels (its parent), whose row link may have moved on
+  // a gas leg belongs to the transaction it fuels (its funds_transaction_id), whose row link may have moved on
   return {
     id: r.id as string,
     purpose: 'gas_topup',
