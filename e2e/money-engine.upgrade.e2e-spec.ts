@@ -278,9 +278,12 @@ test('in-flight transfers of the old schema end exactly once after the upgrade',
   const tankBefore = await h.nativeBalance('bnb', 'mainnet', h.gasTankAddress());
 
   // the database as it was before this migration
-  const last = (await q('SELECT name FROM migrations ORDER BY id DESC LIMIT 1'))[0].name;
-  expect(last).toBe('OutboundLegsAndClaims1795640000000');
-  await h.t.db.undoLastMigration({ transaction: 'all' });
+  // (migrations that landed after it are undone first, then it)
+  for (;;) {
+    const last = (await q('SELECT name FROM migrations ORDER BY id DESC LIMIT 1'))[0].name;
+    await h.t.db.undoLastMigration({ transaction: 'all' });
+    if (last === 'OutboundLegsAndClaims1795640000000') break;
+  }
 
   const signedOnly = await nativeSweep(payments[0], 'signed');
   const broadcast = await nativeSweep(payments[1], 'submitted');
