@@ -23,7 +23,7 @@ const ABANDON_24 = `${'abandon '.repeat(23)}art`;
 
 beforeAll(() => {
   // The built service is what operators run: compile it (tsc only; the pay app is not needed to be refused).
-  const entries = ['api', 'cli', 'worker', 'listener', 'payouts'].map(dist);
+  const entries = ['api', 'cli', 'worker', 'listener', 'payouts', 'signer'].map(dist);
   if (!isBuildCurrent(entries)) {
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
     execFileSync('npx', ['tsc-alias', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
@@ -96,7 +96,9 @@ describe('npm start without SVC_ENV is production and refuses', () => {
 
 describe('each built process (npm run start:<app>) is production unless SVC_ENV says otherwise', () => {
   test.each([
-    ['api', { ...good, SVC_MNEMONIC: TEST_MNEMONIC }, /well-known test mnemonic/],
+    // the signer alone reads the seed (issue 19 › Keys); the API neither reads nor judges it
+    ['signer', { ...good, SVC_MNEMONIC: TEST_MNEMONIC }, /well-known test mnemonic/],
+    ['signer', { SVC_DATA_KEY: DATA_KEY }, /SVC_MNEMONIC \(or SVC_MNEMONIC_FILE\) is required in production/],
     ['payouts', { ...good, SVC_MNEMONIC: ABANDON_12 }, /well-known test mnemonic/],
     ['api', { ...good, SVC_SETTLEMENT_COOLDOWN_SECONDS: '0' }, /COOLDOWN_SECONDS=0 is refused/],
     ['worker', {}, /SVC_DATA_KEY \(or SVC_DATA_KEY_FILE\) is required in production/],
