@@ -74,13 +74,15 @@ function send(
     req.on('error', (err) => {
       if (!answered) reject(err); // a reset after the answer is the server closing the unread body
     });
+    // one chunk per turn of the event loop, so an answer that has arrived is seen before the next
+    // write (a tight loop on a busy machine could push the whole body while the answer waits unread)
     const pump = () => {
-      while (!answered && sent < total) {
-        const n = Math.min(chunk, total - sent);
-        sent += n;
-        if (!req.write(fill(n))) return void req.once('drain', pump);
-      }
-      if (!answered) req.end();
+      if (answered) return;
+      if (sent >= total) return void req.end();
+      const n = Math.min(chunk, total - sent);
+      sent += n;
+      if (req.write(fill(n))) setImmediate(pump);
+      else req.once('drain', pump);
     };
     pump();
   });
