@@ -46,7 +46,15 @@ interface Answer {
  */
 function send(
   path: string,
-  opts: { method?: string; total: number; chunk?: number; declared?: boolean; fill?: (n: number) => Buffer },
+  opts: {
+    method?: string;
+    total: number;
+    chunk?: number;
+    declared?: boolean;
+    fill?: (n: number) => Buffer;
+    /** stop writing after this many bytes and wait: only a server that answers without the rest answers at all */
+    stallAfter?: number;
+  },
 ): Promise<Answer> {
   const { method = 'POST', total, chunk = 4096, declared = true } = opts;
   const fill = opts.fill ?? ((n: number) => Buffer.alloc(n, 0x20)); // JSON whitespace
@@ -79,6 +87,7 @@ function send(
     const pump = () => {
       if (answered) return;
       if (sent >= total) return void req.end();
+      if (opts.stallAfter !== undefined && sent >= opts.stallAfter) return; // the rest never comes
       const n = Math.min(chunk, total - sent);
       sent += n;
       if (req.write(fill(n))) setImmediate(pump);
@@ -101,7 +110,13 @@ async function payments(productId: string): Promise<number> {
 describe('pay-app route handlers take at most 16 kB of body (413 above it)', () => {
   test('a 24 MiB body with Content-Length to the link checkout: 413 before the body is read; nothing minted', async () => {
     const p = await m.product(fixedProduct());
-    const res = await send(`/api/products/${p.slug}/checkout`, { total: 24 * 1024 * 1024, chunk: 64 * 1024 });
+    // 1 MiB of the declared 24 is written, then nothing: the 413 must come without the body (on a busy
+    // machine a racing writer could push all 24 MiB before a prompt answer is read)
+    const res = await send(`/api/products/${p.slug}/checkout`, {
+      total: 24 * 1024 * 1024,
+      chunk: 64 * 1024,
+      stallAfter: 1024 * 1024,
+    });
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toEqual({
       statusCode: 413,
@@ -120,6 +135,7 @@ describe('pay-app route handlers take at most 16 kB of body (413 above it)', () 
       chunk: 1024,
       declared: false,
       fill,
+      stallAfter: 1024 * 1024,
     });
     expect(res.status).toBe(413);
     expect(res.sentBeforeAnswer).toBeLessThan(8 * 1024 * 1024);
