@@ -74,14 +74,8 @@ async function waitFor<T>(
 
 async function startSigner(seed: string): Promise<INestApplicationContext> {
   const config = loadConfig({ ...env, SVC_MNEMONIC: seed }, { dataKey: false });
-  const app = await createSignerApp({ ...config, logLevel: 'silent' }, { levels: POOL, intervalMs: 100 });
-  try {
-    await app.init();
-  } catch (err) {
-    await app.close();
-    throw err;
-  }
-  return app;
+  // started as start:signer starts it; a refused seed throws here with the application closed
+  return createSignerApp({ ...config, logLevel: 'silent' }, { levels: POOL, intervalMs: 100 });
 }
 
 const addressIndex = async (paymentId: string): Promise<bigint> => {

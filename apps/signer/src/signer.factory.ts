@@ -2,9 +2,9 @@ import { INestApplicationContext, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { SvcConfig } from '@svc/config';
-import { SignerAppModule, SignerAppOptions } from './signer.module';
+import { DepositKeysKeeper, SignerAppModule, SignerAppOptions } from './signer.module';
 
-/** The signer application, as in production; e2e tests run it in-process the same way. */
+/** The signer application, started (keys published, pools filled), as in production; e2e tests run it in-process the same way. */
 export async function createSignerApp(
   config: SvcConfig,
   options: Partial<SignerAppOptions> = {},
@@ -15,5 +15,11 @@ export async function createSignerApp(
   });
   app.useLogger(app.get(Logger)); // pino JSON lines (docs/operations.md › Logs)
   NestLogger.flush();
+  try {
+    await app.get(DepositKeysKeeper).start(); // refuses another seed (issue 19 › Keys)
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
   return app;
 }

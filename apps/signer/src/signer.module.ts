@@ -1,12 +1,4 @@
-import {
-  DynamicModule,
-  Inject,
-  Injectable,
-  Logger,
-  Module,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { DynamicModule, Inject, Injectable, Logger, Module, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   DEFAULT_POOL_LEVELS,
@@ -39,7 +31,7 @@ export interface SignerAppOptions {
  * (issue 18) lands; until then apps/payouts signs.
  */
 @Injectable()
-export class DepositKeysKeeper implements OnApplicationBootstrap, OnModuleDestroy {
+export class DepositKeysKeeper implements OnModuleDestroy {
   private readonly logger = new Logger('signer');
   private readonly deriver: DepositAddressDeriver;
   private readonly wallets: RefundWallets;
@@ -55,7 +47,12 @@ export class DepositKeysKeeper implements OnApplicationBootstrap, OnModuleDestro
     this.wallets = new RefundWallets(db, new EvmAccounts(options.mnemonic), clock, new SuiAccounts(options.mnemonic));
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  /**
+   * Publishes the keys and fills the pools, then keeps them topped up. Called by createSignerApp
+   * once the application is up, not as a Nest bootstrap hook: a refused seed must close the
+   * application (its ops server and database pool), and Nest 11 closes nothing after a failed init.
+   */
+  async start(): Promise<void> {
     const added = await provisionDepositKeys(this.db.manager, this.deriver, this.options.levels);
     this.logger.log(`public account keys published; pools topped up ${JSON.stringify(added)}`);
     await this.provisionWallets();

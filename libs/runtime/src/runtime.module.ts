@@ -31,6 +31,8 @@ export type ProcessHealth = () => Record<string, unknown>;
 export class OpsServerService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ops');
   private server: OpsServer | null = null;
+  /** the start in progress: a shutdown that comes before the listen completed waits for it, then closes */
+  private starting: Promise<OpsServer> | null = null;
 
   constructor(
     private readonly metrics: Metrics,
@@ -51,7 +53,7 @@ export class OpsServerService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.server = await startOpsServer(this.port, this.host, this.metrics, async () => {
+    this.starting = startOpsServer(this.port, this.host, this.metrics, async () => {
       let database: 'ok' | 'unavailable' = 'ok';
       try {
         await this.db.query('SELECT 1');
@@ -64,12 +66,20 @@ export class OpsServerService implements OnApplicationBootstrap, OnApplicationSh
         body: { status: ok ? 'ok' : 'unavailable', process: this.metrics.processName, database, ...this.extra?.() },
       };
     });
+    const server = await this.starting;
+    if (this.starting === null) return; // shut down while binding: onApplicationShutdown closed it
+    this.server = server;
     this.logger.log(`/healthz and /metrics on ${this.host} port ${this.server.port}`);
   }
 
+  // Nest runs a module's bootstrap hooks together: when another one fails (the signer refusing a
+  // seed), close() can come while the listen is still under way. Wait for it, then close, or the
+  // server outlives the application.
   async onApplicationShutdown(): Promise<void> {
-    await this.server?.close();
+    const server = this.server ?? (await this.starting?.catch(() => null));
+    this.starting = null;
     this.server = null;
+    await server?.close();
   }
 }
 
