@@ -9,6 +9,8 @@ const moduleNameMapper = {
 };
 module.exports = {
   testTimeout: 60000,
+  // fails a run that a forgotten server or child would keep alive (jest.teardown.js)
+  globalTeardown: '<rootDir>/jest.teardown.js',
   projects: [
     {
       displayName: 'unit',
