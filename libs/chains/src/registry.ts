@@ -23,6 +23,8 @@ export interface ChainConfig {
   kind: ChainKind;
   chainId: number | null;
   rpcUrls: string[];
+  /** WebSocket endpoint for new heads (chains file `wsUrl`; EVM): the watcher wakes on each head, polling stays the fallback. */
+  wsUrl?: string;
   confirmations: number;
   /** Cap of the price per gas of every signed attempt, atomic (chains file `maxFeePerGas`); absent: the built-in default. */
   maxFeePerGas?: string;
@@ -429,6 +431,7 @@ const CHAIN_FIELDS = [
   'kind',
   'chainId',
   'rpcUrls',
+  'wsUrl',
   'confirmations',
   'watched',
   'tokens',
@@ -483,6 +486,9 @@ export function mergeChainsFile(base: ChainConfig[], json: unknown, source: stri
     if (e.rpcUrls !== undefined && !(Array.isArray(e.rpcUrls) && e.rpcUrls.every((u) => typeof u === 'string'))) {
       fail(`${label}.rpcUrls`, 'must be an array of strings');
     }
+    if (e.wsUrl !== undefined && !(typeof e.wsUrl === 'string' && /^wss?:\/\/[^\s]+$/i.test(e.wsUrl))) {
+      fail(`${label}.wsUrl`, 'must be a ws:// or wss:// URL');
+    }
     if (e.confirmations !== undefined && !isInt(e.confirmations, 0)) {
       fail(`${label}.confirmations`, 'must be an integer >= 0');
     }
@@ -511,6 +517,7 @@ export function mergeChainsFile(base: ChainConfig[], json: unknown, source: stri
     if (!existing) result.push(target);
     if (e.chainId !== undefined) target.chainId = e.chainId as number | null;
     if (e.rpcUrls !== undefined) target.rpcUrls = [...(e.rpcUrls as string[])];
+    if (e.wsUrl !== undefined) target.wsUrl = e.wsUrl as string;
     if (e.confirmations !== undefined) target.confirmations = e.confirmations as number;
     if (e.maxFeePerGas !== undefined) target.maxFeePerGas = e.maxFeePerGas as string;
 

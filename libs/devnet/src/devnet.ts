@@ -100,6 +100,8 @@ export interface ChainsFileEntry {
   kind: 'evm';
   chainId: number | null;
   rpcUrls: string[];
+  /** Anvil answers WebSocket on its HTTP port: the watcher's new heads (eth_subscribe) */
+  wsUrl?: string;
   confirmations: number;
   watched: boolean;
   tokens: ChainsFileToken[];
@@ -185,6 +187,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         kind: 'evm',
         chainId: spec.chainId,
         rpcUrls: [node.url],
+        wsUrl: node.url.replace(/^http/, 'ws'),
         confirmations: spec.confirmations,
         watched: fileTokens.some((t) => t.watched),
         tokens: fileTokens,

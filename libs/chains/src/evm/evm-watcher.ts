@@ -30,10 +30,15 @@ import {
   watchesNative,
 } from './evm-transfers';
 import { bloomBits, bloomMayHoldTransfer } from './bloom';
+import { NewHeadsOptions, NewHeadsSubscription } from './evm-heads';
 
 export interface EvmWatcherOptions {
   /** wait between head polls once caught up */
   pollIntervalMs: number;
+  /** the same while new heads arrive over WebSocket (chains file `wsUrl`), the poll then being only the fallback; null: 5 × pollIntervalMs */
+  subscribedPollIntervalMs: number | null;
+  /** the WebSocket subscription's reconnect and liveness timings */
+  newHeads: Partial<NewHeadsOptions>;
   /** blocks per chunk (one eth_getLogs, one sink call, one cursor write); halved when the node says the range is too large */
   chunkSize: number;
   /** chunks per round before the head and the watch set are read again */
@@ -52,6 +57,8 @@ export interface EvmWatcherOptions {
 
 export const DEFAULT_EVM_WATCHER_OPTIONS: EvmWatcherOptions = {
   pollIntervalMs: 400,
+  subscribedPollIntervalMs: null,
+  newHeads: {},
   chunkSize: 100,
   chunksPerRound: 20,
   claimRetryMs: 5_000,
@@ -101,6 +108,11 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
   private readonly contractBits: number[][];
   private loop: Promise<void> | null = null;
   private lease: ChainLease | null = null;
+  private readonly heads: NewHeadsSubscription | null;
+  /** a head was announced since the walk last read the head: the idle wait is skipped */
+  private headAnnounced = false;
+  /** the walk is in its caught-up wait (the only wait a new head cuts short; never a backoff) */
+  private idleWaiting = false;
   protected readonly st: {
     state: WatcherState;
     head: bigint | null;
@@ -136,6 +148,15 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
           backoffMaxMs: this.options.backoffMaxMs,
         })
       : null;
+    this.heads =
+      this.rpc && config.wsUrl
+        ? new NewHeadsSubscription(config.wsUrl, () => this.headArrived(), this.logger, this.options.newHeads)
+        : null;
+  }
+
+  private headArrived(): void {
+    this.headAnnounced = true;
+    if (this.idleWaiting) this.wake?.();
   }
 
   protected now(): Date {
@@ -151,11 +172,13 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
       return;
     }
     this.stopping = false;
+    this.heads?.start();
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.heads?.stop();
     this.wake?.();
     await this.loop;
     this.loop = null;
@@ -226,6 +249,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
         cursor ??= await this.openCursor(lease);
         // A pass begins before the head is read: every block made before this moment is at or below it.
         const startedAt = this.deps.now();
+        this.headAnnounced = false; // any head announced from here on is read by the next pass
         const head = await this.head();
         const fin = finalHead(head, this.config.confirmations);
         if (cursor.position > fin) {
@@ -233,7 +257,12 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
           // after `fin` hold a transfer to a payment it would let expire.
           await this.passes.completed(lease, startedAt, head, fin, (due) => this.checkTail(fin, head, due));
           await this.idle(lease);
-          await this.sleep(this.options.pollIntervalMs);
+          if (!this.headAnnounced) {
+            this.idleWaiting = true;
+            const poll = this.options.pollIntervalMs;
+            await this.sleep(this.heads?.live ? (this.options.subscribedPollIntervalMs ?? 5 * poll) : poll);
+            this.idleWaiting = false;
+          }
           continue;
         }
         // Read after the head: every payment with a transfer in blocks up to `fin` already exists.
