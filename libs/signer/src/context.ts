@@ -5,6 +5,7 @@ import type { Network } from '@svc/domain';
 import type { SignerCrashPoint } from '@svc/config';
 import { FeePolicy, feePolicy } from './fees/fees';
 import type { EvmKeyring } from './keys/keyring';
+import type { SuiKeyring } from './keys/sui-keyring';
 import { EvmRail } from './rpc/evm-rail';
 import { EvmRpcClient, JsonRpcClient } from './rpc/evm-rpc-client';
 import { OutboundRequestError } from './outbound/outbound.errors';
@@ -27,6 +28,10 @@ export interface SignerOptions {
   feePolicy?: Partial<FeePolicy> | ((chain: ChainConfig) => Partial<FeePolicy>);
   /** The JSON-RPC client of a chain (default: JsonRpcClient over the registry's rpcUrls). */
   rpc?: (chain: ChainConfig) => EvmRpcClient;
+  /** The seed's Sui keys: without them the signer does not send on Sui rails. */
+  suiKeyring?: SuiKeyring;
+  /** Gas units of a sponsored Sui transfer (its budget is this × the reference gas price). */
+  suiGasUnits?: bigint;
   /** Test only (SvcConfig.signerCrashAt): SIGKILL this process at that step. */
   crashAt?: SignerCrashPoint | null;
   logger?: SignerLogger;
