@@ -12,7 +12,7 @@ import { generateMnemonic } from '@svc/chains';
 import { ClockService } from '@svc/core';
 import { DEV_SUI_USDC, DevSui, SUI, fundDevSuiAccount, startDevSui, writeChainsFile } from '@svc/devnet';
 import { SettlementActivation } from '@svc/payments';
-import { OutboundService, SuiKeyring } from '@svc/signer';
+import { OutboundService, RefundWallets, SuiKeyring } from '@svc/signer';
 import { createListenerApp } from '../../apps/listener/src/listener.factory';
 import { createPayoutsApp } from '../../apps/payouts/src/payouts.factory';
 import type { PayoutsOptions } from '../../apps/payouts/src/payouts.options';
@@ -35,6 +35,7 @@ export interface SuiPayoutsHarness {
   keyring: SuiKeyring;
   runner: PayoutRunner;
   signer: OutboundService;
+  refundWallets: RefundWallets;
   payoutsApp(options?: Partial<PayoutsOptions>): Promise<INestApplicationContext>;
   runPayouts(runner?: PayoutRunner): Promise<RailPayoutReport[]>;
   /** payout runs until the payment's sweeps satisfy `done` */
@@ -120,6 +121,7 @@ export async function startSuiPayoutsHarness(
       keyring,
       runner,
       signer,
+      refundWallets: first.get(RefundWallets),
       payoutsApp,
       async runPayouts(r = runner) {
         for (const a of apps) await a.get(ClockService).refresh();
