@@ -128,7 +128,11 @@ export class SuiSponsoredRail {
       digest: TransactionDataBuilder.getDigestFromBytes(bytes),
       bytes: toBase64(bytes),
       signatures,
-      fence: { gasCoin: ref(plan.gasCoin), inputs: plan.inputs.map(ref), expirationEpoch: plan.expirationEpoch ?? null },
+      fence: {
+        gasCoin: ref(plan.gasCoin),
+        inputs: plan.inputs.map(ref),
+        expirationEpoch: plan.expirationEpoch ?? null,
+      },
       amountAtomic,
     };
   }
@@ -157,6 +161,7 @@ export class SuiSponsoredRail {
       { digest },
     );
     if (!known.transaction) return null;
+    const cp = known.transaction.effects?.checkpoint;
     const { transaction } = await this.node.client.core.getTransaction({ digest });
     const { status, gasUsed } = transaction.effects;
     const computationCost = BigInt(gasUsed.computationCost);
@@ -166,8 +171,7 @@ export class SuiSponsoredRail {
       error: status.success ? null : status.error,
       gasPaid: computationCost + BigInt(gasUsed.storageCost) - BigInt(gasUsed.storageRebate),
       computationCost,
-      checkpoint:
-        known.transaction.effects?.checkpoint == null ? null : BigInt(known.transaction.effects.checkpoint.sequenceNumber),
+      checkpoint: cp ? BigInt(cp.sequenceNumber) : null,
     };
   }
 
@@ -183,7 +187,10 @@ export class SuiSponsoredRail {
 
   /** The current epoch. */
   async epoch(): Promise<bigint> {
-    const data = await this.node.query<{ epoch: { epochId: number } | null }>('query svcEpoch { epoch { epochId } }', {});
+    const data = await this.node.query<{ epoch: { epochId: number } | null }>(
+      'query svcEpoch { epoch { epochId } }',
+      {},
+    );
     if (!data.epoch) throw new Error('the Sui node knows no epoch');
     return BigInt(data.epoch.epochId);
   }
@@ -201,7 +208,8 @@ export class SuiSponsoredRail {
     if (moved >= 0) return `object ${fence[moved].objectId} is no longer at version ${fence[moved].version}`;
     if (attempt.fence.expirationEpoch !== null) {
       const epoch = await this.epoch();
-      if (epoch > attempt.fence.expirationEpoch) return `it expired with epoch ${attempt.fence.expirationEpoch} (now ${epoch})`;
+      if (epoch > attempt.fence.expirationEpoch)
+        return `it expired with epoch ${attempt.fence.expirationEpoch} (now ${epoch})`;
     }
     return false;
   }
