@@ -34,6 +34,8 @@ export interface SignerOptions {
   suiGasUnits?: bigint;
   /** Test only (SvcConfig.signerCrashAt): SIGKILL this process at that step. */
   crashAt?: SignerCrashPoint | null;
+  /** Test only: what happens at `crashAt` instead of the SIGKILL (e.g. throw, to stop an in-process step there). */
+  onCrash?: (point: SignerCrashPoint) => void;
   logger?: SignerLogger;
 }
 
@@ -103,6 +105,8 @@ export class SignerContext {
 
   /** The test hook of the crash-safety tests: the process dies here as if killed from outside. */
   crashPoint(point: SignerCrashPoint): void {
-    if (this.options.crashAt === point) process.kill(process.pid, 'SIGKILL');
+    if (this.options.crashAt !== point) return;
+    if (this.options.onCrash) this.options.onCrash(point);
+    else process.kill(process.pid, 'SIGKILL');
   }
 }
