@@ -334,8 +334,8 @@ function printSummary(config, { apiKey, slug, sessionUrl, payment, suiPayment, s
           `  Sui payment    ${suiPayment.expectedAmount} ${suiPayment.token} on sui to ${suiPayment.paymentAddress}`,
           `  Pay it         npm run svc -- dev:pay --payment ${suiPayment.id}`,
           '                 (a signed transaction on the Sui devnet; confirmed at the next checkpoint read)',
-          '                 Sui USDC is not paid out yet (manual_required): Sui sweeps come with issue 22',
-          '                 (its destination: the demo Sui settlement wallet, the sui/mainnet default)',
+          '                 then swept to the demo Sui settlement wallet (the sui/mainnet default) in one',
+          '                 sponsored transaction whose gas the Sui gas tank pays (GET /v1/sweeps)',
         ]
       : []),
     'Webhooks: POST /v1/webhooks with a URL on this machine (http://localhost:<port>/...) is allowed here.',
