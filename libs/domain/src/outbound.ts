@@ -62,8 +62,7 @@ export type SuiObjectRef = { objectId: string; version: string; digest: string }
  * all of them hold. Later families: blockhash, ref block and expiry.
  */
 export type OutboundFence =
-  | { nonce: string }
-  | { sui: { gasCoin: SuiObjectRef; inputs: SuiObjectRef[]; expirationEpoch: string | null } };
+  { nonce: string } | { sui: { gasCoin: SuiObjectRef; inputs: SuiObjectRef[]; expirationEpoch: string | null } };
 
 /**
  * The fee of a transaction, per chain family. EVM: the type, gas limit and price (eip1559:

@@ -11,7 +11,8 @@ import type { OutboundRail } from './outbound-rail';
 export const OUTBOUND_RAILS = {
   evm: (ctx, config) => new EvmOutboundRail(ctx, config, new OutboundEngine(ctx)),
   sui: (ctx, config) => {
-    if (!ctx.options.suiKeyring) throw new OutboundRequestError(`${config.chain}: the signer was built without Sui keys.`);
+    if (!ctx.options.suiKeyring)
+      throw new OutboundRequestError(`${config.chain}: the signer was built without Sui keys.`);
     if (config.rpcUrls.length === 0) {
       throw new OutboundRequestError(`${config.chain}/${config.network} has no rpcUrls in the chain registry.`);
     }

@@ -84,7 +84,8 @@ export interface OutboundAttempt {
 /** A fence that is not an EVM nonce (docs/money-out.md › Rails). */
 export type FamilyFence = Exclude<OutboundFence, { nonce: string }>;
 
-const nonceOf = (fence: OutboundFence | null): bigint | null => (fence && 'nonce' in fence ? BigInt(fence.nonce) : null);
+const nonceOf = (fence: OutboundFence | null): bigint | null =>
+  fence && 'nonce' in fence ? BigInt(fence.nonce) : null;
 
 const big = (v: string | undefined | null): bigint | null => (v === undefined || v === null ? null : BigInt(v));
 const str = (v: bigint | null): string | undefined => (v === null ? undefined : v.toString());
