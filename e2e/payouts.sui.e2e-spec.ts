@@ -61,6 +61,9 @@ test('exact: one sponsored transaction moves all of the deposit USDC; the deposi
   });
   // what the tank paid is recorded, and is exactly what left the tank
   expect(h.balance(h.keyring.gasTankAddress, SUI)).toBe(tankBefore - BigInt(transfer.fee.paid));
+  console.log(
+    `Sui sponsored sweep (1 input coin): budget ${transfer.fee.gasLimit} units × ${transfer.fee.gasPrice} MIST, the tank paid ${transfer.fee.paid} MIST`,
+  );
   const events = await completedEvents(payment.id);
   expect(events).toEqual([
     expect.objectContaining({
@@ -95,6 +98,7 @@ test('underpaid, then topped up: nothing leaves while underpaid; then the two co
   expect(h.balance(settlement, DEV_SUI_USDC) - before).toBe(USDC(10));
   const [transfer] = await transfersOf(payment.id);
   expect(transfer.fence.sui.inputs).toHaveLength(2);
+  console.log(`Sui sponsored sweep (2 input coins merged): the tank paid ${transfer.fee.paid} MIST`);
   expect(h.sui.server.chain.coinsOf(payment.paymentAddress)).toHaveLength(0);
 });
 
