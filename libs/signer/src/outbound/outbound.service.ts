@@ -109,7 +109,10 @@ export class OutboundService {
     return this.plan({ ...sweep(req), token: null }, m);
   }
 
-  /** Sweep a deposit address's whole token balance; the gas tank tops up exactly the fee first. */
+  /**
+   * Sweep a deposit address's whole token balance; the gas tank funds the fee as the rail does
+   * (EVM: a top-up of exactly the fee first; Sui: it sponsors the transaction).
+   */
   planTokenSweep(req: SweepRequest & { token: string }, m?: EntityManager): Promise<OutboundTransfer> {
     return this.plan({ ...sweep(req), token: req.token }, m);
   }
