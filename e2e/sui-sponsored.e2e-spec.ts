@@ -1,5 +1,5 @@
 // The Sui rail's sponsored transfer (issue 22 step 2's building block, libs/signer/src/rails/sui/
-// sui-sponsored.ts; not wired into the engine yet) on the Sui devnet: the deposit address is the
+// sui-sponsored.ts, which the engine's Sui rail signs with) on the Sui devnet: the deposit address is the
 // sender, the Sui gas tank the gas owner; all of the deposit's USDC moves in one transaction and it
 // keeps nothing; executing the stored bytes again pays nothing twice; the fence (gas coin + input
 // versions) tells a dead attempt from a landed one; the tank's gas coins are handed out once.
@@ -87,7 +87,7 @@ test('an attempt whose input coin another transaction consumed is provably dead;
   const other = await rail.sign(await sweepPlan(1, new Set([stale.fence.gasCoin.objectId])));
   expect(other.digest).not.toBe(stale.digest);
   expect(await rail.execute(other)).toMatchObject({ kind: 'executed', effects: { success: true } });
-  expect(await rail.fenceDead(stale)).toBe(true);
+  expect(await rail.fenceDead(stale)).toMatch(/is no longer at version/);
   const refused = await rail.execute(stale);
   expect(refused.kind).toBe('rejected');
   expect(chain().balanceOf(deposit, DEV_SUI_USDC)).toBe(0n);

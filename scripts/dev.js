@@ -16,8 +16,9 @@
 // demo payment is paid out a few seconds after it confirms (SVC_PAYOUT_INTERVAL_MS 5000 here).
 // Refunds: the Demo workspace's refund wallet (the address GET /v1/refund-wallets names, which
 // refunds of paid-out payments are sent from) is funded with native coin and every dev token.
-// Sui: the gas tank's and the refund wallet's Sui addresses (derived from the seed by
-// libs/devnet's Sui paths until the service has its own) get SUI, the refund wallet USDC too.
+// Sui: the Sui gas tank (the gas owner of every sponsored Sui payout and refund) gets SUI, the
+// refund wallet's Sui address SUI and USDC; the demo Sui USDC payment is swept to the demo Sui
+// settlement address once `dev:pay` paid it.
 const fs = require('node:fs');
 const path = require('node:path');
 const { root, dist, isBuildCurrent } = require('./svc.js');
@@ -210,8 +211,8 @@ async function seedPayouts(config, merchantId, devnet) {
   const { EvmAccounts } = require(built('libs', 'chains', 'src'));
   const { DevPayer, DEV_SETTLEMENT_ADDRESS, DEV_SUI_SETTLEMENT } = require(built('libs', 'devnet', 'src'));
   const db = await createDataSource(config.databaseUrl, 2).initialize();
-  // Sui too: its settlement wallet is a publicly known dev key as well (DEV_SUI_SETTLEMENT); Sui
-  // payouts are manual_required until the service signs on Sui, with this as their destination.
+  // Sui too: its settlement wallet is a publicly known dev key as well (DEV_SUI_SETTLEMENT); Sui USDC
+  // is forwarded there in sponsored transactions (native SUI payouts stay manual_required).
   const rails = devnet.chains.map((c) => ({
     chain: c.spec.chain,
     network: c.spec.network,
@@ -285,8 +286,8 @@ async function fundRefundWallet(config, merchantId, localUrl, apiKey, devnet) {
 
 /**
  * The Demo refund wallet's Sui address: the service allocates one index per workspace
- * (refund_wallets, EVM m/44'/60'/2'/0/i) and derives no Sui refund wallet yet, so the devnet
- * takes the same index on the Sui path m/44'/784'/2'/0'/i' (libs/devnet/src/sui/accounts.ts).
+ * (refund_wallets, EVM m/44'/60'/2'/0/i) and its Sui refund wallet is the same index on the Sui
+ * path m/44'/784'/2'/0'/i' (RefundWallets.ensureSui; the devnet derives it the same way).
  */
 async function suiRefundWallet(config, merchantId) {
   require('reflect-metadata');
@@ -333,8 +334,8 @@ function printSummary(config, { apiKey, slug, sessionUrl, payment, suiPayment, s
           `  Sui payment    ${suiPayment.expectedAmount} ${suiPayment.token} on sui to ${suiPayment.paymentAddress}`,
           `  Pay it         npm run svc -- dev:pay --payment ${suiPayment.id}`,
           '                 (a signed transaction on the Sui devnet; confirmed at the next checkpoint read)',
-          '                 Sui USDC is not paid out yet (manual_required): Sui sweeps come with issue 22',
-          '                 (its destination: the demo Sui settlement wallet, the sui/mainnet default)',
+          '                 then swept to the demo Sui settlement wallet (the sui/mainnet default) in one',
+          '                 sponsored transaction whose gas the Sui gas tank pays (GET /v1/sweeps)',
         ]
       : []),
     'Webhooks: POST /v1/webhooks with a URL on this machine (http://localhost:<port>/...) is allowed here.',

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ChainRegistry, generateMnemonic, redactRpcText } from '@svc/chains';
+import { ChainRegistry, family, generateMnemonic, redactRpcText } from '@svc/chains';
 import { exitOnSignals } from '@svc/runtime';
 import { ConfigError, loadConfig, resolveMnemonic } from '@svc/config';
 import { OutboundService } from '@svc/signer';
@@ -17,11 +17,11 @@ async function main(): Promise<void> {
   const rails = app
     .get(ChainRegistry)
     .all()
-    .filter((c) => c.kind === 'evm' && c.rpcUrls.length > 0)
+    .filter((c) => family(c.kind).outbound !== null && c.rpcUrls.length > 0)
     .map((c) => `${c.chain}/${c.network}`);
   new Logger('payouts').log(
     `started (${config.env}); every ${config.payoutIntervalMs} ms, delay ${config.payoutDelaySeconds} s; ` +
-      `signing on ${rails.join(', ') || 'no EVM rail'}; gas tank ${signer.ctx.keyring.gasTankAddress}`,
+      `signing on ${rails.join(', ') || 'no rail'}; gas tank ${signer.ctx.keyring.gasTankAddress}`,
   );
 }
 

@@ -284,7 +284,8 @@ export class PayoutPlanner {
     if (s.support.kind === 'manual')
       return { kind: 'wait', payoutState: 'manual_required', reason: s.support.reason, destination };
     if (!destination) return this.held('no_settlement_address', null);
-    if (p.addressKind !== 'evm') return { kind: 'skip', why: `a ${p.addressKind} deposit address on an EVM rail` };
+    if (p.addressKind !== rail.kind)
+      return { kind: 'skip', why: `a ${p.addressKind} deposit address on a ${rail.kind} rail` };
     const check = await this.signer.check({
       chain: rail.chain,
       network: rail.network,

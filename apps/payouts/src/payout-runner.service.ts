@@ -7,10 +7,11 @@
 //   3. the signer moves every open transaction of the rail on (sign, broadcast, receipt, replace);
 //      sweeps and refunds follow in the same db transactions (SweepLegs, RefundLegs), so completion,
 //      settlement.completed and the credit note commit with the receipt.
-// Non-EVM rails only get their manual_required sweeps; an EVM rail without RPC URLs is skipped.
+// Rails of a family without an outbound rail (the family table's `outbound`: today Solana, Tron)
+// only get their manual_required sweeps; a signing rail without RPC URLs is skipped.
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ChainConfig, ChainRegistry } from '@svc/chains';
+import { ChainConfig, ChainRegistry, family } from '@svc/chains';
 import { SVC_CONFIG, SvcConfig } from '@svc/core';
 import type { Network } from '@svc/domain';
 import { OutboundService } from '@svc/signer';
@@ -115,7 +116,7 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
         report.errors.push(`${name}: ${(err as Error).message}`);
       }
     };
-    const signs = rail.kind === 'evm';
+    const signs = family(rail.kind).outbound !== null;
     if (signs) await step('resume', async () => void (report.resumed = await this.planner.resumeOpen(rail, size)));
     // after resume (which gives up an unsigned payout while a refund is in flight), before new payouts
     await step('refunds', async () => void (report.refunds.planned = await this.refundPlanner.planOpen(rail, size)));
@@ -135,10 +136,10 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
     return report;
   }
 
-  /** Every rail of the registry a run can work on: EVM rails need an RPC URL to sign. */
+  /** Every rail of the registry a run can work on: a rail that signs needs an RPC URL. */
   private rails(): ChainConfig[] {
     return this.chains.all().filter((c) => {
-      if (c.kind !== 'evm' || c.rpcUrls.length > 0) return true;
+      if (family(c.kind).outbound === null || c.rpcUrls.length > 0) return true;
       const key = `${c.chain}/${c.network}`;
       if (!this.skipped.has(key)) {
         this.skipped.add(key);

@@ -6,7 +6,7 @@
 // with a reason and is decided again on every run, so funding the wallet or the tank resumes it.
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ChainConfig } from '@svc/chains';
+import { ChainConfig, family } from '@svc/chains';
 import { ClockService } from '@svc/core';
 import { RefundEntity } from '@svc/db';
 import { RefundReason, RefundSource, refundWaitReason } from '@svc/domain';
@@ -157,7 +157,7 @@ export class RefundPlanner {
 
   /** money contract › Refunds 4: the deposit address while its funds are there, else the refund wallet. */
   private async decide(rail: ChainConfig, refund: RefundEntity): Promise<Decision> {
-    if (rail.kind !== 'evm') return { kind: 'wait', reason: 'chain_not_supported' };
+    if (family(rail.kind).outbound === null) return { kind: 'wait', reason: 'chain_not_supported' };
     const payment = await this.payments.findById(refund.paymentId);
     if (!payment) return { kind: 'skip', why: 'its payment vanished' };
     // an unsigned payout leg does not stop a refund from the deposit: planning the refund gives it up
@@ -165,7 +165,7 @@ export class RefundPlanner {
     const request = { chain: rail.chain, network: rail.network, to: refund.toAddress, token: refund.tokenAddress };
     // one refund at a time from the deposit: a second one planned in the same run would count on the same balance
     const depositBusy = (await this.refunds.depositRefundsInFlight(payment.id, refund.id)) > 0;
-    if (payout !== 'yes' && payment.addressKind === 'evm' && !depositBusy) {
+    if (payout !== 'yes' && payment.addressKind === rail.kind && !depositBusy) {
       const from = depositKey(payment.addressIndex);
       const check = await this.signer.check({ ...request, from, amount: refund.amountAtomic });
       if (check.ok) return { kind: 'plan', source: 'deposit_address', from, fromAddress: payment.paymentAddress };
@@ -173,7 +173,7 @@ export class RefundPlanner {
       // a native refund whose fee the deposit address cannot add falls to the refund wallet
       if (wait !== 'fee_balance_low') return wait ? { kind: 'wait', reason: wait } : skip(check);
     }
-    const wallet = await this.wallets.ensure(refund.workspaceId);
+    const wallet = await this.wallets.ensureFor(rail.kind, refund.workspaceId);
     const check = await this.signer.check({ ...request, from: wallet.key, amount: refund.amountAtomic });
     if (check.ok) return { kind: 'plan', source: 'refund_wallet', from: wallet.key, fromAddress: wallet.address };
     // the deposit may pay once the other refund from it is final: decided again next run

@@ -98,6 +98,20 @@ export interface WalletRequestInput {
   atomic: bigint | null;
 }
 
+/**
+ * How money leaves a family's addresses through the outbound engine (docs/money-out.md › Rails):
+ * the engine signs on a family whose row has this, and calls the family's rail (libs/signer's
+ * OUTBOUND_RAILS, the same keys) for the quote, the signed bytes, the broadcast, the status and
+ * the fence's expiry. `feeFunding` says who pays the network fee of a token transfer: `gas_top_up`
+ * (EVM: the gas tank sends the sender exactly the fee first, a transaction of its own) or
+ * `sponsored` (Sui: the gas tank is the transaction's gas owner; no second transaction exists).
+ */
+export interface OutboundSupport {
+  feeFunding: 'gas_top_up' | 'sponsored';
+  /** whether the native coin is forwarded by sweeps (Sui: no, spec › native SUI is paid out by hand) */
+  sweepsNative: boolean;
+}
+
 export interface ChainFamily {
   readonly kind: string;
   readonly codec: FamilyCodec;
@@ -115,4 +129,6 @@ export interface ChainFamily {
   readBalance: ((cfg: ChainConfig, address: string, token: TokenConfig) => Promise<bigint>) | null;
   /** The hosted page's QR payload and wallet link. */
   walletRequest(input: WalletRequestInput): WalletRequest;
+  /** Payouts and refunds through the outbound engine, or null while money on the family leaves by hand. */
+  readonly outbound: OutboundSupport | null;
 }

@@ -52,11 +52,17 @@ export const OUTBOUND_WAIT_REASONS = [
 ] as const;
 export type OutboundWaitReason = (typeof OUTBOUND_WAIT_REASONS)[number];
 
+/** A Sui object at one version (what a transaction's inputs and gas payment name). */
+export type SuiObjectRef = { objectId: string; version: string; digest: string };
+
 /**
- * What makes two signed versions of a transaction the same one, per chain family (EVM: the
- * sender's nonce, a decimal string). Later families: blockhash, ref block and expiry, object versions.
+ * What makes two signed versions of a transaction the same one, per chain family. EVM: the
+ * sender's nonce, a decimal string. Sui: the gas coin and every input coin at the versions the
+ * attempt was built on, and the epoch after which it expires; the attempt can execute only while
+ * all of them hold. Later families: blockhash, ref block and expiry.
  */
-export type OutboundFence = { nonce: string };
+export type OutboundFence =
+  { nonce: string } | { sui: { gasCoin: SuiObjectRef; inputs: SuiObjectRef[]; expirationEpoch: string | null } };
 
 /**
  * The fee of a transaction, per chain family. EVM: the type, gas limit and price (eip1559:

@@ -68,12 +68,13 @@ describe('what can be swept (money contract › Payouts 4 and 9)', () => {
     });
   });
 
-  test('Sui: native SUI and Sui tokens are manual_required', () => {
+  test('Sui: native SUI is manual_required; a Sui coin type (USDC) is a token sweep', () => {
     expect(sweepSupport('sui', { native: true, address: '0x2::sui::SUI' })).toEqual({
       kind: 'manual',
       reason: 'native_sui',
     });
-    expect(sweepSupport('sui', { native: false, address: '0x…::usdc::USDC' })).toEqual({
+    expect(sweepSupport('sui', { native: false, address: '0x…::usdc::USDC' })).toEqual({ kind: 'token' });
+    expect(sweepSupport('sui', { native: false, address: null })).toEqual({
       kind: 'manual',
       reason: 'no_sweep_support',
     });

@@ -207,7 +207,9 @@ export function sweepSupport(
       if (token.native) return { kind: 'native' };
       return token.address ? { kind: 'token' } : { kind: 'manual', reason: 'no_sweep_support' };
     case 'sui':
-      return { kind: 'manual', reason: token.native ? 'native_sui' : 'no_sweep_support' };
+      // spec: native SUI is paid out by hand; a Sui coin type is forwarded in one sponsored transaction
+      if (token.native) return { kind: 'manual', reason: 'native_sui' };
+      return token.address ? { kind: 'token' } : { kind: 'manual', reason: 'no_sweep_support' };
     case 'solana':
     case 'tron':
       return { kind: 'manual', reason: 'no_sweep_support' };

@@ -5,6 +5,7 @@ import type { Network } from '@svc/domain';
 import type { SignerCrashPoint } from '@svc/config';
 import { FeePolicy, feePolicy } from './fees/fees';
 import type { EvmKeyring } from './keys/keyring';
+import type { SuiKeyring } from './keys/sui-keyring';
 import { EvmRail } from './rpc/evm-rail';
 import { EvmRpcClient, JsonRpcClient } from './rpc/evm-rpc-client';
 import { OutboundRequestError } from './outbound/outbound.errors';
@@ -27,8 +28,14 @@ export interface SignerOptions {
   feePolicy?: Partial<FeePolicy> | ((chain: ChainConfig) => Partial<FeePolicy>);
   /** The JSON-RPC client of a chain (default: JsonRpcClient over the registry's rpcUrls). */
   rpc?: (chain: ChainConfig) => EvmRpcClient;
+  /** The seed's Sui keys: without them the signer does not send on Sui rails. */
+  suiKeyring?: SuiKeyring;
+  /** Gas units of a sponsored Sui transfer (its budget is this × the reference gas price). */
+  suiGasUnits?: bigint;
   /** Test only (SvcConfig.signerCrashAt): SIGKILL this process at that step. */
   crashAt?: SignerCrashPoint | null;
+  /** Test only: what happens at `crashAt` instead of the SIGKILL (e.g. throw, to stop an in-process step there). */
+  onCrash?: (point: SignerCrashPoint) => void;
   logger?: SignerLogger;
 }
 
@@ -98,6 +105,8 @@ export class SignerContext {
 
   /** The test hook of the crash-safety tests: the process dies here as if killed from outside. */
   crashPoint(point: SignerCrashPoint): void {
-    if (this.options.crashAt === point) process.kill(process.pid, 'SIGKILL');
+    if (this.options.crashAt !== point) return;
+    if (this.options.onCrash) this.options.onCrash(point);
+    else process.kill(process.pid, 'SIGKILL');
   }
 }

@@ -1,4 +1,5 @@
-// @svc/signer: the crash-safe EVM "money out" machinery (docs/money-out.md › The signer).
+// @svc/signer: the crash-safe "money out" machinery, one outbound rail per chain family (EVM, Sui;
+// docs/money-out.md › The signer, › Rails).
 export * from './context';
 export * from './fees/fees';
 export * from './keys/keyring';
@@ -11,6 +12,8 @@ export * from './outbound/outbound.errors';
 export * from './outbound/outbound.repository';
 export * from './outbound/outbound.service';
 export * from './outbound/outbound-transfer';
+export * from './outbound/outbound-rail';
+export * from './outbound/outbound-rails';
 export * from './outbound/purpose-handler';
 export * from './outbound/pay-check';
 export * from './outbound/rail-runner';

@@ -4,7 +4,7 @@
 // hardened account keeps them apart from deposit addresses (which the listener watches and the
 // payout runs sweep); the index is allocated once and kept in refund_wallets.
 import type { DataSource, EntityManager } from 'typeorm';
-import { EvmAccounts, SuiAccounts } from '@svc/chains';
+import { EvmAccounts, SuiAccounts, type ChainKind } from '@svc/chains';
 import { RefundWalletEntity } from '@svc/db';
 import type { Clock } from './context';
 import { refundWalletKey, SignerKeyRef } from './keys/keyring';
@@ -23,6 +23,18 @@ export class RefundWallets {
     private readonly clock: Clock,
     private readonly sui: SuiAccounts | null = null,
   ) {}
+
+  /** The workspace's refund wallet on a family's rails (the same index on every family). */
+  ensureFor(kind: ChainKind, workspaceId: string, m: EntityManager = this.db.manager): Promise<RefundWallet> {
+    switch (kind) {
+      case 'evm':
+        return this.ensure(workspaceId, m);
+      case 'sui':
+        return this.ensureSui(workspaceId, m);
+      default:
+        throw new Error(`no refund wallet on ${kind} rails`);
+    }
+  }
 
   /** The workspace's EVM refund wallet, allocated on first use. */
   async ensure(workspaceId: string, m: EntityManager = this.db.manager): Promise<RefundWallet> {

@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { ChainRegistry, EvmAccounts, SuiAccounts } from '@svc/chains';
 import type { Clock, SignerOptions } from './context';
 import { EvmKeyring } from './keys/keyring';
+import { SuiKeyring } from './keys/sui-keyring';
 import { OutboundService } from './outbound/outbound.service';
 import { RefundWallets } from './refund-wallets';
 
@@ -33,7 +34,10 @@ export class SignerModule {
           provide: OutboundService,
           inject: [SIGNER_MODULE_OPTIONS],
           useFactory: (o: SignerModuleOptions) =>
-            new OutboundService(o.dataSource, o.registry, new EvmKeyring(o.mnemonic), o.clock, o),
+            new OutboundService(o.dataSource, o.registry, new EvmKeyring(o.mnemonic), o.clock, {
+              suiKeyring: new SuiKeyring(o.mnemonic),
+              ...o,
+            }),
         },
         {
           provide: RefundWallets,

@@ -33,4 +33,5 @@ export const evmFamily: ChainFamily = {
   transferReader: new EvmTransferReader(),
   readBalance: readEvmBalance,
   walletRequest: evmWalletRequest,
+  outbound: { feeFunding: 'gas_top_up', sweepsNative: true },
 };

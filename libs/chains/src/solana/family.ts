@@ -34,4 +34,5 @@ export const solanaFamily: ChainFamily = {
   transferReader: null,
   readBalance: null,
   walletRequest: ({ address }) => ({ qrText: address, uri: null }),
+  outbound: null,
 };

@@ -18,8 +18,10 @@ export const suiFamily: ChainFamily = {
   publicAccountPaths: [],
   createWatcher: (cfg, deps, tuning) => new SuiWatcher(cfg, deps, tuning as Partial<SuiWatcherOptions>),
   transferReader: new SuiTransferReader(),
-  // Balance reads and the outbound rail come with the Sui issue (22).
+  // Balance reads live in the signer's Sui rail (libs/signer/src/rails/sui) for now.
   readBalance: null,
   // No wallet URI scheme carries a Sui amount and network: the plain address.
   walletRequest: ({ address }) => ({ qrText: address, uri: null }),
+  // sponsored transactions: the Sui gas tank is the gas owner of every payout and refund (issue 22)
+  outbound: { feeFunding: 'sponsored', sweepsNative: false },
 };

@@ -42,4 +42,5 @@ export const tronFamily: ChainFamily = {
   transferReader: null,
   readBalance: null,
   walletRequest: ({ address }) => ({ qrText: address, uri: null }),
+  outbound: null,
 };

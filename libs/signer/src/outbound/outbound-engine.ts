@@ -400,6 +400,7 @@ export class OutboundEngine {
       error: null,
       signedAt: null,
       nonce: null,
+      familyFence: null,
       gasLimit: null,
       feeType: null,
       gasPrice: null,

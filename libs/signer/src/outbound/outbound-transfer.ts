@@ -40,6 +40,8 @@ export interface OutboundTransfer {
   signedAt: Date | null;
   /** The fence (EVM nonce); null until the first attempt is signed, or after it was provably spent by another. */
   nonce: bigint | null;
+  /** The fence of a family whose fence is not a nonce (Sui: object versions and expiry); null as `nonce`. */
+  familyFence: FamilyFence | null;
   gasLimit: bigint | null;
   feeType: FeeType | null;
   gasPrice: bigint | null;
@@ -79,6 +81,12 @@ export interface OutboundAttempt {
   lastError: string | null;
 }
 
+/** A fence that is not an EVM nonce (docs/money-out.md › Rails). */
+export type FamilyFence = Exclude<OutboundFence, { nonce: string }>;
+
+const nonceOf = (fence: OutboundFence | null): bigint | null =>
+  fence && 'nonce' in fence ? BigInt(fence.nonce) : null;
+
 const big = (v: string | undefined | null): bigint | null => (v === undefined || v === null ? null : BigInt(v));
 const str = (v: bigint | null): string | undefined => (v === null ? undefined : v.toString());
 
@@ -102,7 +110,8 @@ export function transferOf(t: OutboundTransactionEntity, leg: OutboundLegEntity)
     waitReason: t.waitReason,
     error: t.error,
     signedAt: t.signedAt,
-    nonce: big(t.fence?.nonce),
+    nonce: nonceOf(t.fence),
+    familyFence: t.fence && !('nonce' in t.fence) ? t.fence : null,
     gasLimit: big(t.fee?.gasLimit),
     feeType: t.fee?.type ?? null,
     gasPrice: big(t.fee?.gasPrice),
@@ -122,8 +131,8 @@ export function transferOf(t: OutboundTransactionEntity, leg: OutboundLegEntity)
   };
 }
 
-export function fenceOf(t: Pick<OutboundTransfer, 'nonce'>): OutboundFence | null {
-  return t.nonce === null ? null : { nonce: t.nonce.toString() };
+export function fenceOf(t: Pick<OutboundTransfer, 'nonce' | 'familyFence'>): OutboundFence | null {
+  return t.nonce === null ? t.familyFence : { nonce: t.nonce.toString() };
 }
 
 export function feeOf(
@@ -197,6 +206,12 @@ export function legColumns(t: OutboundTransfer): Omit<OutboundLegEntity, 'transa
   };
 }
 
+function evmNonce(a: OutboundAttemptEntity): bigint {
+  const nonce = nonceOf(a.fence);
+  if (nonce === null) throw new Error(`attempt ${a.attempt} of ${a.transactionId} has no EVM nonce`);
+  return nonce;
+}
+
 export function attemptOf(a: OutboundAttemptEntity): OutboundAttempt {
   const amounts = a.amounts[0] ?? { amountAtomic: '0', valueAtomic: '0' };
   return {
@@ -204,7 +219,7 @@ export function attemptOf(a: OutboundAttemptEntity): OutboundAttempt {
     attempt: a.attempt,
     txHash: a.txHash,
     rawTx: a.rawTx,
-    nonce: BigInt(a.fence.nonce),
+    nonce: evmNonce(a),
     gasLimit: BigInt(a.fee.gasLimit),
     feeType: a.fee.type,
     gasPrice: big(a.fee.gasPrice),

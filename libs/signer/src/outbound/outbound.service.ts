@@ -3,13 +3,13 @@
 // whether it can pay, read balances. Sweeps and refunds follow their transactions through the
 // purpose handlers they register (`handle`), inside the engine's own db transactions.
 import { randomUUID } from 'node:crypto';
-import { getAddress } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
 import { redactRpcText, type ChainRegistry } from '@svc/chains';
 import type { Network } from '@svc/domain';
 import { Clock, SignerContext, SignerOptions } from '../context';
 import { depositKey, EvmKeyring, GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
-import { OutboundEngine } from './outbound-engine';
+import type { OutboundRail } from './outbound-rail';
+import { outboundRailOf } from './outbound-rails';
 import {
   OutboundConflictError,
   OutboundNotCancellableError,
@@ -17,7 +17,7 @@ import {
   OutboundRequestError,
 } from './outbound.errors';
 import type { OutboundAttempt, OutboundTransfer } from './outbound-transfer';
-import { checkPay, PayCheck } from './pay-check';
+import type { PayCheck } from './pay-check';
 import type { HandledPurpose, OutboundPurposeHandler } from './purpose-handler';
 import { RailRunReport, runRail } from './rail-runner';
 
@@ -25,9 +25,9 @@ export interface TransferRequest {
   chain: string;
   network: Network;
   from: SignerKeyRef;
-  /** Destination (checksummed on the way in). */
+  /** Destination (in the rail's stored spelling on the way in: EVM checksummed, Sui normalized). */
   to: string;
-  /** ERC-20 contract; null for the native coin. */
+  /** ERC-20 contract or Sui coin type; null for the native coin. */
   token: string | null;
   /** Atomic units, or `all`: the whole balance (native: the balance minus exactly the fee). */
   amount: bigint | 'all';
@@ -59,11 +59,22 @@ export interface Balance {
 
 export class OutboundService {
   readonly ctx: SignerContext;
-  private readonly engine: OutboundEngine;
+  private readonly rails = new Map<string, OutboundRail>();
 
   constructor(db: DataSource, registry: ChainRegistry, keyring: EvmKeyring, clock: Clock, options: SignerOptions = {}) {
     this.ctx = new SignerContext(db, registry, keyring, clock, options);
-    this.engine = new OutboundEngine(this.ctx);
+  }
+
+  /** The outbound rail of a registered (chain, network): its family's (outbound-rails.ts). */
+  rail(chain: string, network: Network): OutboundRail {
+    const key = `${chain}/${network}`;
+    let rail = this.rails.get(key);
+    if (rail) return rail;
+    const config = this.ctx.registry.get(chain, network);
+    if (!config) throw new OutboundRequestError(`${key} is not in the chain registry.`);
+    rail = outboundRailOf(this.ctx, config);
+    this.rails.set(key, rail);
+    return rail;
   }
 
   // ---- planning ---------------------------------------------------------------------------
@@ -98,7 +109,10 @@ export class OutboundService {
     return this.plan({ ...sweep(req), token: null }, m);
   }
 
-  /** Sweep a deposit address's whole token balance; the gas tank tops up exactly the fee first. */
+  /**
+   * Sweep a deposit address's whole token balance; the gas tank funds the fee as the rail does
+   * (EVM: a top-up of exactly the fee first; Sui: it sponsors the transaction).
+   */
   planTokenSweep(req: SweepRequest & { token: string }, m?: EntityManager): Promise<OutboundTransfer> {
     return this.plan({ ...sweep(req), token: req.token }, m);
   }
@@ -139,8 +153,9 @@ export class OutboundService {
   // ---- moving on --------------------------------------------------------------------------
 
   /** One step or more of the state machine (sign, broadcast, receipt, replace); safe to call from anywhere, any time. */
-  advance(id: string): Promise<OutboundTransfer> {
-    return this.engine.advance(id);
+  async advance(id: string): Promise<OutboundTransfer> {
+    const t = await this.get(id);
+    return this.rail(t.chain, t.network).advance(id);
   }
 
   /**
@@ -148,7 +163,8 @@ export class OutboundService {
    * (a PostgreSQL advisory lock): null when another process holds it.
    */
   runPending(chain: string, network: Network): Promise<RailRunReport | null> {
-    return runRail(this.ctx, chain, network, (id) => this.engine.advance(id));
+    const rail = this.rail(chain, network);
+    return runRail(this.ctx, chain, network, (id) => rail.advance(id));
   }
 
   // ---- reading ----------------------------------------------------------------------------
@@ -170,18 +186,17 @@ export class OutboundService {
 
   /** Whether the transfer could be signed now, and what it would send and cost; else why not. */
   check(req: TransferRequest): Promise<PayCheck> {
-    return checkPay(this.ctx, { ...req, to: getAddress(req.to) }, this.ctx.keyring.address(req.from));
+    return this.rail(req.chain, req.network).check(req);
   }
 
-  /** The operator's gas tank on a rail: its address (the same on every EVM chain) and native balance. */
-  async gasTank(chain: string, network: Network): Promise<{ address: string; balanceAtomic: bigint }> {
-    const address = this.ctx.keyring.gasTankAddress;
-    return { address, balanceAtomic: await this.ctx.rail(chain, network).nativeBalance(address, 'latest') };
+  /** The operator's gas tank on a rail: its address (the same on every EVM chain; Sui: its own) and native balance. */
+  gasTank(chain: string, network: Network): Promise<{ address: string; balanceAtomic: bigint }> {
+    return this.rail(chain, network).gasTank();
   }
 
   /** What an address holds on a rail: the native coin and every registered token with a contract, in registry order. */
   async balances(chain: string, network: Network, address: string): Promise<Balance[]> {
-    const rail = this.ctx.rail(chain, network);
+    const rail = this.rail(chain, network);
     const out: Balance[] = [];
     for (const t of rail.config.tokens) {
       if (!t.native && t.address === null) continue;
@@ -192,9 +207,7 @@ export class OutboundService {
         amountAtomic: null,
       };
       try {
-        balance.amountAtomic = t.native
-          ? await rail.nativeBalance(address, 'latest')
-          : await rail.tokenBalance(t.address as string, address, 'latest');
+        balance.amountAtomic = await rail.balance(address, t);
       } catch (err) {
         balance.error = redactRpcText((err as Error).message);
       }
@@ -210,14 +223,12 @@ export class OutboundService {
   // ---- helpers ----------------------------------------------------------------------------
 
   private newRow(req: PlanRequest): OutboundTransfer {
-    const config = this.ctx.registry.get(req.chain, req.network);
-    if (!config) throw new OutboundRequestError(`${req.chain}/${req.network} is not in the chain registry.`);
-    if (config.kind !== 'evm') throw new OutboundRequestError(`${req.chain} is not an EVM chain.`);
+    const rail = this.rail(req.chain, req.network);
     if (req.from.kind === 'gas_tank' && req.from.index !== GAS_TANK_KEY.index) {
       throw new OutboundRequestError('The gas tank is index 0.');
     }
-    const from = this.ctx.keyring.address(req.from);
-    const to = checksum(req.to, 'to');
+    const from = rail.address(req.from);
+    const to = rail.parse(req.to, 'to');
     if (to === from) throw new OutboundRequestError('A transfer to its own sender moves nothing.');
     if (req.amount !== 'all' && req.amount <= 0n) throw new OutboundRequestError('amount must be positive.');
     const now = this.ctx.now();
@@ -233,7 +244,7 @@ export class OutboundService {
       fromKeyIndex: req.from.index,
       fromAddress: from,
       toAddress: to,
-      tokenAddress: req.token === null ? null : checksum(req.token, 'token'),
+      tokenAddress: req.token === null ? null : rail.parse(req.token, 'token'),
       amountMode: req.amount === 'all' ? 'all' : 'exact',
       amountAtomic: req.amount === 'all' ? null : req.amount,
       state: 'planned',
@@ -241,6 +252,7 @@ export class OutboundService {
       error: null,
       signedAt: null,
       nonce: null,
+      familyFence: null,
       gasLimit: null,
       feeType: null,
       gasPrice: null,
@@ -270,14 +282,6 @@ const sweep = (req: SweepRequest) => ({
   to: req.to,
   amount: 'all' as const,
 });
-
-function checksum(value: string, field: string): string {
-  try {
-    return getAddress(value);
-  } catch {
-    throw new OutboundRequestError(`${field} must be an EVM address (0x + 40 hex), got "${value}".`);
-  }
-}
 
 function sameRequest(a: OutboundTransfer, b: OutboundTransfer): boolean {
   return (

@@ -1,28 +1,28 @@
-// FOLLOW-UP (issue 22 step 2), not wired into the engine yet: nothing outside the tests imports
-// this file. The Sui rail's sponsored transfer: one transaction whose sender is a deposit address
+// The Sui rail's sponsored transfer (used by the engine's Sui rail, sui-outbound-rail.ts): one transaction whose sender is a deposit address
 // (or a refund wallet) and whose gas owner is the Sui gas tank, so the sender never needs SUI,
 // keeps no dust and no top-up transaction exists (issue 22 › Sui sweeps as sponsored transactions).
 //
-// The fence of an attempt is its gas coin and every input coin at the versions it was built on:
-// a Sui transaction can only execute while all of them are still at those versions, so once one of
-// them moved on (consumed by another transaction) and the attempt's digest is unknown to the node,
-// the attempt is provably dead and a new one may be signed (docs/money-out.md › The signer).
+// The fence of an attempt is its gas coin and every input coin at the versions it was built on,
+// and its expiration epoch: a Sui transaction can only execute while all of them are still at
+// those versions and the epoch has not passed, so once one of them moved on (consumed by another
+// transaction) or the epoch passed, and the attempt's digest is unknown to the node, the attempt
+// is provably dead and a new one may be signed (docs/money-out.md › Rails).
 import { Transaction, TransactionDataBuilder } from '@mysten/sui/transactions';
 import { normalizeStructTag, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
 import type { SignerKeyRef } from '../../keys/keyring';
 import { SUI_GAS_TANK_KEY, SuiKeyring } from '../../keys/sui-keyring';
 import { SUI_COIN_TYPE, SuiCoin, SuiNode } from './sui-node';
 
-export interface SuiObjectRef {
-  objectId: string;
-  version: string;
-  digest: string;
-}
+import type { SuiObjectRef } from '@svc/domain';
+
+export type { SuiObjectRef };
 
 /** What the attempt depends on: it can execute only while every one of these is at its version. */
 export interface SuiFence {
   gasCoin: SuiObjectRef;
   inputs: SuiObjectRef[];
+  /** the last epoch in which the attempt can execute (Sui's `Epoch(e)` expiration); null: none */
+  expirationEpoch: bigint | null;
 }
 
 export interface SuiTransferPlan {
@@ -37,6 +37,8 @@ export interface SuiTransferPlan {
   gasCoin: SuiCoin;
   gasPrice: bigint;
   gasBudget: bigint;
+  /** the last epoch in which the transaction may execute; absent: no expiration */
+  expirationEpoch?: bigint;
 }
 
 /** A signed attempt: what is stored (bytes and digest) before anything is executed. */
@@ -56,6 +58,8 @@ export interface SuiEffects {
   /** computation + storage − rebate: the SUI the gas owner paid (MIST) */
   gasPaid: bigint;
   computationCost: bigint;
+  /** the checkpoint that holds it (final at once on Sui), null while none does */
+  checkpoint: bigint | null;
 }
 
 export type SuiExecuteOutcome = { kind: 'executed'; effects: SuiEffects } | { kind: 'rejected'; message: string };
@@ -105,6 +109,7 @@ export class SuiSponsoredRail {
     tx.setGasPrice(plan.gasPrice);
     tx.setGasBudget(plan.gasBudget);
     tx.setGasPayment([ref(plan.gasCoin)]);
+    if (plan.expirationEpoch !== undefined) tx.setExpiration({ Epoch: Number(plan.expirationEpoch) });
     const [primary, ...rest] = plan.inputs.map((c) => tx.objectRef(ref(c)));
     if (rest.length > 0) tx.mergeCoins(primary, rest);
     if (plan.amount === 'all') {
@@ -123,7 +128,11 @@ export class SuiSponsoredRail {
       digest: TransactionDataBuilder.getDigestFromBytes(bytes),
       bytes: toBase64(bytes),
       signatures,
-      fence: { gasCoin: ref(plan.gasCoin), inputs: plan.inputs.map(ref) },
+      fence: {
+        gasCoin: ref(plan.gasCoin),
+        inputs: plan.inputs.map(ref),
+        expirationEpoch: plan.expirationEpoch ?? null,
+      },
       amountAtomic,
     };
   }
@@ -145,11 +154,14 @@ export class SuiSponsoredRail {
 
   /** The effects of a digest, or null while the node does not know it (looked up first after a restart). */
   async effects(digest: string): Promise<SuiEffects | null> {
-    const known = await this.node.query<{ transaction: { digest: string } | null }>(
-      'query svcKnown($digest: String!) { transaction(digest: $digest) { digest } }',
+    const known = await this.node.query<{
+      transaction: { digest: string; effects: { checkpoint: { sequenceNumber: number } | null } | null } | null;
+    }>(
+      'query svcKnown($digest: String!) { transaction(digest: $digest) { digest effects { checkpoint { sequenceNumber } } } }',
       { digest },
     );
     if (!known.transaction) return null;
+    const cp = known.transaction.effects?.checkpoint;
     const { transaction } = await this.node.client.core.getTransaction({ digest });
     const { status, gasUsed } = transaction.effects;
     const computationCost = BigInt(gasUsed.computationCost);
@@ -159,7 +171,28 @@ export class SuiSponsoredRail {
       error: status.success ? null : status.error,
       gasPaid: computationCost + BigInt(gasUsed.storageCost) - BigInt(gasUsed.storageRebate),
       computationCost,
+      checkpoint: cp ? BigInt(cp.sequenceNumber) : null,
     };
+  }
+
+  /** The newest certified checkpoint's sequence number. */
+  async head(): Promise<bigint> {
+    const data = await this.node.query<{ checkpoint: { sequenceNumber: number } | null }>(
+      'query svcHead { checkpoint { sequenceNumber } }',
+      {},
+    );
+    if (!data.checkpoint) throw new Error('the Sui node knows no checkpoint');
+    return BigInt(data.checkpoint.sequenceNumber);
+  }
+
+  /** The current epoch. */
+  async epoch(): Promise<bigint> {
+    const data = await this.node.query<{ epoch: { epochId: number } | null }>(
+      'query svcEpoch { epoch { epochId } }',
+      {},
+    );
+    if (!data.epoch) throw new Error('the Sui node knows no epoch');
+    return BigInt(data.epoch.epochId);
   }
 
   /**
@@ -167,10 +200,17 @@ export class SuiSponsoredRail {
    * objects is gone or at another version (consumed by some other transaction). Looks the digest
    * up first: a fence consumed by the attempt itself is not dead, it landed.
    */
-  async fenceDead(attempt: Pick<SuiSignedAttempt, 'digest' | 'fence'>): Promise<boolean> {
+  async fenceDead(attempt: Pick<SuiSignedAttempt, 'digest' | 'fence'>): Promise<string | false> {
     if (await this.effects(attempt.digest)) return false;
     const fence = [attempt.fence.gasCoin, ...attempt.fence.inputs];
     const { objects } = await this.node.client.core.getObjects({ objectIds: fence.map((o) => o.objectId) });
-    return objects.some((o, i) => o instanceof Error || o.version !== fence[i].version);
+    const moved = objects.findIndex((o, i) => o instanceof Error || o.version !== fence[i].version);
+    if (moved >= 0) return `object ${fence[moved].objectId} is no longer at version ${fence[moved].version}`;
+    if (attempt.fence.expirationEpoch !== null) {
+      const epoch = await this.epoch();
+      if (epoch > attempt.fence.expirationEpoch)
+        return `it expired with epoch ${attempt.fence.expirationEpoch} (now ${epoch})`;
+    }
+    return false;
   }
 }

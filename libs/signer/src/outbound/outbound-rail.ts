@@ -1,0 +1,38 @@
+// The outbound rail of a chain family (issue 19 › The seam; docs/money-out.md › Rails): what the
+// engine asks a family for, so that nothing above it (OutboundService, the planners, the payout
+// runner) branches on a family. One implementation per family with `outbound` in the family table
+// (libs/chains/src/families.ts), registered in OUTBOUND_RAILS under the same key:
+//   evm  rails/evm/evm-outbound-rail.ts   the nonce-fenced state machine (outbound-engine.ts) and
+//                                         the gas top-up from the gas tank, unchanged;
+//   sui  rails/sui/sui-outbound-rail.ts   one sponsored transaction (the Sui gas tank is the gas
+//                                         owner), fenced by object versions and an expiry epoch.
+import type { ChainConfig, OutboundSupport, TokenConfig } from '@svc/chains';
+import type { SignerKeyRef } from '../keys/keyring';
+import type { PayCheck } from './pay-check';
+import type { OutboundTransfer } from './outbound-transfer';
+import type { TransferRequest } from './outbound.service';
+
+export interface OutboundRail {
+  readonly config: ChainConfig;
+  /** How the network fee of a token transfer is funded (the family table's `outbound.feeFunding`). */
+  readonly feeFunding: OutboundSupport['feeFunding'];
+  /** The address of a key of the seed on this rail. */
+  address(key: SignerKeyRef): string;
+  /** A destination (`to`) or token id (`token`) in the spelling the rail stores; throws OutboundRequestError. */
+  parse(value: string, field: 'to' | 'token'): string;
+  /**
+   * The quote: whether the transfer could be signed now, what it would send and what its fee is
+   * (and who funds it); else why not. Read-only, the same decision signing makes.
+   */
+  check(req: TransferRequest): Promise<PayCheck>;
+  /**
+   * Moves a transfer on as far as it can go now: its status first (every stored attempt looked up
+   * by hash or digest), then build and sign (the signed bytes and the fence stored before anything
+   * is sent), broadcast, and, when every attempt's fence is provably dead, a new attempt.
+   */
+  advance(id: string): Promise<OutboundTransfer>;
+  /** The operator's gas tank on this rail and its native balance (atomic). */
+  gasTank(): Promise<{ address: string; balanceAtomic: bigint }>;
+  /** What `address` holds of a registered token (the native coin included), atomic. */
+  balance(address: string, token: TokenConfig): Promise<bigint>;
+}

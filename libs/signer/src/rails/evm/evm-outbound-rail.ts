@@ -1,0 +1,59 @@
+// The EVM family's outbound rail (outbound/outbound-rail.ts): what existed before the seam, behind
+// it unchanged. The nonce-fenced state machine is OutboundEngine (sign, broadcast, receipt,
+// replace, nonce spent by another), the quote is checkPay, and a token transfer's fee is funded by
+// a gas top-up from the gas tank (a transaction of its own, planned by the engine).
+import { getAddress } from 'ethers';
+import type { ChainConfig, TokenConfig } from '@svc/chains';
+import type { SignerContext } from '../../context';
+import type { SignerKeyRef } from '../../keys/keyring';
+import type { OutboundEngine } from '../../outbound/outbound-engine';
+import { OutboundRequestError } from '../../outbound/outbound.errors';
+import type { OutboundRail } from '../../outbound/outbound-rail';
+import type { OutboundTransfer } from '../../outbound/outbound-transfer';
+import type { TransferRequest } from '../../outbound/outbound.service';
+import { checkPay, PayCheck } from '../../outbound/pay-check';
+
+export class EvmOutboundRail implements OutboundRail {
+  readonly feeFunding = 'gas_top_up' as const;
+
+  constructor(
+    private readonly ctx: SignerContext,
+    readonly config: ChainConfig,
+    private readonly engine: OutboundEngine,
+  ) {}
+
+  address(key: SignerKeyRef): string {
+    return this.ctx.keyring.address(key);
+  }
+
+  parse(value: string, field: 'to' | 'token'): string {
+    try {
+      return getAddress(value);
+    } catch {
+      throw new OutboundRequestError(`${field} must be an EVM address (0x + 40 hex), got "${value}".`);
+    }
+  }
+
+  check(req: TransferRequest): Promise<PayCheck> {
+    return checkPay(this.ctx, { ...req, to: this.parse(req.to, 'to') }, this.address(req.from));
+  }
+
+  advance(id: string): Promise<OutboundTransfer> {
+    return this.engine.advance(id);
+  }
+
+  async gasTank(): Promise<{ address: string; balanceAtomic: bigint }> {
+    const address = this.ctx.keyring.gasTankAddress;
+    return { address, balanceAtomic: await this.evm().nativeBalance(address, 'latest') };
+  }
+
+  balance(address: string, token: TokenConfig): Promise<bigint> {
+    return token.native
+      ? this.evm().nativeBalance(address, 'latest')
+      : this.evm().tokenBalance(token.address as string, address, 'latest');
+  }
+
+  private evm() {
+    return this.ctx.rail(this.config.chain, this.config.network);
+  }
+}

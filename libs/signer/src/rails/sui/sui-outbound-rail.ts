@@ -1,0 +1,431 @@
+// The Sui family's outbound rail (outbound/outbound-rail.ts; issue 22): every payout and refund is
+// one sponsored transaction — sender the deposit address (or the workspace's refund wallet), gas
+// owner the Sui gas tank — so no top-up leg exists and the sender never needs SUI. Crash-safe as on
+// EVM: the row, then (one db transaction) the signed bytes, their digest and the fence, then the
+// execution; on every step the digests of all stored attempts are looked up first, so a process
+// killed after signing executes the same bytes again and one killed after execution finds the
+// effects. The fence of an attempt is its gas coin and input coins at the versions it was built on
+// plus its expiration epoch: a new attempt is signed only when the node does not know the digest
+// and one of those objects moved on or the epoch passed (sui-sponsored.ts › fenceDead).
+//
+// Gas coins are handed out once: picking a coin happens under the tank's source lock, and a coin
+// (or an input coin) at the version an open attempt's fence names is never used again.
+import type { EntityManager } from 'typeorm';
+import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
+import { family, redactRpcText, type ChainConfig, type TokenConfig } from '@svc/chains';
+import { OutboundAttemptEntity } from '@svc/db';
+import { isFinalOutboundState, type OutboundFence, type OutboundState, type OutboundWaitReason } from '@svc/domain';
+import type { SignerContext } from '../../context';
+import type { SignerKeyRef } from '../../keys/keyring';
+import type { SuiKeyring } from '../../keys/sui-keyring';
+import { OutboundNotFoundError, OutboundRequestError } from '../../outbound/outbound.errors';
+import type { OutboundRail } from '../../outbound/outbound-rail';
+import type { FamilyFence, OutboundTransfer } from '../../outbound/outbound-transfer';
+import type { TransferRequest } from '../../outbound/outbound.service';
+import type { PayCheck } from '../../outbound/pay-check';
+import { SUI_COIN_TYPE, SuiCoin, SuiNode } from './sui-node';
+import { SuiEffects, SuiFence, SuiSponsoredRail } from './sui-sponsored';
+
+type Transfer = OutboundTransfer;
+type SuiFenceJson = Extract<OutboundFence, { sui: unknown }>['sui'];
+
+/** Gas units a sponsored transfer may use: its budget is this × the reference gas price. */
+export const SUI_GAS_UNITS = 20_000n;
+/** An attempt may execute in the epoch it was signed in and the next one (Sui's `Epoch(e)` expiration). */
+const EXPIRY_EPOCHS = 1n;
+
+const keyOf = (t: Transfer): SignerKeyRef => ({ kind: t.fromKeyKind, index: t.fromKeyIndex });
+const coinKey = (c: { objectId: string; version: string }) => `${normalizeSuiAddress(c.objectId)}@${c.version}`;
+const ref = (a: OutboundAttemptEntity) => ({ transferId: a.transactionId, attempt: a.attempt });
+const sum = (coins: SuiCoin[]) => coins.reduce((s, c) => s + c.balance, 0n);
+
+function fenceJson(f: SuiFence): FamilyFence {
+  return {
+    sui: {
+      gasCoin: f.gasCoin,
+      inputs: f.inputs,
+      expirationEpoch: f.expirationEpoch === null ? null : f.expirationEpoch.toString(),
+    },
+  };
+}
+
+function fenceOfJson(f: SuiFenceJson): SuiFence {
+  return {
+    gasCoin: f.gasCoin,
+    inputs: f.inputs,
+    expirationEpoch: f.expirationEpoch === null ? null : BigInt(f.expirationEpoch),
+  };
+}
+
+function suiFenceOf(a: OutboundAttemptEntity): SuiFence {
+  if (!('sui' in a.fence)) throw new Error(`attempt ${a.attempt} of ${a.transactionId} has no Sui fence`);
+  return fenceOfJson(a.fence.sui);
+}
+
+type SignOutcome =
+  | { kind: 'moved'; row: Transfer }
+  | { kind: 'wait'; row: Transfer }
+  | { kind: 'signed'; row: Transfer; attempt: OutboundAttemptEntity };
+
+export class SuiOutboundRail implements OutboundRail {
+  readonly feeFunding = 'sponsored' as const;
+  readonly sponsored: SuiSponsoredRail;
+
+  constructor(
+    private readonly ctx: SignerContext,
+    readonly config: ChainConfig,
+    readonly keyring: SuiKeyring,
+    node: SuiNode = new SuiNode(config.rpcUrls[0]),
+    private readonly gasUnits: bigint = SUI_GAS_UNITS,
+  ) {
+    this.sponsored = new SuiSponsoredRail(node, keyring);
+  }
+
+  get node(): SuiNode {
+    return this.sponsored.node;
+  }
+
+  address(key: SignerKeyRef): string {
+    return this.keyring.address(key);
+  }
+
+  parse(value: string, field: 'to' | 'token'): string {
+    if (field === 'token') {
+      try {
+        return normalizeStructTag(value.trim());
+      } catch {
+        throw new OutboundRequestError(`token must be a Sui coin type (0x…::module::NAME), got "${value}".`);
+      }
+    }
+    const address = family(this.config.kind).codec.depositAddressForm(value);
+    if (address === null) throw new OutboundRequestError(`to must be a Sui address (0x + 64 hex), got "${value}".`);
+    return address;
+  }
+
+  private coinType(token: string | null): string {
+    return token === null ? SUI_COIN_TYPE : normalizeStructTag(token);
+  }
+
+  // ---- quote ------------------------------------------------------------------------------
+
+  async check(req: TransferRequest): Promise<PayCheck> {
+    const from = this.address(req.from);
+    const to = this.parse(req.to, 'to');
+    const where = `${from} on ${this.config.chain}/${this.config.network}`;
+    if (to === from) return { ok: false, waitReason: 'nothing_to_send', reason: 'a transfer to its own sender' };
+    const type = this.coinType(req.token);
+    const reserved = await this.reserved(this.ctx.db.manager, null);
+    const [coins, price] = await Promise.all([this.node.coins(from, type), this.sponsored.referenceGasPrice()]);
+    const free = coins.filter((c) => !reserved.has(coinKey(c)));
+    const held = sum(free);
+    const budget = this.gasUnits * price;
+    if (req.amount === 'all' && held === 0n) {
+      return { ok: false, waitReason: 'nothing_to_send', reason: `${where}: holds no ${type}` };
+    }
+    const amount = req.amount === 'all' ? held : req.amount;
+    if (held < amount) {
+      return { ok: false, waitReason: 'balance_low', reason: `${where}: holds ${held} of ${type}, needs ${amount}` };
+    }
+    const tank = (await this.node.coins(this.keyring.gasTankAddress, SUI_COIN_TYPE)).find(
+      (c) => !reserved.has(coinKey(c)) && c.balance >= budget,
+    );
+    if (!tank) {
+      return {
+        ok: false,
+        waitReason: 'gas_tank_low',
+        reason: `the Sui gas tank ${this.keyring.gasTankAddress} has no free gas coin of ${budget} MIST`,
+      };
+    }
+    return {
+      ok: true,
+      amountAtomic: amount,
+      gasLimit: this.gasUnits,
+      quote: { type: 'legacy', price },
+      feeAtomic: budget,
+      topUpAtomic: 0n,
+      topUpFeeAtomic: 0n,
+    };
+  }
+
+  // ---- the state machine ------------------------------------------------------------------
+
+  async advance(id: string): Promise<Transfer> {
+    const t = await this.ctx.repo.get(this.ctx.db.manager, id);
+    if (!t) throw new OutboundNotFoundError(id);
+    if (isFinalOutboundState(t.state)) return t;
+    try {
+      return await this.step(t);
+    } catch (err) {
+      await this.note(t.id, 'rpc_error', `${(err as Error).message}`.slice(0, 1000)).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async step(t: Transfer): Promise<Transfer> {
+    const attempts = await this.attempts(this.ctx.db.manager, t.id);
+    // status first: any stored attempt may have executed (a crash after execution)
+    for (const a of [...attempts].reverse()) {
+      const effects = await this.sponsored.effects(a.txHash);
+      if (effects) return this.recordEffects(t.id, a, effects);
+    }
+    const state: OutboundState = t.state;
+    switch (state) {
+      case 'planned':
+      case 'replacing':
+        return this.sign(t, attempts.length);
+      case 'signed':
+      case 'submitted':
+        return this.execute(t, attempts[attempts.length - 1]);
+      default:
+        return t; // mined: the effects are final on Sui, looked up above
+    }
+  }
+
+  // ---- build and sign ---------------------------------------------------------------------
+
+  private async sign(read: Transfer, attemptCount: number): Promise<Transfer> {
+    const type = this.coinType(read.tokenAddress);
+    const [coins, tankCoins, price, epoch] = await Promise.all([
+      this.node.coins(read.fromAddress, type),
+      this.node.coins(this.keyring.gasTankAddress, SUI_COIN_TYPE),
+      this.sponsored.referenceGasPrice(),
+      this.sponsored.epoch(),
+    ]);
+    const budget = this.gasUnits * price;
+    const outcome = await this.ctx.db.transaction(async (m): Promise<SignOutcome> => {
+      const t = await this.ctx.repo.lock(m, read.id);
+      if (
+        !t ||
+        t.state !== read.state ||
+        t.signedAt?.getTime() !== read.signedAt?.getTime() ||
+        (await this.ctx.repo.countAttempts(m, t.id)) !== attemptCount
+      ) {
+        return { kind: 'moved', row: (t ?? read) as Transfer }; // another process moved it meanwhile
+      }
+      const now = this.ctx.now();
+      const wait = async (reason: OutboundWaitReason, message: string): Promise<SignOutcome> => {
+        Object.assign(t, { waitReason: reason, error: message.slice(0, 1000), updatedAt: now });
+        return { kind: 'wait', row: await this.ctx.write(m, t) };
+      };
+      const source = { chain: t.chain, network: t.network, address: t.fromAddress };
+      await this.ctx.repo.lockSource(m, source, now);
+      if (t.amountMode === 'all') {
+        // docs/money-out.md › Claims: an `all` leg waits while another live leg claims the asset here
+        const others = await this.ctx.repo.liveClaims(m, source, t.tokenAddress, t.legId);
+        if (others.legs.length > 0) {
+          return wait(
+            'address_busy',
+            `${others.legs.length} other live claim(s) on ${t.fromAddress}: ${others.legs.map((l) => `${l.purpose} ${l.purposeId}`).join(', ')}`,
+          );
+        }
+      }
+      // the gas tank's lock (always after the sender's): one process picks gas coins at a time
+      await this.ctx.repo.lockSource(m, { ...source, address: this.keyring.gasTankAddress }, now);
+      const reserved = await this.reserved(m, t.id);
+      const free = coins.filter((c) => !reserved.has(coinKey(c)));
+      const held = sum(free);
+      const amount = t.amountMode === 'all' ? held : (t.amountAtomic as bigint);
+      if (amount <= 0n) return wait('nothing_to_send', `${t.fromAddress} holds no ${type}`);
+      if (held < amount) return wait('balance_low', `${t.fromAddress} holds ${held} of ${type} free, needs ${amount}`);
+      const gasCoin = tankCoins.find((c) => !reserved.has(coinKey(c)) && c.balance >= budget);
+      if (!gasCoin) {
+        return wait(
+          'gas_tank_low',
+          `the Sui gas tank ${this.keyring.gasTankAddress} has no free gas coin of ${budget} MIST`,
+        );
+      }
+      // an exact amount spends the fewest coins that cover it (largest first); `all` spends every one
+      const inputs: SuiCoin[] = [];
+      for (const c of free) {
+        if (t.amountMode !== 'all' && sum(inputs) >= amount) break;
+        inputs.push(c);
+      }
+      const signed = await this.sponsored.sign({
+        sender: t.fromAddress,
+        senderKey: keyOf(t),
+        to: t.toAddress,
+        coinType: type,
+        amount: t.amountMode === 'all' ? 'all' : amount,
+        inputs,
+        gasCoin,
+        gasPrice: price,
+        gasBudget: budget,
+        expirationEpoch: epoch + EXPIRY_EPOCHS,
+      });
+      const fence = fenceJson(signed.fence);
+      const attempt: OutboundAttemptEntity = {
+        transactionId: t.id,
+        attempt: attemptCount + 1,
+        txHash: signed.digest,
+        rawTx: JSON.stringify({ bytes: signed.bytes, signatures: signed.signatures }),
+        fence,
+        fee: { type: 'legacy', gasLimit: this.gasUnits.toString(), gasPrice: price.toString() },
+        amounts: [{ ordinal: 0, amountAtomic: signed.amountAtomic.toString(), valueAtomic: '0' }],
+        signedAt: now,
+        broadcastAt: null,
+        broadcastBlock: null,
+        lastBroadcastAt: null,
+        lastError: null,
+      };
+      // the signed bytes, the digest, the fence and signed_at commit together, before anything is executed
+      await m.insert(OutboundAttemptEntity, attempt);
+      Object.assign(t, {
+        state: 'signed',
+        signedAt: t.signedAt ?? now,
+        familyFence: fence,
+        gasLimit: this.gasUnits,
+        feeType: 'legacy',
+        gasPrice: price,
+        maxFeePerGas: null,
+        maxPriorityFeePerGas: null,
+        amountAtomic: signed.amountAtomic,
+        waitReason: null,
+        error: null,
+        updatedAt: now,
+      });
+      return { kind: 'signed', row: await this.ctx.write(m, t), attempt };
+    });
+    if (outcome.kind !== 'signed') return outcome.row;
+    this.ctx.crashPoint('after_sign');
+    return this.execute(outcome.row, outcome.attempt);
+  }
+
+  // ---- execute, status, fence expiry ------------------------------------------------------
+
+  /** Hands the stored bytes to the node (again: harmless, the digest is the same) and records what happened. */
+  private async execute(t: Transfer, a: OutboundAttemptEntity): Promise<Transfer> {
+    const signed = JSON.parse(a.rawTx) as { bytes: string; signatures: string[] };
+    const outcome = await this.sponsored.execute(signed);
+    this.ctx.crashPoint('after_broadcast');
+    if (outcome.kind === 'executed') {
+      await this.recordBroadcast(t.id, a, null);
+      return this.recordEffects(t.id, a, outcome.effects);
+    }
+    const dead = await this.sponsored.fenceDead({ digest: a.txHash, fence: suiFenceOf(a) });
+    if (dead) return this.expire(t, a, `${outcome.message}; ${dead}`);
+    await this.ctx.repo.updateAttempt(this.ctx.db.manager, ref(a), {
+      lastError: redactRpcText(outcome.message).slice(0, 1000),
+      lastBroadcastAt: this.ctx.now(),
+    });
+    return this.note(t.id, null, `the node refused ${a.txHash}: ${outcome.message}`);
+  }
+
+  private recordBroadcast(id: string, a: OutboundAttemptEntity, refusal: string | null): Promise<Transfer> {
+    return this.ctx.db.transaction(async (m) => {
+      const t = (await this.ctx.repo.lock(m, id)) as Transfer;
+      const now = this.ctx.now();
+      await this.ctx.repo.updateAttempt(m, ref(a), {
+        broadcastAt: a.broadcastAt ?? now,
+        lastBroadcastAt: now,
+        lastError: refusal,
+      });
+      if (t.state !== 'signed') return t;
+      Object.assign(t, { state: 'submitted', submittedAt: t.submittedAt ?? now, waitReason: null, updatedAt: now });
+      return this.ctx.write(m, t);
+    });
+  }
+
+  /** The attempt's effects: final once its checkpoint has the registry's confirmations (Sui: 1, at once). */
+  private async recordEffects(id: string, a: OutboundAttemptEntity, fx: SuiEffects): Promise<Transfer> {
+    if (fx.checkpoint === null) return (await this.ctx.repo.get(this.ctx.db.manager, id)) as Transfer;
+    const head = await this.sponsored.head();
+    const confirmations = Number(head >= fx.checkpoint ? head - fx.checkpoint + 1n : 1n);
+    const final = confirmations >= Math.max(1, this.config.confirmations);
+    const state: OutboundState = !final ? 'mined' : fx.success ? 'completed' : 'failed';
+    return this.ctx.db.transaction(async (m) => {
+      const t = await this.ctx.repo.lock(m, id);
+      if (!t || isFinalOutboundState(t.state)) return t as Transfer;
+      const now = this.ctx.now();
+      Object.assign(t, {
+        state,
+        txHash: fx.digest,
+        blockNumber: fx.checkpoint,
+        confirmations,
+        gasUsed: null,
+        effectiveGasPrice: a.fee.gasPrice === undefined ? null : BigInt(a.fee.gasPrice),
+        // what the gas tank paid: computation + storage − the storage rebate (may be below 0)
+        feeAtomic: fx.gasPaid,
+        amountAtomic: BigInt(a.amounts[0]?.amountAtomic ?? '0'),
+        waitReason: null,
+        error: fx.success ? null : `failed in checkpoint ${fx.checkpoint} (${fx.digest}): ${fx.error}`,
+        submittedAt: t.submittedAt ?? now,
+        minedAt: t.minedAt ?? now,
+        finishedAt: final ? now : null,
+        updatedAt: now,
+      });
+      return this.ctx.write(m, t);
+    });
+  }
+
+  /**
+   * The node does not know the attempt's digest and its fence is dead (an object moved on, or
+   * it expired): nothing signed for the row can execute any more, so the row is planned again
+   * (signed_at cleared) and the next step signs a new attempt on the coins as they are now.
+   */
+  private expire(read: Transfer, a: OutboundAttemptEntity, why: string): Promise<Transfer> {
+    return this.ctx.db.transaction(async (m) => {
+      const t = (await this.ctx.repo.lock(m, read.id)) as Transfer;
+      if (t.state !== read.state || (await this.ctx.repo.countAttempts(m, t.id)) !== a.attempt) return t;
+      const now = this.ctx.now();
+      await this.ctx.repo.updateAttempt(m, ref(a), { lastError: why.slice(0, 1000), lastBroadcastAt: now });
+      this.ctx.logger.warn(`outbound ${t.id}: attempt ${a.attempt} (${a.txHash}) can never execute: ${why}`);
+      Object.assign(t, {
+        state: 'planned',
+        signedAt: null,
+        familyFence: null,
+        gasLimit: null,
+        ...{ feeType: null, gasPrice: null, maxFeePerGas: null, maxPriorityFeePerGas: null },
+        amountAtomic: t.amountMode === 'all' ? null : t.amountAtomic,
+        waitReason: null,
+        error: redactRpcText(`attempt ${a.attempt} can never execute (${why}); signing a new one`).slice(0, 1000),
+        updatedAt: now,
+      });
+      return this.ctx.write(m, t);
+    });
+  }
+
+  // ---- reads ------------------------------------------------------------------------------
+
+  private attempts(m: EntityManager, id: string): Promise<OutboundAttemptEntity[]> {
+    return m.find(OutboundAttemptEntity, { where: { transactionId: id }, order: { attempt: 'ASC' } });
+  }
+
+  /**
+   * The coins (object id at version) that the fences of this rail's open signed transactions hold,
+   * but `exceptId`'s: a coin at such a version is spent by that attempt if it executes, so no other
+   * attempt may use it. Once an attempt executed, its coins are at new versions and free again.
+   */
+  private async reserved(m: EntityManager, exceptId: string | null): Promise<Set<string>> {
+    const rows: Array<{ fence: OutboundFence }> = await m.query(
+      `SELECT fence FROM outbound_transactions
+        WHERE chain = $1 AND network = $2 AND signed_at IS NOT NULL AND fence ? 'sui'
+          AND state NOT IN ('completed', 'failed', 'cancelled') AND id <> $3`,
+      [this.config.chain, this.config.network, exceptId ?? '00000000-0000-0000-0000-000000000000'],
+    );
+    const out = new Set<string>();
+    for (const { fence } of rows) {
+      if (!('sui' in fence)) continue;
+      for (const o of [fence.sui.gasCoin, ...fence.sui.inputs]) out.add(coinKey(o));
+    }
+    return out;
+  }
+
+  async gasTank(): Promise<{ address: string; balanceAtomic: bigint }> {
+    const address = this.keyring.gasTankAddress;
+    return { address, balanceAtomic: await this.node.balance(address, SUI_COIN_TYPE) };
+  }
+
+  balance(address: string, token: TokenConfig): Promise<bigint> {
+    return this.node.balance(address, token.native || token.address === null ? SUI_COIN_TYPE : token.address);
+  }
+
+  /** Records why a transfer is not moving (the state does not change). */
+  private note(id: string, reason: OutboundWaitReason | null, message: string): Promise<Transfer> {
+    return this.ctx.db.transaction(async (m) => {
+      const t = (await this.ctx.repo.lock(m, id)) as Transfer;
+      if (isFinalOutboundState(t.state)) return t;
+      Object.assign(t, { waitReason: reason, error: redactRpcText(message).slice(0, 1000), updatedAt: this.ctx.now() });
+      return this.ctx.write(m, t);
+    });
+  }
+}
