@@ -18,6 +18,7 @@ import { GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
 import { ERC20, EvmRail, TxReceipt } from '../rpc/evm-rail';
 import { RpcResponseError } from '../rpc/evm-rpc-client';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
+import type { LegToVerify } from './destination-check';
 import { OutboundNotFoundError } from './outbound.errors';
 import type { OutboundAttempt, OutboundTransfer } from './outbound-transfer';
 
@@ -38,6 +39,19 @@ interface SignFacts {
   chainId: bigint;
   pendingNonce: bigint | null;
 }
+
+/** The leg the destination check judges. */
+export const legOf = (t: Transfer): LegToVerify => ({
+  transactionId: t.id,
+  purpose: t.purpose,
+  purposeId: t.purposeId,
+  chain: t.chain,
+  network: t.network,
+  fromAddress: t.fromAddress,
+  toAddress: t.toAddress,
+  tokenAddress: t.tokenAddress,
+  fundsTransactionId: t.parentId,
+});
 
 export const keyOf = (t: Transfer): SignerKeyRef => ({ kind: t.fromKeyKind, index: t.fromKeyIndex });
 const gasFromTank = (t: Transfer) => t.tokenAddress !== null && t.fromKeyKind !== 'gas_tank';
@@ -248,6 +262,21 @@ export class OutboundEngine {
       return { kind: 'moved', row: (t ?? read) as Transfer }; // another process moved it meanwhile
     }
     const now = this.ctx.now();
+    // docs/money-out.md › Destinations: nothing is signed (nor topped up) for a destination the API did not authorise
+    const verdict = await this.ctx.destinations.verify(m, legOf(t));
+    if (!verdict.ok) {
+      const message = `refused to sign ${t.purpose} ${t.purposeId} to ${t.toAddress}: ${verdict.reason}`;
+      (this.ctx.logger.error ?? this.ctx.logger.warn).call(this.ctx.logger, `outbound ${t.id}: ${message}`);
+      await this.ctx.write(
+        m,
+        Object.assign(t, {
+          waitReason: 'destination_unverified' as const,
+          error: message.slice(0, 1000),
+          updatedAt: now,
+        }),
+      );
+      return { kind: 'wait', topUps: [] };
+    }
     const source = { chain: t.chain, network: t.network, address: t.fromAddress };
     await this.ctx.repo.lockSource(m, source, now);
     if (t.amountMode === 'all') {
