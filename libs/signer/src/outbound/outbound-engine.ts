@@ -265,8 +265,11 @@ export class OutboundEngine {
     // docs/money-out.md › Destinations: nothing is signed (nor topped up) for a destination the API did not authorise
     const verdict = await this.ctx.destinations.verify(m, legOf(t));
     if (!verdict.ok) {
-      const message = `refused to sign ${t.purpose} ${t.purposeId} to ${t.toAddress}: ${verdict.reason}`;
-      (this.ctx.logger.error ?? this.ctx.logger.warn).call(this.ctx.logger, `outbound ${t.id}: ${message}`);
+      const message = `refused to sign ${t.purpose} ${t.purposeId} to ${t.toAddress}: ${verdict.reason}`.slice(0, 1000);
+      // an error line when it is refused, or refused for another reason (not again on every run)
+      if (t.waitReason !== 'destination_unverified' || t.error !== message) {
+        (this.ctx.logger.error ?? this.ctx.logger.warn).call(this.ctx.logger, `outbound ${t.id}: ${message}`);
+      }
       await this.ctx.write(
         m,
         Object.assign(t, {
