@@ -26,6 +26,8 @@ const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 1000);
 const NATIVE = Number(process.env.BENCH_NATIVE ?? 20);
 const INTERVAL_MS = Number(process.env.BENCH_PAYOUT_INTERVAL_MS ?? 50);
 const E18 = 10n ** 18n;
+/** the payout process's SVC_DESTINATION_KEY, with which this bench authorises its settlement address */
+const DESTINATION_KEY = require('node:crypto').randomBytes(32);
 
 const dist = (...p) => require(path.join(DIST, ...p));
 const { startDevnet, DevPayer } = dist('libs', 'devnet', 'src');
@@ -143,6 +145,7 @@ function startPayouts(db, chainsFile, mnemonic) {
       SVC_ENV: 'test',
       SVC_CHAINS_FILE: chainsFile,
       SVC_MNEMONIC: mnemonic,
+      SVC_DESTINATION_KEY: DESTINATION_KEY.toString('hex'),
       SVC_PAYOUT_INTERVAL_MS: String(INTERVAL_MS),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -210,11 +213,24 @@ async function main() {
   const tank = new EvmAccounts(mnemonic).address('gas_tank', 0);
   const settlement = `0x${'5e'.repeat(20)}`;
   try {
+    // an active settlement address with the MAC the API would give it (docs/money-out.md › Destinations)
+    const settlementId = require('node:crypto').randomUUID();
+    const activatesAt = new Date(Date.now() - 1000);
+    const address = require('ethers').getAddress(settlement);
+    const mac = dist('libs', 'domain', 'src').destinationMac(DESTINATION_KEY, {
+      kind: 'settlement_address',
+      workspaceId: db.workspaceId,
+      id: settlementId,
+      chain: 'bnb',
+      network: 'mainnet',
+      address,
+      activatesAt,
+    });
     await db.client.query(
       `INSERT INTO settlement_addresses (id, workspace_id, chain, network, address, label, status, is_default,
-         activates_at, activated_at, created_at, updated_at)
-       VALUES (gen_random_uuid(), $1, 'bnb', 'mainnet', $2, 'bench', 'active', true, now(), now(), now(), now())`,
-      [db.workspaceId, require('ethers').getAddress(settlement)],
+         activates_at, activated_at, created_at, updated_at, destination_mac)
+       VALUES ($3, $1, 'bnb', 'mainnet', $2, 'bench', 'active', true, $4, now(), now(), now(), $5)`,
+      [db.workspaceId, address, settlementId, activatesAt, mac],
     );
     await payer.sendNative(tank, 1000n * E18);
 

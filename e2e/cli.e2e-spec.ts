@@ -1,9 +1,10 @@
 // The operator CLI as operators and scripts drive it (runtime contract › Operator CLI): through
 // `node scripts/svc.js`, against a fresh PostgreSQL database made for this file.
 import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { Client } from 'pg';
+import { destinationMac, destinationMacVerifies } from '@svc/domain';
 import { MIGRATIONS } from '../migrations';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -19,6 +20,10 @@ interface CliRun {
 }
 
 function svc(database: string, ...args: string[]): Promise<CliRun> {
+  return svcWith({}, database, ...args);
+}
+
+function svcWith(env: Record<string, string>, database: string, ...args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -26,7 +31,13 @@ function svc(database: string, ...args: string[]): Promise<CliRun> {
       {
         cwd: ROOT,
         timeout: 30_000,
-        env: { ...process.env, DATABASE_URL: `${SERVER}/${database}`, SVC_ENV: 'test', SVC_MNEMONIC: MNEMONIC },
+        env: {
+          ...process.env,
+          DATABASE_URL: `${SERVER}/${database}`,
+          SVC_ENV: 'test',
+          SVC_MNEMONIC: MNEMONIC,
+          ...env,
+        },
       },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
@@ -196,5 +207,73 @@ describe('operator CLI (npm run svc)', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('usage: npm run svc -- <command>');
+  });
+
+  it('destinations:authorise gives a MAC to the pending and active settlement addresses and open refunds that have none, lists them (--dry-run: only lists), and never replaces one', async () => {
+    const key = randomBytes(32);
+    const env = { SVC_DESTINATION_KEY: key.toString('hex') };
+    const { merchantId } = jsonLine(await svc(db, 'workspace:create', '--name', 'Upgraded', '--json')) as {
+      merchantId: string;
+    };
+    const at = new Date('2026-01-01T00:00:00.000Z');
+    const row = (address: string, status: string, mac: string | null) => ({ address, status, mac, id: randomUUID() });
+    const rows = [
+      row(`0x${'1a'.repeat(20)}`, 'active', null),
+      row(`0x${'2b'.repeat(20)}`, 'pending', null),
+      row(`0x${'3c'.repeat(20)}`, 'retired', null),
+      row(`0x${'4d'.repeat(20)}`, 'active', 'ab'.repeat(32)), // a MAC is there: never replaced
+    ];
+    await withClient(db, async (c) => {
+      for (const r of rows) {
+        await c.query(
+          `INSERT INTO settlement_addresses (id, workspace_id, chain, network, address, status, is_default, activates_at,
+             created_at, updated_at, destination_mac)
+           VALUES ($1, $2, 'bnb', 'mainnet', $3, $4, false, $5, $5, $5, $6)`,
+          [r.id, merchantId, r.address, r.status, at, r.mac],
+        );
+      }
+    });
+    const macs = () =>
+      withClient(db, async (c) =>
+        Object.fromEntries(
+          (
+            await c.query('SELECT id, destination_mac FROM settlement_addresses WHERE workspace_id = $1', [merchantId])
+          ).rows.map((r: { id: string; destination_mac: string | null }) => [r.id, r.destination_mac]),
+        ),
+      );
+
+    const dry = jsonLine(await svcWith(env, db, 'destinations:authorise', '--dry-run', '--json'));
+    const listed = (dry.authorised as Array<{ id: string; kind: string }>).filter((a) =>
+      rows.some((r) => r.id === a.id),
+    );
+    expect(listed.map((a) => [a.kind, a.id]).sort()).toEqual(
+      [rows[0], rows[1]].map((r) => ['settlement_address', r.id]).sort(),
+    );
+    expect(dry.dryRun).toBe(true);
+    expect(Object.values(await macs()).filter((m) => m !== null)).toEqual(['ab'.repeat(32)]);
+
+    const done = jsonLine(await svcWith(env, db, 'destinations:authorise', '--json'));
+    expect((done.authorised as Array<{ id: string }>).map((a) => a.id)).toEqual(
+      expect.arrayContaining([rows[0].id, rows[1].id]),
+    );
+    const after = await macs();
+    for (const r of [rows[0], rows[1]]) {
+      const d = {
+        kind: 'settlement_address' as const,
+        workspaceId: merchantId,
+        id: r.id,
+        chain: 'bnb',
+        network: 'mainnet',
+        address: r.address,
+        activatesAt: at,
+      };
+      expect(after[r.id]).toBe(destinationMac(key, d));
+      expect(destinationMacVerifies(key, d, after[r.id])).toBe(true);
+    }
+    expect(after[rows[2].id]).toBeNull();
+    expect(after[rows[3].id]).toBe('ab'.repeat(32));
+    // a second run finds nothing left to authorise
+    const again = jsonLine(await svcWith(env, db, 'destinations:authorise', '--json'));
+    expect(again.authorised).toEqual([]);
   });
 });

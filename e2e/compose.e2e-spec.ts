@@ -50,7 +50,7 @@ test('every process, and the migration, from one image built from the repository
   }
 });
 
-test('production mode everywhere; the seed is a secret file for the signer and the payout process only (not the API: issue 19 › Keys), the data key for migrate, the API and the worker', () => {
+test('production mode everywhere; the seed is a secret file for the signer and the payout process only (not the API: issue 19 › Keys), the data key for migrate, the API and the worker, the destination key for the API, the payout process and the signer', () => {
   for (const name of ['migrate', ...PROCESSES]) {
     const env = compose.services[name].environment ?? {};
     expect([name, env.SVC_ENV]).toEqual([name, 'production']);
@@ -61,12 +61,21 @@ test('production mode everywhere; the seed is a secret file for the signer and t
     const keyed = name === 'migrate' || name === 'api' || name === 'worker';
     expect(env.SVC_DATA_KEY).toBeUndefined();
     expect([name, env.SVC_DATA_KEY_FILE]).toEqual([name, keyed ? '/run/secrets/svc_data_key' : undefined]);
-    const secrets = [...(seeded ? ['svc_mnemonic'] : []), ...(keyed ? ['svc_data_key'] : [])];
+    // runtime contract › SVC_DESTINATION_KEY: the API and the signing processes only
+    const macs = name === 'api' || name === 'payouts' || name === 'signer';
+    expect(env.SVC_DESTINATION_KEY).toBeUndefined();
+    expect([name, env.SVC_DESTINATION_KEY_FILE]).toEqual([name, macs ? '/run/secrets/svc_destination_key' : undefined]);
+    const secrets = [
+      ...(seeded ? ['svc_mnemonic'] : []),
+      ...(keyed ? ['svc_data_key'] : []),
+      ...(macs ? ['svc_destination_key'] : []),
+    ];
     expect([name, compose.services[name].secrets]).toEqual([name, secrets.length ? secrets : undefined]);
     expect(env.SVC_DEV_CLOCK).toBeUndefined();
   }
   expect(compose.secrets.svc_mnemonic).toEqual({ file: './secrets/mnemonic.txt' });
   expect(compose.secrets.svc_data_key).toEqual({ file: './secrets/data-key.txt' });
+  expect(compose.secrets.svc_destination_key).toEqual({ file: './secrets/destination-key.txt' });
   // the seed file is never committed
   expect(readFileSync(path.join(ROOT, 'docker/secrets/.gitignore'), 'utf8')).toMatch(/^\*$/m);
 });

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { ChainRegistry } from '@svc/chains';
 import { ClockService } from '@svc/core';
 import { depositDraw } from '@svc/payments';
-import { depositKey } from '@svc/signer';
+import { depositKey, EvmKeyring, OutboundService } from '@svc/signer';
+import { ENGINE_SUITES_PAY_ANY_DESTINATION } from './support/engine-destinations';
 import { PayoutPlanner } from '../apps/payouts/src/payout-planner.service';
 import { RefundPlanner } from '../apps/payouts/src/refund-planner.service';
 import type { Merchant } from './factories/merchant.factory';
@@ -140,10 +141,14 @@ test('a refund planned from a deposit with a live unsigned sweep leg gives that 
 });
 
 test('the engine: an `all` leg does not take what another live leg claims at its source; it moves once that claim is released', async () => {
+  // the engine alone, on legs with no sweep or refund rows behind them: what it may pay is e2e/destinations.e2e-spec.ts
+  const signer = new OutboundService(h.t.db, h.signer.ctx.registry, new EvmKeyring(h.mnemonic), h.signer.ctx.clock, {
+    destinations: ENGINE_SUITES_PAY_ANY_DESTINATION,
+  });
   const payment = await h.paidPayment(m, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
   const [{ address_index: index }] = await q('SELECT address_index FROM payments WHERE id = $1', [payment.id]);
   const buyer = Wallet.createRandom().address;
-  const claim = await h.signer.planRefund({
+  const claim = await signer.planRefund({
     chain: 'bnb',
     network: 'mainnet',
     refundId: randomUUID(),
@@ -152,19 +157,19 @@ test('the engine: an `all` leg does not take what another live leg claims at its
     token: null,
     amountAtomic: 10n ** 17n,
   });
-  const sweep = await h.signer.planNativeSweep({
+  const sweep = await signer.planNativeSweep({
     chain: 'bnb',
     network: 'mainnet',
     sweepId: randomUUID(),
     depositIndex: BigInt(index),
     to: settlement,
   });
-  const waiting = await h.signer.advance(sweep.id);
+  const waiting = await signer.advance(sweep.id);
   expect([waiting.state, waiting.waitReason, waiting.signedAt]).toEqual(['planned', 'address_busy', null]);
-  expect(await h.signer.attempts(sweep.id)).toEqual([]);
+  expect(await signer.attempts(sweep.id)).toEqual([]);
 
-  await h.signer.cancel(claim.id); // the claim is released with it
-  const moved = await h.signer.advance(sweep.id);
+  await signer.cancel(claim.id); // the claim is released with it
+  const moved = await signer.advance(sweep.id);
   expect(['signed', 'submitted']).toContain(moved.state);
   expect(moved.signedAt).not.toBeNull();
 });

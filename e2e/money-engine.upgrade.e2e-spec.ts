@@ -7,10 +7,12 @@
 // each), every sweep completes with one settlement.completed, and the balances are exact.
 import { Wallet } from 'ethers';
 import { randomUUID } from 'node:crypto';
+import { authoriseUnmacedDestinations } from '@svc/payments';
 import { depositKey, ERC20, feeColumns, GAS_TANK_KEY, OutboundService, SignerKeyRef } from '@svc/signer';
 import type { Row } from './support/listener-harness';
 import { ONE_BNB_RAIL } from './support/processes';
 import { PayoutsHarness, startPayoutsHarness } from './support/payouts-harness';
+import { TEST_DESTINATION_KEY } from './support/test-app';
 
 jest.setTimeout(300_000);
 
@@ -292,6 +294,12 @@ test('in-flight transfers of the old schema end exactly once after the upgrade',
   const token = await tokenSweepWithTopUp(tokenPayment);
 
   await h.t.db.runMigrations({ transaction: 'all' });
+  // the upgrade step of destination MACs (docs/money-out.md › Destinations › Upgrading), as
+  // `npm run svc -- destinations:authorise` runs it: the settlement address lost its MAC with the column
+  const authorised = await h.t.db.transaction((m) =>
+    authoriseUnmacedDestinations(m, Buffer.from(TEST_DESTINATION_KEY, 'hex'), { dryRun: false }),
+  );
+  expect(authorised.map((a) => [a.kind, a.id])).toEqual([['settlement_address', settlement.id]]);
   const [{ n: claims }] = await q('SELECT count(*)::int AS n FROM outbound_claims WHERE released_at IS NULL');
   expect(claims).toBe(6); // every open leg claims its source
 

@@ -1,7 +1,8 @@
 // `npm start` is production unless SVC_ENV says otherwise (issue 21 › 4; runtime contract ›
 // Configuration › SVC_ENV): it refuses, before it migrates or starts anything, a configuration
 // without a seed, with a well-known test mnemonic, with SVC_DEV_CLOCK, with a zero settlement
-// cool-down or without SVC_DATA_KEY, each with a one-line reason on stderr and a non-zero exit.
+// cool-down, without SVC_DATA_KEY or without SVC_DESTINATION_KEY (the API and the processes that
+// sign), each with a one-line reason on stderr and a non-zero exit.
 // Attacks the real build: `npm start` and the built processes (`npm run start:<app>`), spawned.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +17,7 @@ const { dist, isBuildCurrent } = require('../scripts/svc.js') as {
 };
 
 const DATA_KEY = randomBytes(32).toString('hex');
+const DESTINATION_KEY = randomBytes(32).toString('hex');
 /** A seed nobody else knows, so only the rule under test can refuse the configuration. */
 const OWN_MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const ABANDON_12 = `${'abandon '.repeat(11)}about`;
@@ -64,7 +66,8 @@ function npm(args: string[], env: Record<string, string>, ms = 60_000): Promise<
   });
 }
 
-const good = { SVC_MNEMONIC: OWN_MNEMONIC, SVC_DATA_KEY: DATA_KEY };
+const good = { SVC_MNEMONIC: OWN_MNEMONIC, SVC_DATA_KEY: DATA_KEY, SVC_DESTINATION_KEY: DESTINATION_KEY };
+const NO_DESTINATION_KEY = /SVC_DESTINATION_KEY \(or SVC_DESTINATION_KEY_FILE\) is required in production/;
 
 const refusals: Array<[string, Record<string, string>, RegExp]> = [
   ['no seed', { SVC_DATA_KEY: DATA_KEY }, /SVC_MNEMONIC \(or SVC_MNEMONIC_FILE\) is required in production/],
@@ -79,6 +82,12 @@ const refusals: Array<[string, Record<string, string>, RegExp]> = [
     /SVC_DATA_KEY \(or SVC_DATA_KEY_FILE\) is required in production/,
   ],
   ['a data key that is not 32 bytes', { ...good, SVC_DATA_KEY: 'ab'.repeat(16) }, /SVC_DATA_KEY must be 32 bytes/],
+  ['no SVC_DESTINATION_KEY', { SVC_MNEMONIC: OWN_MNEMONIC, SVC_DATA_KEY: DATA_KEY }, NO_DESTINATION_KEY],
+  [
+    'a destination key that is not 32 bytes',
+    { ...good, SVC_DESTINATION_KEY: 'ab'.repeat(16) },
+    /SVC_DESTINATION_KEY must be 32 bytes/,
+  ],
 ];
 
 describe('npm start without SVC_ENV is production and refuses', () => {
@@ -103,6 +112,10 @@ describe('each built process (npm run start:<app>) is production unless SVC_ENV 
     ['api', { ...good, SVC_SETTLEMENT_COOLDOWN_SECONDS: '0' }, /COOLDOWN_SECONDS=0 is refused/],
     ['worker', {}, /SVC_DATA_KEY \(or SVC_DATA_KEY_FILE\) is required in production/],
     ['api', { SVC_MNEMONIC: OWN_MNEMONIC }, /SVC_DATA_KEY \(or SVC_DATA_KEY_FILE\) is required in production/],
+    // issue 19 › Keys: the API authorises destinations with SVC_DESTINATION_KEY, whatever signs checks them
+    ['api', { SVC_DATA_KEY: DATA_KEY }, NO_DESTINATION_KEY],
+    ['signer', { SVC_MNEMONIC: OWN_MNEMONIC }, NO_DESTINATION_KEY],
+    ['payouts', { SVC_MNEMONIC: OWN_MNEMONIC }, NO_DESTINATION_KEY],
   ] as Array<[string, Record<string, string>, RegExp]>)('start:%s refuses %p', async (app, env, reason) => {
     const ended = await npm(['run', `start:${app}`], env);
     expect(ended.code).not.toBe(0);

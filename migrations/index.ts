@@ -16,6 +16,7 @@ import { SweepAndRefundCancelled1795639600000 } from './1795639600000-SweepAndRe
 import { StuckRowsRoundRobin1795639700000 } from './1795639700000-StuckRowsRoundRobin';
 import { OutboundLegsAndClaims1795640000000 } from './1795640000000-OutboundLegsAndClaims';
 import { DepositKeyMaterial1795650000001 } from './1795650000001-DepositKeyMaterial';
+import { DestinationMacs1795661900019 } from './1795661900019-DestinationMacs';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   StuckRowsRoundRobin1795639700000,
   OutboundLegsAndClaims1795640000000,
   DepositKeyMaterial1795650000001,
+  DestinationMacs1795661900019,
 ];

@@ -209,6 +209,8 @@ async function seedPayouts(config, merchantId, devnet) {
   require('reflect-metadata');
   const { createDataSource } = require(built('libs', 'db', 'src'));
   const { EvmAccounts } = require(built('libs', 'chains', 'src'));
+  const { destinationMac } = require(built('libs', 'domain', 'src'));
+  const { destinationKeyOf } = require(built('libs', 'config', 'src'));
   const { DevPayer, DEV_SETTLEMENT_ADDRESS, DEV_SUI_SETTLEMENT } = require(built('libs', 'devnet', 'src'));
   const db = await createDataSource(config.databaseUrl, 2).initialize();
   // Sui too: its settlement wallet is a publicly known dev key as well (DEV_SUI_SETTLEMENT); Sui USDC
@@ -233,6 +235,25 @@ async function seedPayouts(config, merchantId, devnet) {
         [merchantId, c.chain, c.network, c.address],
       );
       if (added.length) say(`settlement address ${c.address} is the ${c.chain}/${c.network} default`);
+    }
+    // docs/money-out.md › Destinations: the signer pays only addresses the API authorised; the seed
+    // authorises its own with the same key (SVC_DESTINATION_KEY, generated under .svc/ in development)
+    const unmaced = await db.query(
+      `SELECT id, workspace_id, chain, network, address, activates_at FROM settlement_addresses
+       WHERE workspace_id = $1::uuid AND label = 'Devnet wallet' AND destination_mac IS NULL AND status = 'active'`,
+      [merchantId],
+    );
+    for (const a of unmaced) {
+      const mac = destinationMac(destinationKeyOf(config), {
+        kind: 'settlement_address',
+        workspaceId: a.workspace_id,
+        id: a.id,
+        chain: a.chain,
+        network: a.network,
+        address: a.address,
+        activatesAt: new Date(a.activates_at),
+      });
+      await db.query('UPDATE settlement_addresses SET destination_mac = $2 WHERE id = $1', [a.id, mac]);
     }
   } finally {
     await db.destroy();
@@ -363,7 +384,8 @@ async function main() {
   if ((await runOnce(process.execPath, [dist('cli'), 'migrate'])) !== 0) return 1;
 
   const { loadConfig } = require(built('libs', 'config', 'src'));
-  const config = loadConfig();
+  // the seed authorises the Demo settlement addresses with the destination key (.svc/destination-key)
+  const config = loadConfig(process.env, { destinationKey: true });
   const seeded = await seedWorkspace(config);
 
   const devnet = await startDevnet();

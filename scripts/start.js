@@ -99,7 +99,7 @@ function supervise(processes) {
 function configProblem() {
   const { loadConfig, ConfigError } = require(path.join(root, 'dist', 'libs', 'config', 'src'));
   try {
-    loadConfig(process.env, { seed: true, dataKey: true });
+    loadConfig(process.env, { seed: true, dataKey: true, destinationKey: true });
     return null;
   } catch (err) {
     if (err instanceof ConfigError) return err.message;

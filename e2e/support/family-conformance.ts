@@ -6,6 +6,7 @@
 // token sweep and a token refund complete through the engine (OutboundService, the family's rail),
 // and a fence expires — an attempt signed and stored, then its fence spent by a transaction the
 // service did not sign, is followed by a new attempt, and exactly one transfer arrives.
+import { ENGINE_SUITES_PAY_ANY_DESTINATION } from './engine-destinations';
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import {
@@ -212,7 +213,12 @@ export function familyConformance(name: string, start: () => Promise<FamilyDevne
         devnet.outbound!.registry,
         new EvmKeyring(mnemonic),
         { now: () => new Date() },
-        Object.assign(signerOptions, { suiKeyring: new SuiKeyring(mnemonic) }),
+        // legs to fresh addresses with no sweep or refund rows behind them: how a family signs is
+        // tested here, what it may pay through the payout process (e2e/destinations, payouts.sui)
+        Object.assign(signerOptions, {
+          suiKeyring: new SuiKeyring(mnemonic),
+          destinations: ENGINE_SUITES_PAY_ANY_DESTINATION,
+        }),
       );
       return signer;
     };

@@ -22,7 +22,7 @@ import {
   startTestDevnet,
   writeChainsFile,
 } from './anvil';
-import { startTestApp, TestApp, TEST_DATA_KEY, TEST_MNEMONIC } from './test-app';
+import { startTestApp, TestApp, TEST_DATA_KEY, TEST_DESTINATION_KEY, TEST_MNEMONIC } from './test-app';
 
 /** Fast polls and retries: the listener reacts within tens of milliseconds. */
 export const FAST_EVM = {
@@ -247,6 +247,7 @@ function configEnv(c: SvcConfig): Record<string, string> {
     SVC_DEV_CLOCK: c.devClock ? '1' : '',
     SVC_MNEMONIC: c.mnemonic ?? TEST_MNEMONIC,
     SVC_DATA_KEY: TEST_DATA_KEY,
+    SVC_DESTINATION_KEY: TEST_DESTINATION_KEY,
     SVC_JOB_INTERVAL_MS: String(c.jobIntervalMs),
     BASE_URL: c.baseUrl,
     PAY_URL: c.payUrl,

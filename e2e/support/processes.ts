@@ -6,7 +6,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import type { DevChainSpec } from './anvil';
 import type { PayoutsHarness } from './payouts-harness';
-import { TEST_DATA_KEY } from './test-app';
+import { TEST_DATA_KEY, TEST_DESTINATION_KEY } from './test-app';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -37,7 +37,13 @@ export function spawnApp(app: 'api' | 'listener' | 'worker' | 'payouts', env: Re
     ['-e', `require('./scripts/swc-register.js'); require('./apps/${app}/src/main.ts')`],
     {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SVC_DATA_KEY: TEST_DATA_KEY, ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        SVC_DATA_KEY: TEST_DATA_KEY,
+        SVC_DESTINATION_KEY: TEST_DESTINATION_KEY,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -106,6 +112,7 @@ export function warmPayoutsProcess(h: PayoutsHarness, env: Record<string, string
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
         SVC_DATA_KEY: TEST_DATA_KEY,
+        SVC_DESTINATION_KEY: TEST_DESTINATION_KEY,
         SVC_ENV: 'test',
         SVC_DEV_CLOCK: '1',
         DATABASE_URL: h.t.config.databaseUrl,

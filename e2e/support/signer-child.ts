@@ -8,6 +8,7 @@ import { loadConfig } from '@svc/config';
 import { createDataSource } from '@svc/db';
 import type { Network } from '@svc/domain';
 import { EvmKeyring, OutboundService } from '@svc/signer';
+import { ENGINE_SUITES_PAY_ANY_DESTINATION } from './engine-destinations';
 
 async function main(): Promise<number> {
   const [chain, network] = process.argv.slice(-2) as [string, Network];
@@ -19,7 +20,7 @@ async function main(): Promise<number> {
     ChainRegistry.fromFile(config.chainsFile),
     new EvmKeyring(config.mnemonic as string),
     { now: () => new Date() },
-    { crashAt: config.signerCrashAt },
+    { crashAt: config.signerCrashAt, destinations: ENGINE_SUITES_PAY_ANY_DESTINATION },
   );
   try {
     for (let round = 0; round < 50; round++) {

@@ -21,6 +21,7 @@ import {
 } from '@svc/devnet';
 import { isFinalOutboundState } from '@svc/domain';
 import { EvmKeyring, FeePolicy, OutboundService, OutboundTransfer, SignerOptions } from '@svc/signer';
+import { ENGINE_SUITES_PAY_ANY_DESTINATION } from './engine-destinations';
 import { createTestDatabase, dropTestDatabase } from './test-app';
 
 export class TestClock {
@@ -121,6 +122,7 @@ export async function startSignerHarness(o: SignerHarnessOptions = {}): Promise<
       pools.push(pool);
       return new OutboundService(pool, registry, new EvmKeyring(seed ?? mnemonic), clock, {
         feePolicy: o.feePolicy,
+        destinations: ENGINE_SUITES_PAY_ANY_DESTINATION,
         ...options,
       });
     },

@@ -17,6 +17,9 @@ export const TEST_MNEMONIC = 'test test test test test test test test test test 
 /** SVC_DATA_KEY of every suite (runtime contract › SVC_DATA_KEY: "tests set one"): AES-256-GCM key of the secrets at rest. */
 export const TEST_DATA_KEY = '5ec2e75a7e5ec2e75a7e5ec2e75a7e5ec2e75a7e5ec2e75a7e5ec2e75a7e5ec2';
 
+/** SVC_DESTINATION_KEY of every suite: the MAC key of the destinations the API authorises (docs/money-out.md › Destinations). */
+export const TEST_DESTINATION_KEY = 'de57de57de57de57de57de57de57de57de57de57de57de57de57de57de57de57';
+
 /** A webhook endpoint secret as the service stores it (sealed under TEST_DATA_KEY), for rows a suite writes itself. */
 export const sealedEndpointSecret = (endpointId: string, secret: string): string =>
   sealSecret(Buffer.from(TEST_DATA_KEY, 'hex'), secret, `webhook_endpoint:${endpointId}`);
@@ -70,19 +73,24 @@ export async function dropTestDatabase(name: string): Promise<void> {
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = loadConfig({
-    DATABASE_URL: database.url,
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    SVC_ENV: 'test',
-    SVC_DEV_CLOCK: '1',
-    SVC_MNEMONIC: TEST_MNEMONIC,
-    SVC_DATA_KEY: TEST_DATA_KEY,
-    PAY_URL,
-    BASE_URL: 'http://api.test',
-    // Suites run thousands of anonymous calls from one address; rate-limits.e2e-spec.ts sets its own.
-    ...RAISED_RATE_LIMITS,
-    ...env,
-  });
+  // the API's configuration; the suites' payout processes reuse it, so it holds the destination key
+  const config = loadConfig(
+    {
+      DATABASE_URL: database.url,
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      SVC_ENV: 'test',
+      SVC_DEV_CLOCK: '1',
+      SVC_MNEMONIC: TEST_MNEMONIC,
+      SVC_DATA_KEY: TEST_DATA_KEY,
+      SVC_DESTINATION_KEY: TEST_DESTINATION_KEY,
+      PAY_URL,
+      BASE_URL: 'http://api.test',
+      // Suites run thousands of anonymous calls from one address; rate-limits.e2e-spec.ts sets its own.
+      ...RAISED_RATE_LIMITS,
+      ...env,
+    },
+    { destinationKey: true },
+  );
   const migrator = createDataSource(config.databaseUrl, 2);
   await migrator.initialize();
   await migrator.runMigrations({ transaction: 'all' });

@@ -7,7 +7,8 @@ import { createApiApp } from './app.factory';
 async function main(): Promise<void> {
   // The API holds no key material (issue 19 › Keys): deposit addresses come from the public keys
   // the signer published and from its pools, so SVC_MNEMONIC is neither read nor required here.
-  const config = loadConfig(process.env, { seed: false });
+  // It holds SVC_DESTINATION_KEY: it authorises settlement addresses and refund destinations as it creates them.
+  const config = loadConfig(process.env, { seed: false, destinationKey: true });
   const app = await createApiApp(config);
   await app.listen(config.port, '0.0.0.0');
   exitOnSignals(app, new Logger('api')); // SIGTERM: drain, close, exit 0 (docs/operations.md › Shutdown)

@@ -29,6 +29,9 @@ commands:
                                                      pay a payment on the devnet (npm run dev; not in production)
   gas-tank [--json]                                  the gas tank's address and native balance per EVM chain and
                                                      network (--json: one JSON line per rail)
+  destinations:authorise [--dry-run] [--json]        once, after upgrading to destination MACs: give a MAC to the
+                                                     settlement addresses and open refunds that have none, and list
+                                                     them (--dry-run: list only)
 
 An API key is shown once and stored only as a hash.
 `;

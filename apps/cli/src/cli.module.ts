@@ -6,6 +6,7 @@ import { WorkspacesService } from '@svc/workspaces';
 import { ApiKeyCreateCommand } from './commands/apikey-create.command';
 import { ApiKeyListCommand } from './commands/apikey-list.command';
 import { ApiKeyRevokeCommand } from './commands/apikey-revoke.command';
+import { DestinationsAuthoriseCommand } from './commands/destinations-authorise.command';
 import { DevPayCommand } from './commands/dev-pay.command';
 import { ListenCommand } from './commands/listen.command';
 import { GasTankCommand } from './commands/gas-tank.command';
@@ -41,6 +42,11 @@ export class CliModule implements OnModuleDestroy {
         { provide: DevPayCommand, useFactory: (db: DataSource) => new DevPayCommand(db, config), inject: [DataSource] },
         { provide: ListenCommand, useFactory: () => new ListenCommand(config) },
         { provide: GasTankCommand, useFactory: () => new GasTankCommand(config) },
+        {
+          provide: DestinationsAuthoriseCommand,
+          useFactory: (db: DataSource) => new DestinationsAuthoriseCommand(db, config),
+          inject: [DataSource],
+        },
         WorkspacesService,
         WorkspaceCreateCommand,
         ApiKeyCreateCommand,

@@ -10,6 +10,10 @@ import { ApiKeyCreateCommand, parseApiKeyCreateArgs } from './commands/apikey-cr
 import { ApiKeyListCommand, parseApiKeyListArgs } from './commands/apikey-list.command';
 import { ApiKeyRevokeCommand, parseApiKeyRevokeArgs } from './commands/apikey-revoke.command';
 import { PG_INVALID_CATALOG_NAME, PG_UNDEFINED_TABLE } from './commands/database';
+import {
+  DestinationsAuthoriseCommand,
+  parseDestinationsAuthoriseArgs,
+} from './commands/destinations-authorise.command';
 import { DevPayCommand, DevPayError, parseDevPayArgs } from './commands/dev-pay.command';
 import { GasTankCommand, parseGasTankArgs } from './commands/gas-tank.command';
 import { ListenCommand, parseListenArgs } from './commands/listen.command';
@@ -70,6 +74,10 @@ function plan(argv: string[]): Run | 'help' {
       const parsed = parseGasTankArgs(args);
       return (app) => app.get(GasTankCommand).run(parsed);
     }
+    case 'destinations:authorise': {
+      const parsed = parseDestinationsAuthoriseArgs(args);
+      return (app) => app.get(DestinationsAuthoriseCommand).run(parsed);
+    }
     default:
       throw new UsageError(`unknown command "${command}".`, true);
   }
@@ -83,7 +91,12 @@ async function main(argv: string[]): Promise<number> {
   }
   // Only gas-tank reads the seed (its address is derived from it); every other command derives no key.
   // Only migrate reads the data key (it encrypts the secrets of rows stored before encryption at rest).
-  const config = loadConfig(process.env, { seed: argv[0] === 'gas-tank', dataKey: argv[0] === 'migrate' });
+  // Only destinations:authorise reads the destination key (the one-time upgrade to destination MACs).
+  const config = loadConfig(process.env, {
+    seed: argv[0] === 'gas-tank',
+    dataKey: argv[0] === 'migrate',
+    destinationKey: argv[0] === 'destinations:authorise',
+  });
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), {
     logger: ['error'],
     abortOnError: false,

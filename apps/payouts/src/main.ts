@@ -9,7 +9,7 @@ import { createPayoutsApp } from './payouts.factory';
 // `npm run start:payouts`: payouts (sweeps) to the merchants' settlement addresses, every
 // SVC_PAYOUT_INTERVAL_MS. Any number of copies may run: each rail is worked by one copy at a time.
 async function main(): Promise<void> {
-  const config = resolveMnemonic(loadConfig(process.env, { dataKey: false }), generateMnemonic);
+  const config = resolveMnemonic(loadConfig(process.env, { dataKey: false, destinationKey: true }), generateMnemonic);
   const app = await createPayoutsApp(config);
   await app.init();
   exitOnSignals(app, new Logger('payouts')); // SIGTERM: drain, close, exit 0 (docs/operations.md › Shutdown)

@@ -303,6 +303,8 @@ export class PayoutPlanner {
         return this.held('deposit_balance_low', destination);
       case 'fee_above_cap':
         return { kind: 'plan', destination }; // the signer waits for the price to fall by itself
+      case 'destination_unverified': // the pay check reads no MAC; the signer itself refuses
+        return this.held('destination_unverified', destination);
       case 'address_busy': // another transfer from this deposit address (a refund) is on its way
       case 'waiting_for_top_up':
       case 'rpc_error':

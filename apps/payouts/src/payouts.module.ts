@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
 import { ClockService, CoreModule, SvcConfig } from '@svc/core';
 import { PaymentLedgerModule, PayoutsDataModule } from '@svc/payments';
-import { SignerModule } from '@svc/signer';
+import { macDestinations, SignerModule } from '@svc/signer';
 import { PayoutPlanner } from './payout-planner.service';
 import { PayoutRunner } from './payout-runner.service';
 import { DEFAULT_PAYOUTS_OPTIONS, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
@@ -22,6 +22,9 @@ export class PayoutsModule {
   static forRoot(config: SvcConfig, options: Partial<PayoutsOptions> = {}): DynamicModule {
     if (!config.mnemonic) throw new Error('the payout process needs the seed (SVC_MNEMONIC)');
     const mnemonic = config.mnemonic;
+    // issue 19 › Keys: the signer pays only destinations the API authorised with SVC_DESTINATION_KEY
+    if (!config.destinationKey) throw new Error('the payout process needs SVC_DESTINATION_KEY (it signs)');
+    const destinations = macDestinations({ key: config.destinationKey, devClock: config.devClock });
     const tuning: PayoutsOptions = { ...DEFAULT_PAYOUTS_OPTIONS, ...options };
     const signerLog = new Logger('signer');
     return {
@@ -40,7 +43,12 @@ export class PayoutsModule {
             mnemonic,
             feePolicy: tuning.feePolicy,
             crashAt: config.signerCrashAt,
-            logger: { log: (m: string) => signerLog.log(m), warn: (m: string) => signerLog.warn(m) },
+            destinations,
+            logger: {
+              log: (m: string) => signerLog.log(m),
+              warn: (m: string) => signerLog.warn(m),
+              error: (m: string) => signerLog.error(m),
+            },
           }),
         }),
       ],

@@ -1350,7 +1350,7 @@ export type components = {
             createdAt: string;
             creditNoteId: string | null;
             /** @enum {string|null} */
-            failureReason: "chain_not_supported" | "fee_balance_low" | "gas_tank_low" | "refund_wallet_low" | "transaction_reverted" | null;
+            failureReason: "chain_not_supported" | "destination_unverified" | "fee_balance_low" | "gas_tank_low" | "refund_wallet_low" | "transaction_reverted" | null;
             id: string;
             merchantId: string;
             /** @enum {string} */
@@ -1407,7 +1407,7 @@ export type components = {
             /** @enum {string} */
             payoutState: "cancelled" | "completed" | "failed" | "held" | "manual_required" | "pending" | "submitted";
             /** @enum {string|null} */
-            reason: "deposit_balance_low" | "fee_above_cap" | "gas_tank_low" | "native_sui" | "no_settlement_address" | "no_sweep_support" | "nothing_owed" | "refund_in_progress" | "reverted" | "transaction_reverted" | null;
+            reason: "deposit_balance_low" | "destination_unverified" | "fee_above_cap" | "gas_tank_low" | "native_sui" | "no_settlement_address" | "no_sweep_support" | "nothing_owed" | "refund_in_progress" | "reverted" | "transaction_reverted" | null;
             requiresManualPayout: boolean;
             sequence: number;
             settlementAddressId: string | null;

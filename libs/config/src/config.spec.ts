@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ConfigError, loadConfig, resolveMnemonic } from './config';
+import { ConfigError, destinationKeyOf, loadConfig, resolveMnemonic } from './config';
 
 describe('configuration (runtime contract › Configuration)', () => {
   test('defaults', () => {
@@ -46,6 +46,60 @@ describe('configuration (runtime contract › Configuration)', () => {
     );
     // a process that reads no stored secret neither needs nor holds it
     expect(loadConfig({ ...ok, SVC_DATA_KEY: '' }, { dataKey: false }).dataKey).toBeNull();
+  });
+
+  test('SVC_DESTINATION_KEY: loaded only with destinationKey: true; required in production; 32 bytes; not the data key', () => {
+    const ok = {
+      SVC_ENV: 'production',
+      SVC_DATA_KEY: 'cd'.repeat(32),
+      SVC_MNEMONIC: 'legal winner thank year wave sausage worth useful legal winner thank yellow',
+    };
+    const withKey = { ...ok, SVC_DESTINATION_KEY: 'ef'.repeat(32) };
+    // the API and the signing processes hold it; every other process neither needs nor holds it
+    expect(loadConfig(withKey, { destinationKey: true }).destinationKey).toEqual(Buffer.from('ef'.repeat(32), 'hex'));
+    expect(loadConfig(withKey).destinationKey).toBeNull();
+    expect(loadConfig(ok).destinationKey).toBeNull();
+    expect(() => loadConfig(ok, { destinationKey: true })).toThrow(
+      'SVC_DESTINATION_KEY (or SVC_DESTINATION_KEY_FILE) is required in production',
+    );
+    expect(() => loadConfig({ ...ok, SVC_DESTINATION_KEY: 'ef'.repeat(16) }, { destinationKey: true })).toThrow(
+      'SVC_DESTINATION_KEY must be 32 bytes',
+    );
+    expect(() => loadConfig({ ...ok, SVC_DESTINATION_KEY: 'cd'.repeat(32) }, { destinationKey: true })).toThrow(
+      'SVC_DESTINATION_KEY must differ from SVC_DATA_KEY',
+    );
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-destkey-'));
+    try {
+      const file = path.join(dir, 'destination-key');
+      fs.writeFileSync(file, `${Buffer.alloc(32, 3).toString('base64')}\n`);
+      expect(loadConfig({ ...ok, SVC_DESTINATION_KEY_FILE: file }, { destinationKey: true }).destinationKey).toEqual(
+        Buffer.alloc(32, 3),
+      );
+      expect(() => loadConfig({ ...withKey, SVC_DESTINATION_KEY_FILE: file }, { destinationKey: true })).toThrow(
+        'Set SVC_DESTINATION_KEY or SVC_DESTINATION_KEY_FILE, not both.',
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(() => destinationKeyOf({ destinationKey: null })).toThrow(
+      'SVC_DESTINATION_KEY is not loaded in this process',
+    );
+  });
+
+  test('outside production a missing SVC_DESTINATION_KEY is generated once under .svc/destination-key and kept', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-destkey-dev-'));
+    const cwd = process.cwd();
+    try {
+      process.chdir(dir);
+      const first = loadConfig({ SVC_ENV: 'development' }, { destinationKey: true }).destinationKey;
+      expect(first).toHaveLength(32);
+      expect(fs.statSync(path.join(dir, '.svc', 'destination-key')).mode & 0o777).toBe(0o600);
+      expect(loadConfig({ SVC_ENV: 'development' }, { destinationKey: true }).destinationKey).toEqual(first);
+      expect(first?.equals(loadConfig({ SVC_ENV: 'development' }).dataKey as Buffer)).toBe(false);
+    } finally {
+      process.chdir(cwd);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('SVC_MNEMONIC is required in production', () => {

@@ -27,6 +27,12 @@ export interface SvcConfig {
    * secret (loaded with `dataKey: false`: the listener, the payout process).
    */
   dataKey: Buffer | null;
+  /**
+   * SVC_DESTINATION_KEY: the HMAC-SHA256 key with which the API authorises a payout or refund
+   * destination when it creates one, and the signer checks it before it signs (runtime contract ›
+   * Configuration). Loaded only by the API and the signing processes (`destinationKey: true`); null elsewhere.
+   */
+  destinationKey: Buffer | null;
   chainsFile: string | undefined;
   devClock: boolean;
   jobIntervalMs: number;
@@ -177,6 +183,13 @@ export interface LoadConfigOptions {
    * under `.svc/data-key`. A process that does not (the listener, the payout process) passes false.
    */
   dataKey?: boolean;
+  /**
+   * Whether this process holds SVC_DESTINATION_KEY (default false): only the API (it authorises
+   * settlement addresses and refund destinations when it creates them) and the process that signs
+   * (it pays only destinations whose MAC verifies). Required in production; outside production
+   * generated once under `.svc/destination-key`.
+   */
+  destinationKey?: boolean;
 }
 
 /**
@@ -214,6 +227,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       'SVC_SETTLEMENT_COOLDOWN_SECONDS=0 is refused in production (a new payout address would be live at once).',
     );
   const dataKey = (options.dataKey ?? true) ? dataKeyFrom(env, svcEnv) : null;
+  const destinationKey = options.destinationKey ? keyFrom(env, svcEnv, DESTINATION_KEY) : null;
+  if (dataKey && destinationKey && dataKey.equals(destinationKey))
+    throw new ConfigError('SVC_DESTINATION_KEY must differ from SVC_DATA_KEY (each key has one use).');
   const schedule = env.SVC_WEBHOOK_RETRY_SCHEDULE;
   let webhookRetryScheduleSeconds: number[] | null = null;
   if (schedule) {
@@ -235,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     env: svcEnv,
     mnemonic,
     dataKey,
+    destinationKey,
     chainsFile,
     devClock,
     jobIntervalMs: int('SVC_JOB_INTERVAL_MS', env.SVC_JOB_INTERVAL_MS, 5000, 10),
@@ -308,6 +325,22 @@ export function dataKeyOf(config: Pick<SvcConfig, 'dataKey'>): Buffer {
 
 /** SVC_DATA_KEY as hex (64 characters) or base64 (44 characters): exactly 32 bytes, else refused. */
 export function parseDataKey(raw: string): Buffer {
+  return parseKey(raw, 'SVC_DATA_KEY');
+}
+
+/** SVC_DESTINATION_KEY, the same format as SVC_DATA_KEY: 32 bytes, hex or base64. */
+export function parseDestinationKey(raw: string): Buffer {
+  return parseKey(raw, 'SVC_DESTINATION_KEY');
+}
+
+/** The destination key of the API or the signer; a process loaded without `destinationKey: true` has none. */
+export function destinationKeyOf(config: Pick<SvcConfig, 'destinationKey'>): Buffer {
+  if (!config.destinationKey)
+    throw new ConfigError('SVC_DESTINATION_KEY is not loaded in this process (loadConfig destinationKey: true).');
+  return config.destinationKey;
+}
+
+function parseKey(raw: string, name: string): Buffer {
   const value = raw.trim();
   const key = /^[0-9a-fA-F]{64}$/.test(value)
     ? Buffer.from(value, 'hex')
@@ -315,33 +348,61 @@ export function parseDataKey(raw: string): Buffer {
       ? Buffer.from(value, 'base64')
       : null;
   if (!key || key.length !== 32)
-    throw new ConfigError('SVC_DATA_KEY must be 32 bytes, as 64 hex characters or 44 base64 characters.');
+    throw new ConfigError(`${name} must be 32 bytes, as 64 hex characters or 44 base64 characters.`);
   return key;
 }
+
+interface KeySpec {
+  /** the variable; `<name>_FILE` names a file holding it */
+  name: string;
+  /** the file under `.svc/` outside production */
+  devFile: string;
+  /** what it is for, in the production refusal */
+  use: string;
+}
+
+const DATA_KEY: KeySpec = { name: 'SVC_DATA_KEY', devFile: 'data-key', use: '' };
+const DESTINATION_KEY: KeySpec = {
+  name: 'SVC_DESTINATION_KEY',
+  devFile: 'destination-key',
+  use: ' (the MAC key of payout and refund destinations, for the API and the signer only)',
+};
 
 /**
  * SVC_DATA_KEY, or the file SVC_DATA_KEY_FILE names (a Docker or Kubernetes secret). Required in
  * production; outside production generated once into `.svc/data-key` (like the dev seed), so
  * every process of a dev or test checkout shares it.
  */
-function dataKeyFrom(env: Record<string, string | undefined>, svcEnv: SvcEnv, dir = path.resolve('.svc')): Buffer {
-  const inline = env.SVC_DATA_KEY?.trim() || null;
-  const file = env.SVC_DATA_KEY_FILE?.trim() || null;
-  if (inline && file) throw new ConfigError('Set SVC_DATA_KEY or SVC_DATA_KEY_FILE, not both.');
-  if (inline) return parseDataKey(inline);
+function dataKeyFrom(env: Record<string, string | undefined>, svcEnv: SvcEnv): Buffer {
+  return keyFrom(env, svcEnv, DATA_KEY);
+}
+
+/** A 32-byte key from `<name>`, `<name>_FILE`, or (outside production) `.svc/<devFile>`, generated once. */
+function keyFrom(
+  env: Record<string, string | undefined>,
+  svcEnv: SvcEnv,
+  spec: KeySpec,
+  dir = path.resolve('.svc'),
+): Buffer {
+  const inline = env[spec.name]?.trim() || null;
+  const file = env[`${spec.name}_FILE`]?.trim() || null;
+  if (inline && file) throw new ConfigError(`Set ${spec.name} or ${spec.name}_FILE, not both.`);
+  if (inline) return parseKey(inline, spec.name);
   if (file) {
     try {
-      return parseDataKey(fs.readFileSync(file, 'utf8'));
+      return parseKey(fs.readFileSync(file, 'utf8'), spec.name);
     } catch (err) {
       if (err instanceof ConfigError) throw err;
       throw new ConfigError(
-        `SVC_DATA_KEY_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
+        `${spec.name}_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
       );
     }
   }
   if (svcEnv === 'production')
-    throw new ConfigError('SVC_DATA_KEY (or SVC_DATA_KEY_FILE) is required in production: 32 bytes, hex or base64.');
-  const generated = path.join(dir, 'data-key');
+    throw new ConfigError(
+      `${spec.name} (or ${spec.name}_FILE) is required in production${spec.use}: 32 bytes, hex or base64.`,
+    );
+  const generated = path.join(dir, spec.devFile);
   if (!fs.existsSync(generated)) {
     fs.mkdirSync(dir, { recursive: true });
     try {
@@ -350,7 +411,7 @@ function dataKeyFrom(env: Record<string, string | undefined>, svcEnv: SvcEnv, di
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
   }
-  return parseDataKey(fs.readFileSync(generated, 'utf8'));
+  return parseKey(fs.readFileSync(generated, 'utf8'), spec.name);
 }
 
 function logLevel(raw: string | undefined, svcEnv: SvcEnv): LogLevel {

@@ -10,3 +10,4 @@ export * from './documents';
 export * from './payouts';
 export * from './refunds';
 export * from './branding';
+export * from './destinations';

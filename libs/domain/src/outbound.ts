@@ -49,6 +49,12 @@ export const OUTBOUND_WAIT_REASONS = [
   'waiting_for_top_up',
   'fee_above_cap',
   'rpc_error',
+  /**
+   * the signer refused to sign: the leg's destination is not one the API authorised (no MAC or one
+   * that does not verify, not an active settlement address past its cool-down, not the refund's
+   * recorded address, a gas leg to anything but the sender of a leg it funds). Nothing moves.
+   */
+  'destination_unverified',
 ] as const;
 export type OutboundWaitReason = (typeof OUTBOUND_WAIT_REASONS)[number];
 

@@ -79,6 +79,12 @@ export const HELD_REASONS = [
   'reverted',
   /** a replacement of its stuck transaction would exceed the chain's maxFeePerGas */
   'fee_above_cap',
+  /**
+   * the signer refused to sign: the settlement address is not one the API authorised (no MAC, or a
+   * MAC that does not verify: written or changed straight in the database) or its cool-down has not
+   * passed on the database clock. Nothing moves; retire the address (or fix the default) to move on.
+   */
+  'destination_unverified',
 ] as const;
 export type HeldReason = (typeof HELD_REASONS)[number];
 
@@ -233,8 +239,8 @@ export function payoutFromTransfer(state: OutboundState, waitReason: OutboundWai
     case 'submitted':
     case 'replacing':
       // stuck, and a replacement would pass the chain's maxFeePerGas: held with the reason (issue 18 case 8)
-      return waitReason === 'fee_above_cap'
-        ? { payoutState: 'held', reason: 'fee_above_cap' }
+      return waitReason === 'fee_above_cap' || waitReason === 'destination_unverified'
+        ? { payoutState: 'held', reason: waitReason }
         : { payoutState: 'submitted', reason: null };
     case 'signed':
     case 'mined':
@@ -260,6 +266,8 @@ export function heldByWait(waitReason: OutboundWaitReason | null): HeldReason | 
       return 'deposit_balance_low';
     case 'fee_above_cap':
       return 'fee_above_cap';
+    case 'destination_unverified':
+      return 'destination_unverified';
     case 'address_busy':
     case 'waiting_for_top_up':
     case 'rpc_error':

@@ -26,6 +26,10 @@ export const REFUND_REASONS = [
   'chain_not_supported',
   // the refund transfer reverted on chain; the reserved amount is released
   'transaction_reverted',
+  // the signer refused to sign: toAddress is not what the API recorded and authorised (no MAC, or a
+  // MAC that does not verify: written or changed straight in the database); nothing moves until it
+  // is cancelled (POST /v1/refunds/:id/cancel) and created again through the API
+  'destination_unverified',
 ] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 
@@ -91,6 +95,8 @@ export function refundWaitReason(waitReason: OutboundWaitReason | null): RefundR
     case 'balance_low':
     case 'nothing_to_send':
       return 'fee_balance_low';
+    case 'destination_unverified':
+      return 'destination_unverified';
     case 'address_busy':
     case 'waiting_for_top_up':
     case 'fee_above_cap':

@@ -23,3 +23,4 @@ export * from './settlement/settlement-address.repository';
 export * from './payouts/payouts-data.module';
 export * from './refunds/refund.repository';
 export * from './presenters/refund.presenter';
+export * from './settlement/destination-macs';

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { BUILT_IN_CHAINS, ChainRegistry, mergeChainsFile } from '@svc/chains';
-import { SignerContext } from './context';
+import { macDestinations, SignerContext } from './context';
 import type { EvmKeyring } from './keys/keyring';
 import type { EvmRpcClient } from './rpc/evm-rpc-client';
 
@@ -17,6 +17,7 @@ describe('the fee cap of a rail', () => {
       {
         feePolicy,
         rpc: () => ({}) as EvmRpcClient,
+        destinations: macDestinations({ key: Buffer.alloc(32, 1), devClock: false }),
       },
     );
 
@@ -32,4 +33,13 @@ describe('the fee cap of a rail', () => {
     expect(context(registry).rail('bnb', 'mainnet').policy.maxFeePerGas).toBe(7_000_000_000n);
     expect(context(registry, { maxFeePerGas: 5n }).rail('bnb', 'mainnet').policy.maxFeePerGas).toBe(5n);
   });
+});
+
+// issue 19 › Keys: a signer always checks what it pays (docs/money-out.md › Destinations)
+test('no signer without a destination guard, nor with a destination key shorter than 32 bytes', () => {
+  const registry = new ChainRegistry(BUILT_IN_CHAINS);
+  expect(() => new SignerContext({} as DataSource, registry, {} as EvmKeyring, { now: () => new Date() })).toThrow(
+    'the signer needs a destination guard (SVC_DESTINATION_KEY)',
+  );
+  expect(() => macDestinations({ key: Buffer.alloc(16), devClock: false })).toThrow('must be 32 bytes');
 });

@@ -9,6 +9,12 @@ import type { SuiKeyring } from './keys/sui-keyring';
 import { EvmRail } from './rpc/evm-rail';
 import { EvmRpcClient, JsonRpcClient } from './rpc/evm-rpc-client';
 import { OutboundRequestError } from './outbound/outbound.errors';
+import {
+  DestinationCheckOptions,
+  DestinationVerdict,
+  LegToVerify,
+  verifyLegDestination,
+} from './outbound/destination-check';
 import { OutboundRepository } from './outbound/outbound.repository';
 import type { OutboundTransfer } from './outbound/outbound-transfer';
 import type { HandledPurpose, OutboundPurposeHandler } from './outbound/purpose-handler';
@@ -21,9 +27,27 @@ export interface Clock {
 export interface SignerLogger {
   log(message: string): void;
   warn(message: string): void;
+  /** a refusal to sign (a destination that does not verify); warn when absent */
+  error?(message: string): void;
+}
+
+/**
+ * Decides, just before a leg is signed, whether its destination is one the API authorised
+ * (docs/money-out.md › Destinations). The service's is `macDestinations` (SVC_DESTINATION_KEY).
+ */
+export interface DestinationGuard {
+  verify(m: EntityManager, leg: LegToVerify): Promise<DestinationVerdict>;
+}
+
+/** The guard of every signing process: MACs under SVC_DESTINATION_KEY, cool-downs on the database clock. */
+export function macDestinations(o: DestinationCheckOptions): DestinationGuard {
+  if (o.key.length < 32) throw new Error('SVC_DESTINATION_KEY must be 32 bytes');
+  return { verify: (m, leg) => verifyLegDestination(m, leg, o) };
 }
 
 export interface SignerOptions {
+  /** Required: what the signer may pay (macDestinations with SVC_DESTINATION_KEY). */
+  destinations?: DestinationGuard;
   /** Fee policy overrides, for every chain or per chain. */
   feePolicy?: Partial<FeePolicy> | ((chain: ChainConfig) => Partial<FeePolicy>);
   /** The JSON-RPC client of a chain (default: JsonRpcClient over the registry's rpcUrls). */
@@ -44,6 +68,7 @@ const SILENT: SignerLogger = { log: () => undefined, warn: () => undefined };
 export class SignerContext {
   readonly repo = new OutboundRepository();
   readonly logger: SignerLogger;
+  readonly destinations: DestinationGuard;
   private readonly rails = new Map<string, EvmRail>();
   private readonly handlers = new Map<HandledPurpose, OutboundPurposeHandler>();
 
@@ -55,6 +80,9 @@ export class SignerContext {
     readonly options: SignerOptions = {},
   ) {
     this.logger = options.logger ?? SILENT;
+    // issue 19 › Keys: no signer without the check of what it pays
+    if (!options.destinations) throw new Error('the signer needs a destination guard (SVC_DESTINATION_KEY)');
+    this.destinations = options.destinations;
   }
 
   now(): Date {

@@ -19,3 +19,4 @@ export * from './outbound/pay-check';
 export * from './outbound/rail-runner';
 export * from './refund-wallets';
 export * from './signer.module';
+export * from './outbound/destination-check';

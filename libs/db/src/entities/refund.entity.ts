@@ -64,6 +64,14 @@ export class RefundEntity {
   @Column({ name: 'to_address', type: 'varchar', length: 128 })
   toAddress!: string;
 
+  /**
+   * HMAC-SHA256 (hex) under SVC_DESTINATION_KEY of (kind, workspace, id, chain, network, token
+   * contract, toAddress), written by the API when it creates the refund: the signer sends only to a
+   * toAddress whose MAC verifies (docs/money-out.md › Destinations). Null: not authorised.
+   */
+  @Column({ name: 'destination_mac', type: 'varchar', length: 64, nullable: true })
+  destinationMac!: string | null;
+
   @Column({ type: 'varchar', length: 500, nullable: true })
   reason!: string | null;
 

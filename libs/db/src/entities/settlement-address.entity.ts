@@ -56,6 +56,14 @@ export class SettlementAddressEntity {
   @Column({ name: 'activates_at', type: 'timestamptz', precision: 3 })
   activatesAt!: Date;
 
+  /**
+   * HMAC-SHA256 (hex) under SVC_DESTINATION_KEY of (kind, workspace, id, chain, network, address,
+   * activatesAt), written by the API when it creates the address: the signer pays only an address
+   * whose MAC verifies (docs/money-out.md › Destinations). Null: not authorised.
+   */
+  @Column({ name: 'destination_mac', type: 'varchar', length: 64, nullable: true })
+  destinationMac!: string | null;
+
   @Column({ name: 'activated_at', type: 'timestamptz', precision: 3, nullable: true })
   activatedAt!: Date | null;
 

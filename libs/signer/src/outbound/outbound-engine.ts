@@ -18,6 +18,7 @@ import { GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
 import { ERC20, EvmRail, TxReceipt } from '../rpc/evm-rail';
 import { RpcResponseError } from '../rpc/evm-rpc-client';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
+import type { LegToVerify } from './destination-check';
 import { OutboundNotFoundError } from './outbound.errors';
 import type { OutboundAttempt, OutboundTransfer } from './outbound-transfer';
 
@@ -37,6 +38,43 @@ interface SignFacts {
   funds: SenderFunds;
   chainId: bigint;
   pendingNonce: bigint | null;
+}
+
+/** The leg the destination check judges. */
+export const legOf = (t: Transfer): LegToVerify => ({
+  transactionId: t.id,
+  purpose: t.purpose,
+  purposeId: t.purposeId,
+  chain: t.chain,
+  network: t.network,
+  fromAddress: t.fromAddress,
+  toAddress: t.toAddress,
+  tokenAddress: t.tokenAddress,
+  fundsTransactionId: t.parentId,
+});
+
+/**
+ * The destination check at the one point every rail calls just before it signs (docs/money-out.md ›
+ * Destinations): true when refused; the row, locked in `m`, then waits `destination_unverified`
+ * with the reason, logged once as an error (again only when the reason changes).
+ */
+export async function refuseUnverifiedDestination(
+  ctx: SignerContext,
+  m: EntityManager,
+  t: Transfer,
+  now: Date,
+): Promise<boolean> {
+  const verdict = await ctx.destinations.verify(m, legOf(t));
+  if (verdict.ok) return false;
+  const message = `refused to sign ${t.purpose} ${t.purposeId} to ${t.toAddress}: ${verdict.reason}`.slice(0, 1000);
+  if (t.waitReason !== 'destination_unverified' || t.error !== message) {
+    (ctx.logger.error ?? ctx.logger.warn).call(ctx.logger, `outbound ${t.id}: ${message}`);
+  }
+  await ctx.write(
+    m,
+    Object.assign(t, { waitReason: 'destination_unverified' as const, error: message, updatedAt: now }),
+  );
+  return true;
 }
 
 export const keyOf = (t: Transfer): SignerKeyRef => ({ kind: t.fromKeyKind, index: t.fromKeyIndex });
@@ -248,6 +286,8 @@ export class OutboundEngine {
       return { kind: 'moved', row: (t ?? read) as Transfer }; // another process moved it meanwhile
     }
     const now = this.ctx.now();
+    // docs/money-out.md › Destinations: nothing is signed (nor topped up) for a destination the API did not authorise
+    if (await refuseUnverifiedDestination(this.ctx, m, t, now)) return { kind: 'wait', topUps: [] };
     const source = { chain: t.chain, network: t.network, address: t.fromAddress };
     await this.ctx.repo.lockSource(m, source, now);
     if (t.amountMode === 'all') {

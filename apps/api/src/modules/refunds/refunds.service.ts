@@ -1,7 +1,7 @@
 // money contract › Refunds 1–3: who may be refunded, how much, and where to. The API only writes the
 // refund with its amount reserved — under the payment's row lock, so concurrent refunds never
 // exceed the maximum — and the payout process (the only one that signs) sends it.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
@@ -12,7 +12,8 @@ import {
   parseSettlementAddress,
   sameAddress,
 } from '@svc/chains';
-import { badRequest, ClockService, conflict, notFound, unavailable } from '@svc/core';
+import { destinationKeyOf } from '@svc/config';
+import { badRequest, ClockService, conflict, notFound, SVC_CONFIG, SvcConfig, unavailable } from '@svc/core';
 import { RefundEntity } from '@svc/db';
 import {
   formatAtomic,
@@ -23,7 +24,7 @@ import {
   toAtomic,
   TOKEN_AMOUNT_RE,
 } from '@svc/domain';
-import { PaymentRepository, RefundRepository } from '@svc/payments';
+import { PaymentRepository, refundDestinationMac, RefundRepository } from '@svc/payments';
 import {
   DEFAULT_FEE_POLICY,
   EvmRail,
@@ -46,6 +47,7 @@ export class RefundsService {
     private readonly refunds: RefundRepository,
     private readonly refundWallets: RefundWallets,
     private readonly accounts: EvmAccounts,
+    @Inject(SVC_CONFIG) private readonly config: SvcConfig,
   ) {}
 
   private readonly outbound = new OutboundRepository();
@@ -106,6 +108,7 @@ export class RefundsService {
         decimals,
         amountAtomic: amount,
         toAddress: (explicitTo ?? payerTo) as string,
+        destinationMac: null,
         reason: dto.reason ?? null,
         status: 'pending',
         source: null,
@@ -120,6 +123,8 @@ export class RefundsService {
         updatedAt: now,
         completedAt: null,
       };
+      // docs/money-out.md › Destinations: the signer sends to toAddress only with the MAC the API gives it here
+      refund.destinationMac = refundDestinationMac(destinationKeyOf(this.config), refund);
       // The payment's lock serialises refunds of one payment; the unique index settles one key used on two payments at once.
       if (!(await this.refunds.insert(tx, refund))) throw conflict(msg.idempotencyReused(idempotencyKey ?? ''));
       return refund as RefundEntity;

@@ -8,7 +8,8 @@ import { ChainRegistry, parseSettlementAddress } from '@svc/chains';
 import { badRequest, ClockService, conflict, inRetriedTransaction, notFound, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { ProductSettlementRouteEntity, SettlementAddressEntity } from '@svc/db';
 import { assertUnreachable, decideSettlementRemoval, isUuid, Network, ONLY_ACTIVE_CAN_BE_DEFAULT } from '@svc/domain';
-import { appendEvents, SettlementAddressRepository, settlementAddressEvent } from '@svc/payments';
+import { destinationKeyOf } from '@svc/config';
+import { appendEvents, SettlementAddressRepository, settlementAddressEvent, settlementAddressMac } from '@svc/payments';
 import { ProductsService } from '../products/products.service';
 import { CreateSettlementAddressDto } from './dto/create-settlement-address.dto';
 import { PutSettlementRoutesDto } from './dto/put-settlement-routes.dto';
@@ -50,11 +51,14 @@ export class SettlementAddressesService {
       status: 'pending',
       isDefault: false,
       activatesAt: new Date(now.getTime() + this.config.settlementCooldownSeconds * 1000),
+      destinationMac: null,
       activatedAt: null,
       retiredAt: null,
       createdAt: now,
       updatedAt: now,
     };
+    // docs/money-out.md › Destinations: the signer pays this address only with the MAC the API gives it here
+    entity.destinationMac = settlementAddressMac(destinationKeyOf(this.config), entity);
     return this.db.transaction(async (tx) => {
       if (!(await this.addresses.insert(tx, entity))) {
         const existing = await this.addresses.findLive(tx, workspaceId, { chain: rail.chain, network }, address);

@@ -22,6 +22,7 @@ import { OutboundNotFoundError, OutboundRequestError } from '../../outbound/outb
 import type { OutboundRail } from '../../outbound/outbound-rail';
 import type { FamilyFence, OutboundTransfer } from '../../outbound/outbound-transfer';
 import type { TransferRequest } from '../../outbound/outbound.service';
+import { refuseUnverifiedDestination } from '../../outbound/outbound-engine';
 import type { PayCheck } from '../../outbound/pay-check';
 import { SUI_COIN_TYPE, SuiCoin, SuiNode } from './sui-node';
 import { SuiEffects, SuiFence, SuiSponsoredRail } from './sui-sponsored';
@@ -207,6 +208,8 @@ export class SuiOutboundRail implements OutboundRail {
         Object.assign(t, { waitReason: reason, error: message.slice(0, 1000), updatedAt: now });
         return { kind: 'wait', row: await this.ctx.write(m, t) };
       };
+      // docs/money-out.md › Destinations: the sponsor signs only for a destination the API authorised
+      if (await refuseUnverifiedDestination(this.ctx, m, t, now)) return { kind: 'wait', row: t as Transfer };
       const source = { chain: t.chain, network: t.network, address: t.fromAddress };
       await this.ctx.repo.lockSource(m, source, now);
       if (t.amountMode === 'all') {
