@@ -1,0 +1,65 @@
+// Preloaded into the API under `npm run bench:api` when BENCH_COUNT_QUERIES=1 (`node -r`): counts
+// every statement sent through `pg` (pool and single clients alike) by its text, with the time from
+// the call to its answer, and times two waits of a request: taking a pool connection
+// (pg-pool connect) and the key guard's revocation round trip (ApiKeyRevocations.confirm). On
+// SIGUSR2 it writes what it has so far to BENCH_QUERY_COUNTS (JSON); the benchmark takes one
+// snapshot before and one after a phase and prints the difference per request. Measurement only:
+// the service never loads it.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { Client } = require('pg');
+const Pool = require('pg-pool');
+
+/** text → [count, total ms] */
+const stats = new Map();
+const note = (key, ms) => {
+  const s = stats.get(key) ?? [0, 0];
+  s[0]++;
+  s[1] += ms;
+  stats.set(key, s);
+};
+const since = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+
+function timed(key, promise) {
+  const t0 = process.hrtime.bigint();
+  return promise.then(
+    (v) => (note(key, since(t0)), v),
+    (e) => {
+      note(key, since(t0));
+      throw e;
+    },
+  );
+}
+
+const query = Client.prototype.query;
+Client.prototype.query = function countedQuery(config, values, callback) {
+  const text = typeof config === 'string' ? config : (config?.text ?? config?.name ?? '?');
+  const key = String(text).replace(/\s+/g, ' ').trim().slice(0, 110);
+  const cb = typeof values === 'function' ? values : callback;
+  if (cb || typeof config?.submit === 'function') {
+    note(key, 0); // callback or Submittable form: counted, not timed
+    return query.apply(this, arguments);
+  }
+  return timed(key, query.apply(this, arguments));
+};
+
+const connect = Pool.prototype.connect;
+Pool.prototype.connect = function timedConnect(cb) {
+  if (cb) return connect.call(this, cb);
+  return timed('(wait) pool connect', connect.call(this));
+};
+
+const revocations = path.join(__dirname, '../../dist/apps/api/src/modules/auth/api-key-revocations.service.js');
+if (fs.existsSync(revocations)) {
+  const { ApiKeyRevocations } = require(revocations);
+  const confirm = ApiKeyRevocations.prototype.confirm;
+  ApiKeyRevocations.prototype.confirm = function timedConfirm() {
+    return timed('(wait) revocation confirm', confirm.call(this));
+  };
+}
+
+process.on('SIGUSR2', () => {
+  const file = process.env.BENCH_QUERY_COUNTS;
+  if (file) fs.writeFileSync(file, JSON.stringify(Object.fromEntries(stats)));
+});
