@@ -1,7 +1,8 @@
 // Preloaded into the API under `npm run bench:api` when BENCH_COUNT_QUERIES=1 (`node -r`): counts
 // every statement sent through `pg` (pool and single clients alike) by its text, with the time from
-// the call to its answer, and times two waits of a request: taking a pool connection
-// (pg-pool connect) and the key guard's revocation round trip (ApiKeyRevocations.confirm). On
+// the call to its answer, and times the waits of a request: taking a pool connection (pg-pool
+// connect), the revocation round trip (ApiKeyRevocations.confirm) and the key guard in all; and
+// counts the writes to stdout (the logs). On
 // SIGUSR2 it writes what it has so far to BENCH_QUERY_COUNTS (JSON); the benchmark takes one
 // snapshot before and one after a phase and prints the difference per request. Measurement only:
 // the service never loads it.
@@ -58,6 +59,22 @@ if (fs.existsSync(revocations)) {
     return timed('(wait) revocation confirm', confirm.call(this));
   };
 }
+
+const guard = path.join(__dirname, '../../dist/apps/api/src/modules/auth/api-key.guard.js');
+if (fs.existsSync(guard)) {
+  const { ApiKeyGuard } = require(guard);
+  const canActivate = ApiKeyGuard.prototype.canActivate;
+  ApiKeyGuard.prototype.canActivate = function timedGuard(ctx) {
+    return timed('(wait) key guard, in all', canActivate.call(this, ctx));
+  };
+}
+
+// how many writes the logs make (a line each, or one per turn of the event loop when buffered)
+const write = process.stdout.write;
+process.stdout.write = function countedWrite(...args) {
+  note('(log) stdout writes', 0);
+  return write.apply(this, args);
+};
 
 process.on('SIGUSR2', () => {
   const file = process.env.BENCH_QUERY_COUNTS;
