@@ -67,9 +67,12 @@ export class ApiKeyGuard implements CanActivate {
     const hit = this.cache.get(hash);
     // a cached key is trusted only once every revocation committed before this request is handled
     if (hit && hit.until > Date.now() && this.revocations.cacheable && (await this.revocations.confirm())) {
-      if (this.cache.get(hash) === hit) {
-        if (hit.until - Date.now() < CACHE_MS - REFRESH_AFTER_MS) this.refresh(hash);
-        return hit.caller;
+      // still cached: the same entry, or a newer one a re-read cached meanwhile (a read is cached
+      // only when no revocation was announced while it ran); gone if the key was revoked
+      const current = this.cache.get(hash);
+      if (current) {
+        if (current.until - Date.now() < CACHE_MS - REFRESH_AFTER_MS) this.refresh(hash);
+        return current.caller;
       }
     }
     return this.read(hash);
