@@ -90,16 +90,26 @@ async function waitHealthy(url, ms = 30000) {
   throw new Error(`${url} not healthy`);
 }
 
+/** Requests the load generator sent in all, warm-up included (to divide a CPU profile by). */
+let requestsInAll = 0;
+
 function cannon(opts) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) =>
-      err ? reject(err) : resolve(res),
-    );
+    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) => {
+      if (res) requestsInAll += res.requests.total;
+      return err ? reject(err) : resolve(res);
+    });
   });
 }
 
 function row(name, res) {
   const errors = res.non2xx + res.errors;
+  if (errors) {
+    const codes = Object.entries(res.statusCodeStats ?? {})
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, { count }]) => `${count} × ${code}`);
+    console.error(`${name}: ${[...codes, `${res.errors} errors, ${res.timeouts} timeouts`].join(', ')}`);
+  }
   return { name, rps: res.requests.average, p50: res.latency.p50, p99: res.latency.p99, errors };
 }
 
@@ -259,6 +269,7 @@ async function main() {
     console.log('|---|---:|---:|---:|---:|');
     for (const r of results)
       console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`);
+    console.log(`\nrequests sent to the API in all, warm-up included: ${requestsInAll}`);
     const ratio = results[0].rps / results[1].rps;
     console.log(
       `\nsession create / bare INSERT = ${(ratio * 100).toFixed(1)}% (goal >= 50%, issue 23); session create p99 = ${results[0].p99} ms (goal < 50 ms)` +

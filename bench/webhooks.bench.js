@@ -14,7 +14,9 @@
 // the receiver accepted (each new one went through the SSRF guard; keep-alive reuses them), CPU per
 // delivery of the worker, PostgreSQL, Redis and this process (the figures move with whatever else
 // runs on the machine). BENCH_EVENTS, BENCH_RATE, BENCH_REDIS_URL (default db 12),
-// BENCH_WORKER_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run.
+// BENCH_WORKER_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run; BENCH_COUNT_QUERIES=1
+// preloads bench/support/count-queries.js into the worker and prints the PostgreSQL statements and
+// Redis commands per delivery of each phase.
 'use strict';
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
@@ -41,6 +43,29 @@ const DATA_KEY = randomBytes(32);
 const { WorkspacesService } = require(path.join(DIST, 'libs', 'workspaces', 'src', 'workspaces.service.js'));
 
 const now = () => performance.timeOrigin + performance.now();
+const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES === '1';
+const COUNTS_FILE = path.join(require('node:os').tmpdir(), `svc-bench-webhooks-counts-${process.pid}.json`);
+
+/** The worker's statement and command counts so far (BENCH_COUNT_QUERIES): it writes them on SIGUSR2. */
+async function counts(worker) {
+  if (!COUNT_QUERIES) return null;
+  const fs = require('node:fs');
+  fs.rmSync(COUNTS_FILE, { force: true });
+  worker.kill('SIGUSR2');
+  for (let i = 0; i < 100 && !fs.existsSync(COUNTS_FILE); i++) await sleep(20);
+  await sleep(50);
+  return JSON.parse(fs.readFileSync(COUNTS_FILE, 'utf8'));
+}
+
+function perDelivery(name, before, after, deliveries) {
+  if (!before || !after) return;
+  const lines = Object.entries(after)
+    .map(([text, [n]]) => [text, (n - (before[text]?.[0] ?? 0)) / deliveries])
+    .filter(([, n]) => n >= 0.001)
+    .sort((a, b) => b[1] - a[1]);
+  console.log(`\n${name}: per delivery`);
+  for (const [text, n] of lines) console.log(`  ${n.toFixed(3)}  ${text}`);
+}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function admin(sql) {
@@ -197,6 +222,7 @@ function startWorker(databaseUrl) {
       process.execPath,
       [
         ...(process.env.BENCH_WORKER_ARGS ? process.env.BENCH_WORKER_ARGS.split(' ') : []),
+        ...(COUNT_QUERIES ? ['-r', path.join(__dirname, 'support/count-queries.js')] : []),
         path.join(DIST, 'apps', 'worker', 'src', 'main.js'),
       ],
       {
@@ -210,6 +236,7 @@ function startWorker(databaseUrl) {
           SVC_DATA_KEY: DATA_KEY.toString('hex'),
           SVC_DEV_CLOCK: '',
           SVC_WEBHOOK_ALLOW_PRIVATE: ALLOW_PRIVATE,
+          BENCH_QUERY_COUNTS: COUNTS_FILE,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -277,6 +304,7 @@ async function main() {
     await rx.waitForAll(warm.flatMap((b) => b.ids));
 
     // burst
+    const count0 = await counts(worker);
     const cpu0 = cpuSnapshot(worker.pid);
     const burstStart = now();
     const burst = [];
@@ -288,6 +316,7 @@ async function main() {
     const burstSeconds = (burstLast - burstStart) / 1000;
     const burstDelays = delays(burst, rx.first);
     const cpu1 = cpuSnapshot(worker.pid);
+    const count1 = await counts(worker);
     const relay = (
       await pool.query(
         `SELECT extract(epoch FROM max(dispatched_at) - min(created_at)) * 1000 AS span FROM events WHERE id = ANY($1)`,
@@ -302,6 +331,7 @@ async function main() {
     const intervalMs = (perTx / RATE) * 1000;
     const paced = [];
     const inFlight = [];
+    const count2 = await counts(worker);
     const cpu2 = cpuSnapshot(worker.pid);
     const pacedStart = now();
     for (let i = 0; i < EVENTS / perTx; i++) {
@@ -316,6 +346,9 @@ async function main() {
     const pacedLast = Math.max(...pacedIds.map((id) => rx.first.get(id)));
     const pacedDelays = delays(paced, rx.first);
     const cpu3 = cpuSnapshot(worker.pid);
+    const count3 = await counts(worker);
+    perDelivery('burst', count0, count1, EVENTS);
+    perDelivery('paced', count2, count3, EVENTS);
 
     const { requests, badSignatures, connections } = rx.stats();
     const [{ attempts }] = (await pool.query(`SELECT count(*)::int AS attempts FROM webhook_delivery_attempts`)).rows;

@@ -1,8 +1,9 @@
-// Preloaded into the API under `npm run bench:api` when BENCH_COUNT_QUERIES=1 (`node -r`): counts
+// Preloaded into the API under `npm run bench:api` when BENCH_COUNT_QUERIES=1, or the worker under
+// `npm run bench:webhooks` with the same (`node -r`): counts
 // every statement sent through `pg` (pool and single clients alike) by its text, with the time from
 // the call to its answer, and times the waits of a request: taking a pool connection (pg-pool
 // connect), the revocation round trip (ApiKeyRevocations.confirm) and the key guard in all; and
-// counts the writes to stdout (the logs). On
+// counts the writes to stdout (the logs) and the Redis commands by name. On
 // SIGUSR2 it writes what it has so far to BENCH_QUERY_COUNTS (JSON); the benchmark takes one
 // snapshot before and one after a phase and prints the difference per request. Measurement only:
 // the service never loads it.
@@ -51,8 +52,21 @@ Pool.prototype.connect = function timedConnect(cb) {
   return timed('(wait) pool connect', connect.call(this));
 };
 
+// Redis commands too (the worker's Bull queue), by command name (a Lua script by its name or sha)
+try {
+  const Redis = require('ioredis');
+  const sendCommand = Redis.prototype.sendCommand;
+  Redis.prototype.sendCommand = function countedCommand(command, ...rest) {
+    note(`(redis) ${command?.name ?? '?'}`, 0);
+    return sendCommand.call(this, command, ...rest);
+  };
+} catch {
+  /* no ioredis here */
+}
+
+const isApi = /apps[/\\]api[/\\]/.test(process.argv[1] ?? '');
 const revocations = path.join(__dirname, '../../dist/apps/api/src/modules/auth/api-key-revocations.service.js');
-if (fs.existsSync(revocations)) {
+if (isApi && fs.existsSync(revocations)) {
   const { ApiKeyRevocations } = require(revocations);
   const confirm = ApiKeyRevocations.prototype.confirm;
   ApiKeyRevocations.prototype.confirm = function timedConfirm() {
@@ -61,7 +75,7 @@ if (fs.existsSync(revocations)) {
 }
 
 const guard = path.join(__dirname, '../../dist/apps/api/src/modules/auth/api-key.guard.js');
-if (fs.existsSync(guard)) {
+if (isApi && fs.existsSync(guard)) {
   const { ApiKeyGuard } = require(guard);
   const canActivate = ApiKeyGuard.prototype.canActivate;
   ApiKeyGuard.prototype.canActivate = function timedGuard(ctx) {
@@ -76,7 +90,9 @@ process.stdout.write = function countedWrite(...args) {
   return write.apply(this, args);
 };
 
-process.on('SIGUSR2', () => {
+const dump = () => {
   const file = process.env.BENCH_QUERY_COUNTS;
   if (file) fs.writeFileSync(file, JSON.stringify(Object.fromEntries(stats)));
-});
+};
+process.on('SIGUSR2', dump);
+process.on('exit', dump);
