@@ -155,43 +155,41 @@ export class CheckoutSessionRepository {
   async insert(s: CheckoutSessionEntity, tx?: EntityManager): Promise<boolean> {
     const rows = await this.sql.rows(
       'session_insert',
-      `INSERT INTO checkout_sessions (id, workspace_id, source, product_id, invoice_id, invoice_number, status, reference,
-         metadata, reference_origin, amount, pinned_chain, network, locale, success_url, pending_url, cancel_url,
-         expired_url, failed_url, return_url, idempotency_key, payment_id, late, completed_at, expires_at, redeemed_at,
-         livemode, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, NULL, false,
-         NULL, $22, NULL, $23, $24, $24)
+      `INSERT INTO checkout_sessions (${SESSION_INSERT_COLUMNS})
+       VALUES (${SESSION_INSERT_VALUES})
        ON CONFLICT (workspace_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING id`,
-      [
-        s.id,
-        s.workspaceId,
-        s.source,
-        s.productId,
-        s.invoiceId,
-        s.invoiceNumber,
-        s.status,
-        s.reference,
-        s.metadata === null ? null : JSON.stringify(s.metadata),
-        s.referenceOrigin,
-        s.amount,
-        s.pinnedChain,
-        s.network,
-        s.locale,
-        s.successUrl,
-        s.pendingUrl,
-        s.cancelUrl,
-        s.expiredUrl,
-        s.failedUrl,
-        s.returnUrl,
-        s.idempotencyKey,
-        s.expiresAt,
-        s.livemode,
-        s.createdAt,
-      ],
+      sessionInsertParams(s),
       tx,
     );
     return rows.length === 1;
+  }
+
+  /**
+   * `insert` for a product session whose product was read earlier (a cached read): the row goes in
+   * only while the product row is still the version read (`xmin`, which every update of the row
+   * changes, whoever makes it), checked in the same statement. 'stale' when the product changed
+   * (nothing inserted: read it again), 'taken' when the idempotency key is taken.
+   */
+  async insertForProductVersion(
+    s: CheckoutSessionEntity,
+    productVersion: string,
+  ): Promise<'inserted' | 'taken' | 'stale'> {
+    const rows = await this.sql.rows<{ current: number; inserted: number }>(
+      'session_insert_for_product_version',
+      `WITH product AS (
+         SELECT 1 FROM products WHERE id = $4 AND workspace_id = $2 AND xmin = $25::text::xid
+       ), inserted AS (
+         INSERT INTO checkout_sessions (${SESSION_INSERT_COLUMNS})
+         SELECT ${SESSION_INSERT_VALUES} FROM product
+         ON CONFLICT (workspace_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+         RETURNING id
+       )
+       SELECT (SELECT count(*)::int FROM product) AS current, (SELECT count(*)::int FROM inserted) AS inserted`,
+      [...sessionInsertParams(s), productVersion],
+    );
+    if (rows[0].current === 0) return 'stale';
+    return rows[0].inserted === 1 ? 'inserted' : 'taken';
   }
 
   /** The session row, locked for update; with `skipLocked` a busy row is null (left to the next run). */
@@ -244,4 +242,41 @@ export class CheckoutSessionRepository {
       [s.id, s.status, s.late, s.completedAt, s.paymentId, s.redeemedAt, s.updatedAt],
     );
   }
+}
+
+const SESSION_INSERT_COLUMNS = `id, workspace_id, source, product_id, invoice_id, invoice_number, status, reference,
+  metadata, reference_origin, amount, pinned_chain, network, locale, success_url, pending_url, cancel_url,
+  expired_url, failed_url, return_url, idempotency_key, payment_id, late, completed_at, expires_at, redeemed_at,
+  livemode, created_at, updated_at`;
+const SESSION_INSERT_VALUES = `$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+  NULL, false, NULL, $22, NULL, $23, $24, $24`;
+
+/** $1…$24 of a session INSERT, in SESSION_INSERT_COLUMNS order. */
+function sessionInsertParams(s: CheckoutSessionEntity): unknown[] {
+  return [
+    s.id,
+    s.workspaceId,
+    s.source,
+    s.productId,
+    s.invoiceId,
+    s.invoiceNumber,
+    s.status,
+    s.reference,
+    s.metadata === null ? null : JSON.stringify(s.metadata),
+    s.referenceOrigin,
+    s.amount,
+    s.pinnedChain,
+    s.network,
+    s.locale,
+    s.successUrl,
+    s.pendingUrl,
+    s.cancelUrl,
+    s.expiredUrl,
+    s.failedUrl,
+    s.returnUrl,
+    s.idempotencyKey,
+    s.expiresAt,
+    s.livemode,
+    s.createdAt,
+  ];
 }

@@ -1,4 +1,5 @@
 export * from './logging';
+export * from './log-stream';
 export * from './metrics';
 export * from './ops-server';
 export * from './runtime.module';

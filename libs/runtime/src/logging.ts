@@ -8,6 +8,7 @@ import type { DynamicModule } from '@nestjs/common';
 import { LoggerModule, Params } from 'nestjs-pino';
 import type { Options } from 'pino-http';
 import { redactRpcText } from '@svc/chains';
+import { bufferedStdout } from './log-stream';
 import type { SvcConfig } from '@svc/config';
 
 /** Paths pino censors (`[redacted]`) in any line: headers that carry keys and the fields that hold secrets. */
@@ -87,8 +88,9 @@ export function loggerParams(config: SvcConfig, processName: string, http: boole
     customErrorMessage: (req, res) =>
       `${req.method} ${(req as Req).route?.path ?? req.url?.split('?')[0]} ${res.statusCode}`,
   };
-  // process.stdout, not pino's own file-descriptor writer: whatever wraps stdout (a test, a log shipper) sees every line
-  return { pinoHttp: transport ? options : [options, process.stdout] };
+  // buffered, one write per turn of the event loop, flushed on exit and crash (log-stream.ts);
+  // process.stdout underneath, not a file descriptor of its own: whatever wraps stdout sees every line
+  return { pinoHttp: transport ? options : [options, bufferedStdout()] };
 }
 
 /** pino `logMethod` hook: the arguments of a log call with every URL in their text redacted. */

@@ -78,3 +78,34 @@ test('in production, private addresses are never dialled', async () => {
     prod.close();
   }
 });
+
+test('in production, sends to one endpoint share a kept-alive connection; a new connection is dialled through the guard again', async () => {
+  const { BlockList } = await import('node:net');
+  const allow = new BlockList();
+  allow.addAddress('127.0.0.1');
+  allow.addAddress('::1', 'ipv6');
+  const prod = new WebhookSender({ timeoutMs: 2_000, production: true, allowPrivate: allow });
+  const connections: string[] = [];
+  const count = (socket: import('node:net').Socket) => connections.push(String(socket.remoteAddress));
+  server.on('connection', count);
+  try {
+    const url = `http://localhost:${new URL(base).port}/ok`;
+    for (let i = 0; i < 5; i++) {
+      expect(await prod.send(url, '{}', {})).toMatchObject({ ok: true, status: 200 });
+      await new Promise((r) => setTimeout(r, 30)); // the 100 kB answer drained: the socket is free again
+    }
+    expect(connections).toHaveLength(1); // five attempts, one connection (and one guarded lookup)
+    server.closeIdleConnections(); // the receiver drops it: the next attempt dials anew, looked up and checked again
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await prod.send(url, '{}', {})).toMatchObject({ ok: true, status: 200 });
+    expect(connections).toHaveLength(2);
+    // and the same sender still refuses a loopback address it was not told to allow
+    expect(await prod.send(`http://10.0.0.1:${new URL(base).port}/ok`, '{}', {})).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('private, loopback or link-local'),
+    });
+  } finally {
+    server.off('connection', count);
+    prod.close();
+  }
+});

@@ -7,6 +7,8 @@ import { ApiKeyRevocations } from './api-key-revocations.service';
 import { AuthedRequest, Caller, IS_PUBLIC, REQUIRED_PERMISSION } from './auth.decorators';
 
 const CACHE_MS = 30_000;
+/** A key used after half its cache life is re-read in the background (once), so a busy key never expires under load. */
+const REFRESH_AFTER_MS = CACHE_MS / 2;
 const CACHE_MAX = 10_000;
 /** `last_used_at` moves at most this often per key (apikey:list shows it to the minute). */
 const LAST_USED_EVERY_MS = 60_000;
@@ -28,6 +30,8 @@ export class ApiKeyGuard implements CanActivate {
   private readonly cache = new Map<string, Cached>();
   /** When this process last moved each key's last_used_at. */
   private readonly touched = new Map<string, number>();
+  /** Keys being re-read in the background (at most one read per key at a time). */
+  private readonly refreshing = new Set<string>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -63,15 +67,42 @@ export class ApiKeyGuard implements CanActivate {
     const hit = this.cache.get(hash);
     // a cached key is trusted only once every revocation committed before this request is handled
     if (hit && hit.until > Date.now() && this.revocations.cacheable && (await this.revocations.confirm())) {
-      if (this.cache.get(hash) === hit) return hit.caller;
+      // still cached: the same entry, or a newer one a re-read cached meanwhile (a read is cached
+      // only when no revocation was announced while it ran); gone if the key was revoked
+      const current = this.cache.get(hash);
+      if (current) {
+        if (current.until - Date.now() < CACHE_MS - REFRESH_AFTER_MS) this.refresh(hash);
+        return current.caller;
+      }
     }
+    return this.read(hash);
+  }
+
+  /**
+   * Re-reads a cached key before its entry expires, off the request path: without it, every
+   * request in flight when a busy key's entry expired would read the key at once (64 reads on the
+   * pool under 64 connections). A revoked key is dropped by its notification, not by this.
+   */
+  private refresh(hash: string): void {
+    if (this.refreshing.has(hash)) return;
+    this.refreshing.add(hash);
+    this.read(hash)
+      .catch((err: Error) => this.logger.warn(`key re-read failed: ${err.message}`))
+      .finally(() => this.refreshing.delete(hash));
+  }
+
+  /** Reads the key on the pool, and caches it when no revocation was announced meanwhile. */
+  private async read(hash: string): Promise<Caller | null> {
     const epoch = this.revocations.epoch;
     const rows = await this.sql.rows<{ workspace_id: string; role: ApiKeyRole }>(
       'api_key_by_hash',
       'SELECT workspace_id, role FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
       [hash],
     );
-    if (!rows.length) return null;
+    if (!rows.length) {
+      this.cache.delete(hash);
+      return null;
+    }
     const caller = { workspaceId: rows[0].workspace_id, role: rows[0].role };
     // a revocation announced while this read ran may be newer than what it saw: do not keep it
     if (this.revocations.cacheable && this.revocations.epoch === epoch) {

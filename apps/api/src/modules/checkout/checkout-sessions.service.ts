@@ -38,6 +38,16 @@ export type { LoadedSession };
 
 const DEFAULT_EXPIRES_IN_SECONDS = 1800;
 const METADATA_MAX_BYTES = 8192;
+/** Products read by session creates, kept this long: a hit is checked against the row in the INSERT itself. */
+const PRODUCT_CACHE_MS = 30_000;
+const PRODUCT_CACHE_MAX = 10_000;
+
+interface CachedProduct {
+  product: ProductEntity;
+  /** the row version read (`xmin`): the INSERT goes in only while the row is still this version */
+  version: string;
+  until: number;
+}
 
 export interface SessionListQuery {
   createdAfter?: string;
@@ -56,6 +66,9 @@ export interface SessionPage {
 
 @Injectable()
 export class CheckoutSessionsService {
+  /** Session creates by product id: the product as last read, by `${workspaceId}:${productId}`. */
+  private readonly productCache = new Map<string, CachedProduct>();
+
   constructor(
     private readonly db: DataSource,
     private readonly products: ProductsService,
@@ -79,14 +92,51 @@ export class CheckoutSessionsService {
       if (dto.amount !== undefined) throw badRequest(msg.AMOUNT_ON_FIXED);
       return this.startInvoiceSession({ workspaceId, invoiceId: dto.invoiceId }, dto);
     }
-    const product = await this.sessionProduct(workspaceId, dto);
-    const amount = this.sessionAmount(product, dto.amount);
-    if (dto.chain !== undefined && !product.enabledChains.includes(dto.chain)) {
-      throw badRequest(msg.chainNotEnabled(dto.chain, product.enabledChains));
+    // A product read by an earlier create serves when its row is unchanged, which the INSERT checks
+    // in the same statement (one round trip instead of two); a changed row is read again, and so is
+    // one the request is refused on (a refusal is never judged on a cached product).
+    const cacheKey = dto.productId !== undefined ? `${workspaceId}:${dto.productId}` : null;
+    const cached = cacheKey ? this.productCache.get(cacheKey) : undefined;
+    if (cacheKey && cached && cached.until > Date.now()) {
+      const created = await this.createFromProduct(workspaceId, dto, cached.product, cached.version);
+      if (created) return created;
+      this.productCache.delete(cacheKey);
     }
-    this.checkMetadata(dto.metadata);
-    const urls = this.urlsOf(dto);
-    await this.settings.assertOnReturnOrigins(workspaceId, urls);
+    const { product, version } = await this.sessionProduct(workspaceId, dto);
+    const created = await this.createFromProduct(workspaceId, dto, product, null);
+    if (!created) throw new Error('unreachable: an insert without a product version is never stale');
+    if (cacheKey) {
+      if (this.productCache.size >= PRODUCT_CACHE_MAX) this.productCache.clear();
+      this.productCache.set(cacheKey, { product, version, until: Date.now() + PRODUCT_CACHE_MS });
+    }
+    return created;
+  }
+
+  /**
+   * The session of `product`. With `version` (a cached product), null instead of a refusal, and
+   * null when the product row is no longer that version: the caller reads the product again.
+   */
+  private async createFromProduct(
+    workspaceId: string,
+    dto: CreateSessionDto,
+    product: ProductEntity,
+    version: string | null,
+  ): Promise<SessionContext | null> {
+    let amount: bigint | null;
+    let urls: ReturnType<typeof this.urlsOf>;
+    try {
+      this.checkProduct(product);
+      amount = this.sessionAmount(product, dto.amount);
+      if (dto.chain !== undefined && !product.enabledChains.includes(dto.chain)) {
+        throw badRequest(msg.chainNotEnabled(dto.chain, product.enabledChains));
+      }
+      this.checkMetadata(dto.metadata);
+      urls = this.urlsOf(dto);
+      await this.settings.assertOnReturnOrigins(workspaceId, urls);
+    } catch (err) {
+      if (version !== null) return null;
+      throw err;
+    }
     const now = this.clock.now();
     const reference = dto.reference?.trim() || null;
     const session: CheckoutSessionEntity = {
@@ -117,7 +167,14 @@ export class CheckoutSessionsService {
     };
     // spec: "It is created with the first session if none exists."
     await this.settings.ensureSecret(workspaceId, this.db.manager);
-    if (await this.sessions.insert(session)) return { session, product: null, payment: null, txHash: null };
+    const outcome =
+      version === null
+        ? (await this.sessions.insert(session))
+          ? 'inserted'
+          : 'taken'
+        : await this.sessions.insertForProductVersion(session, version);
+    if (outcome === 'stale') return null;
+    if (outcome === 'inserted') return { session, product: null, payment: null, txHash: null };
     return this.idempotentReplay(workspaceId, session);
   }
 
@@ -227,9 +284,13 @@ export class CheckoutSessionsService {
     return session.invoiceId ? this.invoices.findById(session.invoiceId) : Promise.resolve(null);
   }
 
-  private async sessionProduct(workspaceId: string, dto: CreateSessionDto): Promise<ProductEntity> {
-    // Hot path: named prepared statements (planned once per connection), columns named.
-    const columns = this.sql.columns(ProductEntity);
+  private async sessionProduct(
+    workspaceId: string,
+    dto: CreateSessionDto,
+  ): Promise<{ product: ProductEntity; version: string }> {
+    // Hot path: named prepared statements (planned once per connection), columns named, and the
+    // row's version (xmin) for the product cache.
+    const columns = `${this.sql.columns(ProductEntity)}, xmin::text AS row_version`;
     const rows =
       dto.productId !== undefined
         ? isUuid(dto.productId)
@@ -244,11 +305,14 @@ export class CheckoutSessionsService {
             `SELECT ${columns} FROM products WHERE slug = $1 AND workspace_id = $2`,
             [dto.productSlug, workspaceId],
           );
-    const product = rows.length ? this.sql.hydrate(ProductEntity, rows[0]) : null;
-    if (!product) throw notFound(`No such product: ${dto.productId ?? dto.productSlug}.`);
+    if (!rows.length) throw notFound(`No such product: ${dto.productId ?? dto.productSlug}.`);
+    return { product: this.sql.hydrate(ProductEntity, rows[0]), version: String(rows[0].row_version) };
+  }
+
+  /** Whether a session may be created for the product (409 for a legacy subscription or an archived one). */
+  private checkProduct(product: ProductEntity): void {
     if (product.kind === 'subscription') throw conflict(msg.legacySubscription(product.id));
     if (product.status === 'archived') throw conflict(msg.archivedProduct(product.id));
-    return product;
   }
 
   /** The locked USD amount in cents (custom_amount), or null (fixed). */

@@ -1,0 +1,98 @@
+// Preloaded into the API under `npm run bench:api` when BENCH_COUNT_QUERIES=1, or the worker under
+// `npm run bench:webhooks` with the same (`node -r`): counts
+// every statement sent through `pg` (pool and single clients alike) by its text, with the time from
+// the call to its answer, and times the waits of a request: taking a pool connection (pg-pool
+// connect), the revocation round trip (ApiKeyRevocations.confirm) and the key guard in all; and
+// counts the writes to stdout (the logs) and the Redis commands by name. On
+// SIGUSR2 it writes what it has so far to BENCH_QUERY_COUNTS (JSON); the benchmark takes one
+// snapshot before and one after a phase and prints the difference per request. Measurement only:
+// the service never loads it.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { Client } = require('pg');
+const Pool = require('pg-pool');
+
+/** text → [count, total ms] */
+const stats = new Map();
+const note = (key, ms) => {
+  const s = stats.get(key) ?? [0, 0];
+  s[0]++;
+  s[1] += ms;
+  stats.set(key, s);
+};
+const since = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+
+function timed(key, promise) {
+  const t0 = process.hrtime.bigint();
+  return promise.then(
+    (v) => (note(key, since(t0)), v),
+    (e) => {
+      note(key, since(t0));
+      throw e;
+    },
+  );
+}
+
+const query = Client.prototype.query;
+Client.prototype.query = function countedQuery(config, values, callback) {
+  const text = typeof config === 'string' ? config : (config?.text ?? config?.name ?? '?');
+  const key = String(text).replace(/\s+/g, ' ').trim().slice(0, 110);
+  const cb = typeof values === 'function' ? values : callback;
+  if (cb || typeof config?.submit === 'function') {
+    note(key, 0); // callback or Submittable form: counted, not timed
+    return query.apply(this, arguments);
+  }
+  return timed(key, query.apply(this, arguments));
+};
+
+const connect = Pool.prototype.connect;
+Pool.prototype.connect = function timedConnect(cb) {
+  if (cb) return connect.call(this, cb);
+  return timed('(wait) pool connect', connect.call(this));
+};
+
+// Redis commands too (the worker's Bull queue), by command name (a Lua script by its name or sha)
+try {
+  const Redis = require('ioredis');
+  const sendCommand = Redis.prototype.sendCommand;
+  Redis.prototype.sendCommand = function countedCommand(command, ...rest) {
+    note(`(redis) ${command?.name ?? '?'}`, 0);
+    return sendCommand.call(this, command, ...rest);
+  };
+} catch {
+  /* no ioredis here */
+}
+
+const isApi = /apps[/\\]api[/\\]/.test(process.argv[1] ?? '');
+const revocations = path.join(__dirname, '../../dist/apps/api/src/modules/auth/api-key-revocations.service.js');
+if (isApi && fs.existsSync(revocations)) {
+  const { ApiKeyRevocations } = require(revocations);
+  const confirm = ApiKeyRevocations.prototype.confirm;
+  ApiKeyRevocations.prototype.confirm = function timedConfirm() {
+    return timed('(wait) revocation confirm', confirm.call(this));
+  };
+}
+
+const guard = path.join(__dirname, '../../dist/apps/api/src/modules/auth/api-key.guard.js');
+if (isApi && fs.existsSync(guard)) {
+  const { ApiKeyGuard } = require(guard);
+  const canActivate = ApiKeyGuard.prototype.canActivate;
+  ApiKeyGuard.prototype.canActivate = function timedGuard(ctx) {
+    return timed('(wait) key guard, in all', canActivate.call(this, ctx));
+  };
+}
+
+// how many writes the logs make (a line each, or one per turn of the event loop when buffered)
+const write = process.stdout.write;
+process.stdout.write = function countedWrite(...args) {
+  note('(log) stdout writes', 0);
+  return write.apply(this, args);
+};
+
+const dump = () => {
+  const file = process.env.BENCH_QUERY_COUNTS;
+  if (file) fs.writeFileSync(file, JSON.stringify(Object.fromEntries(stats)));
+};
+process.on('SIGUSR2', dump);
+process.on('exit', dump);
