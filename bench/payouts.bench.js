@@ -7,9 +7,16 @@
 //   (2) token: BENCH_PAYMENTS paid USDC payments (default 1,000) waiting when the process starts:
 //       sweeps per second until every one completed, gas per swept payment (the gas tank's top-up
 //       and the token transfer), the native dust each deposit address keeps.
-// Payments are inserted paid (as the listener leaves them); their money is sent on chain first.
+//   (3) sui: BENCH_SUI_PAYMENTS paid USDC-on-Sui payments (default 1,000) waiting on the Sui devnet
+//       (libs/devnet/src/sui, executing the signed transactions, a checkpoint every
+//       BENCH_SUI_CHECKPOINT_MS, default 250): gas units and MIST the Sui gas tank paid per
+//       sponsored sweep (read from each transaction's effects), sweeps per second; the tank holds
+//       BENCH_SUI_GAS_COINS gas coins (default 20), the pool the payout process picks from.
+// Payments are inserted paid (as the listener leaves them); their money is sent on chain first
+// (Sui: minted to each deposit address by the devnet, a coin and a checkpoint each).
 // BENCH_PAYMENTS, BENCH_NATIVE, BENCH_PAYOUT_INTERVAL_MS, BENCH_PAYOUTS_NODE_ARGS (e.g.
-// "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run; BENCH_RAILS=bnb,sui (the default) picks
+// the rails measured.
 'use strict';
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
@@ -25,6 +32,12 @@ const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 1000);
 const NATIVE = Number(process.env.BENCH_NATIVE ?? 20);
 const INTERVAL_MS = Number(process.env.BENCH_PAYOUT_INTERVAL_MS ?? 50);
+const SUI_PAYMENTS = Number(process.env.BENCH_SUI_PAYMENTS ?? 1000);
+const SUI_CHECKPOINT_MS = Number(process.env.BENCH_SUI_CHECKPOINT_MS ?? 250);
+const SUI_GAS_COINS = Number(process.env.BENCH_SUI_GAS_COINS ?? 20);
+const RAILS = (process.env.BENCH_RAILS ?? 'bnb,sui').split(',').map((r) => r.trim());
+/** issue 23's goal for sweeps with 1,000 paid payments waiting */
+const GOAL_SWEEPS_PER_SECOND = 50;
 const E18 = 10n ** 18n;
 /** the payout process's SVC_DESTINATION_KEY, with which this bench authorises its settlement address */
 const DESTINATION_KEY = require('node:crypto').randomBytes(32);
@@ -159,15 +172,15 @@ function startPayouts(db, chainsFile, mnemonic) {
   };
 }
 
-async function until(db, token, count, timeoutMs) {
+async function until(db, token, count, timeoutMs, chain = null) {
   const deadline = Date.now() + timeoutMs;
   let firstRowAt = null;
   for (;;) {
     const { rows } = await db.client.query(
       `SELECT count(*)::int AS rows, count(*) FILTER (WHERE payout_state = 'completed')::int AS completed,
               count(*) FILTER (WHERE payout_state IN ('held', 'failed', 'manual_required'))::int AS stuck
-       FROM sweeps WHERE token = $1`,
-      [token],
+       FROM sweeps WHERE token = $1 AND ($2::text IS NULL OR chain = $2)`,
+      [token, chain],
     );
     if (firstRowAt === null && rows[0].rows > 0) firstRowAt = performance.now();
     if (rows[0].completed >= count) return { doneAt: performance.now(), firstRowAt };
@@ -186,7 +199,7 @@ const range = (values) => {
   return `${fmt(s[0])}–${fmt(s[s.length - 1])}`;
 };
 
-async function main() {
+async function evm() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-payouts-'));
   const devnet = await startDevnet({
     dir,
@@ -372,6 +385,125 @@ async function main() {
     await devnet.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * (3) Sui: paid USDC-on-Sui payments waiting, swept by the payout process in sponsored
+ * transactions (sender the deposit address, gas owner the Sui gas tank).
+ */
+async function sui() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-payouts-sui-'));
+  const { startDevSui, DEV_SUI_USDC, SUI, writeChainsFile, randomSuiAddress } = dist('libs', 'devnet', 'src');
+  const { SuiKeyring } = dist('libs', 'signer', 'src');
+  const { bcs } = require('@mysten/sui/bcs');
+  const { fromBase64 } = require('@mysten/sui/utils');
+  const loadBefore = os.loadavg()[0];
+  const devSui = await startDevSui({ checkpointIntervalMs: SUI_CHECKPOINT_MS });
+  const chain = devSui.server.chain;
+  const db = await database();
+  const mnemonic = generateMnemonic();
+  const deriver = new DepositAddressDeriver(mnemonic);
+  const tank = new SuiKeyring(mnemonic).gasTankAddress;
+  const settlement = randomSuiAddress();
+  const chainsFile = path.join(dir, 'chains.json');
+  writeChainsFile(chainsFile, [devSui.entry]);
+  const USDC_ATOMIC = 10_000_000n; // 10 USDC, 6 decimals
+  let process3 = null;
+  try {
+    const settlementId = require('node:crypto').randomUUID();
+    const activatesAt = new Date(Date.now() - 1000);
+    const mac = dist('libs', 'domain', 'src').destinationMac(DESTINATION_KEY, {
+      kind: 'settlement_address',
+      workspaceId: db.workspaceId,
+      id: settlementId,
+      chain: 'sui',
+      network: 'mainnet',
+      address: settlement,
+      activatesAt,
+    });
+    await db.client.query(
+      `INSERT INTO settlement_addresses (id, workspace_id, chain, network, address, label, status, is_default,
+         activates_at, activated_at, created_at, updated_at, destination_mac)
+       VALUES ($3, $1, 'sui', 'mainnet', $2, 'bench', 'active', true, $4, now(), now(), now(), $5)`,
+      [db.workspaceId, settlement, settlementId, activatesAt, mac],
+    );
+    // the tank's gas coins: signed transfers from the devnet payer, one coin each
+    for (let i = 0; i < SUI_GAS_COINS; i++) {
+      const sent = await devSui.payer.pay(tank, SUI, 10n ** 9n);
+      if (!sent.success) throw new Error(`funding the Sui gas tank failed: ${sent.error}`);
+    }
+    say(`sui: ${fmt(SUI_PAYMENTS)} paid USDC payments of 10 USDC; the tank holds ${SUI_GAS_COINS} gas coins of 1 SUI`);
+    const addresses = [];
+    for (let i = 1; i <= SUI_PAYMENTS; i++) addresses.push(deriver.derive('sui', BigInt(i)));
+    for (const a of addresses) chain.mint(a, DEV_SUI_USDC, USDC_ATOMIC);
+    await db.client.query(
+      `INSERT INTO payments (id, workspace_id, chain, network, token, token_address, decimals, amount, currency,
+         expected_amount_atomic, received_amount_atomic, payment_address, address_kind, address_index, status,
+         expires_at, confirmed_at)
+       SELECT gen_random_uuid(), $1, 'sui', 'mainnet', 'USDC', $2, 6, '10', 'USDC', $3::numeric, $3::numeric,
+         ($4::text[])[i], 'sui', i, 'confirmed', now() - interval '1 minute', now() - interval '1 minute'
+       FROM generate_series(1, $5::int) AS i`,
+      [db.workspaceId, DEV_SUI_USDC, USDC_ATOMIC.toString(), addresses, SUI_PAYMENTS],
+    );
+    await db.client.query('ANALYZE payments');
+    const tankBefore = chain.balanceOf(tank, SUI);
+    say('sui: starting the payout process');
+    const startedAt = performance.now();
+    process3 = startPayouts(db, chainsFile, mnemonic);
+    const { doneAt, firstRowAt } = await until(db, 'USDC', SUI_PAYMENTS, 30 * 60_000, 'sui');
+    await process3.stop();
+    process3 = null;
+    const rows = (
+      await db.client.query(
+        `SELECT t.tx_hash, t.fee->>'paid' AS paid, t.fee->>'gasLimit' AS gas_limit, t.fee->>'gasPrice' AS gas_price,
+                (SELECT count(*)::int FROM outbound_attempts a WHERE a.transaction_id = t.id) AS attempts
+         FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id WHERE s.chain = 'sui'`,
+      )
+    ).rows;
+    const paid = rows.map((r) => BigInt(r.paid));
+    const units = [];
+    const storage = [];
+    for (const r of rows) {
+      const tx = chain.transaction(r.tx_hash);
+      const fx = bcs.TransactionEffects.parse(fromBase64(tx.executed.effectsBcs)).V2.gasUsed;
+      units.push(BigInt(fx.computationCost) / BigInt(r.gas_price));
+      storage.push(BigInt(fx.storageCost) - BigInt(fx.storageRebate));
+    }
+    const tankSpent = tankBefore - chain.balanceOf(tank, SUI);
+    const recorded = paid.reduce((a, b) => a + b, 0n);
+    const received = chain.balanceOf(settlement, DEV_SUI_USDC);
+    const leftUsdc = addresses.filter((a) => chain.balanceOf(a, DEV_SUI_USDC) !== 0n).length;
+    const leftSui = addresses.filter((a) => chain.balanceOf(a, SUI) !== 0n).length;
+    const seconds = (doneAt - startedAt) / 1000;
+    const working = (doneAt - firstRowAt) / 1000;
+    const rate = SUI_PAYMENTS / seconds;
+    const extraAttempts = rows.reduce((a, r) => a + r.attempts - 1, 0);
+    const lines = [
+      '',
+      `payouts on the Sui devnet (libs/devnet/src/sui, executing signed transactions, a checkpoint every ${SUI_CHECKPOINT_MS} ms, 1 confirmation), USDC 6 decimals, ${os.cpus().length} cores, load ${loadBefore.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`,
+      '',
+      '| figure | value | goal |',
+      '|---|---|---|',
+      `| gas units per sponsored sweep (computation; budget ${fmt(rows[0].gas_limit)} units × ${fmt(rows[0].gas_price)} MIST) | ${fmt(median(units))} (${range(units)}) | |`,
+      `| SUI the gas tank paid per sponsored sweep (computation + storage − rebate) | ${fmt(median(paid))} MIST (median; ${range(paid)}); storage net ${fmt(median(storage))} MIST | |`,
+      `| sweeps per second, ${fmt(SUI_PAYMENTS)} paid payments waiting, ${SUI_GAS_COINS} tank gas coins | ${rate.toFixed(1)} (all ${fmt(SUI_PAYMENTS)} completed ${seconds.toFixed(1)} s after the process started; ${(SUI_PAYMENTS / working).toFixed(1)}/s from the first sweep row) | ≥ ${GOAL_SWEEPS_PER_SECOND}/s (issue 23): ${rate >= GOAL_SWEEPS_PER_SECOND ? 'met' : 'NOT met'} |`,
+      `| attempts signed beyond one per sweep (expired fences, re-signed) | ${fmt(extraAttempts)} | |`,
+      '',
+      `settlement address received ${fmt(received / 1_000_000n)} USDC (expected ${fmt(SUI_PAYMENTS * 10)}); deposit addresses holding USDC: ${leftUsdc}, holding SUI: ${leftSui}; the tank spent ${fmt(tankSpent)} MIST, the rows record ${fmt(recorded)} MIST (${tankSpent === recorded ? 'equal' : 'DIFFERENT'})`,
+      '',
+    ];
+    process.stdout.write(lines.join('\n'));
+  } finally {
+    if (process3) await process3.stop();
+    await db.close();
+    await devSui.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  if (RAILS.includes('bnb')) await evm();
+  if (RAILS.includes('sui')) await sui();
 }
 
 main().then(

@@ -4,7 +4,8 @@
 // stored (before execution) and right after its execution (before it is recorded); restarted,
 // exactly one transfer reaches the settlement address. And the fence: an attempt whose input coin
 // another transaction moved on can never execute, so a new attempt is signed, and still one
-// transfer arrives.
+// transfer arrives. Refunds the same: a native SUI refund from the deposit address and a USDC refund
+// from the Sui refund wallet, each killed at both points, reach the buyer once.
 import { fundDevSuiAccount, randomSuiAddress } from '@svc/devnet';
 import { depositKey, SuiNode } from '@svc/signer';
 import { SuiSponsoredRail } from '../libs/signer/src/rails/sui/sui-sponsored';
@@ -109,4 +110,91 @@ test('a fence that died (the input coin moved on) gives a new attempt; one trans
   expect(attempts[1].tx_hash).toBe(sweep.txHash);
   expect(h.balance(payment.paymentAddress, DEV_SUI_USDC)).toBe(0n);
   expect(h.balance(h.keyring.gasTankAddress, SUI)).toBeGreaterThan(0n);
+});
+
+// Refunds (issue 22 › Crash safety): the same kill -9 at the same two points, on a Sui refund.
+const refundTransferOf = async (refundId: string): Promise<Row> =>
+  (
+    await h.t.db.query(
+      `SELECT t.id, t.state, t.tx_hash, t.sender_address, (SELECT count(*)::int FROM outbound_attempts a WHERE a.transaction_id = t.id) AS attempts
+         FROM outbound_transactions t WHERE t.id = (SELECT transfer_id FROM refunds WHERE id = $1)`,
+      [refundId],
+    )
+  )[0];
+
+async function refundSettled(id: string): Promise<Row> {
+  let last: Row = {};
+  for (let i = 0; i < 15; i++) {
+    await h.runPayouts();
+    last = (await h.m.get(`/v1/refunds/${id}`)).body as Row;
+    if (last.status === 'completed') return last;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`refund ${id} did not complete; last seen ${JSON.stringify(last)}`);
+}
+
+test('a native SUI refund from the deposit, killed after signing, then after executing: the buyer gets the amount once', async () => {
+  const payment = await h.paidPayment({ token: 'SUI', amount: '1', currency: 'SUI' }, 10n ** 9n);
+  const to = randomSuiAddress();
+  const created = await h.m.post(`/v1/payments/${payment.id}/refund`).send({ amount: '0.3', toAddress: to });
+  expect(created.status).toBe(201);
+
+  await killedAt('after_sign');
+  expect(await refundTransferOf(created.body.id)).toMatchObject({
+    state: 'signed',
+    attempts: 1,
+    sender_address: payment.paymentAddress,
+  });
+  expect(h.balance(to, SUI)).toBe(0n);
+
+  await killedAt('after_broadcast'); // executed by the node, not recorded
+  expect(h.balance(to, SUI)).toBe(300_000_000n);
+  expect(await refundTransferOf(created.body.id)).toMatchObject({ state: 'signed', attempts: 1 });
+
+  const done = await refundSettled(created.body.id);
+  expect(done).toMatchObject({ status: 'completed', source: 'deposit_address' });
+  expect(h.balance(to, SUI)).toBe(300_000_000n); // exactly once
+  expect(h.balance(payment.paymentAddress, SUI)).toBe(700_000_000n); // the tank paid the gas
+  expect(await refundTransferOf(created.body.id)).toMatchObject({
+    state: 'completed',
+    attempts: 1,
+    tx_hash: done.txHash,
+  });
+  const credited: Row[] = await h.t.db.query(
+    `SELECT count(*)::int AS n FROM events WHERE type = 'receipt.credit_note.issued' AND data->'receipt'->>'refundId' = $1`,
+    [done.id],
+  );
+  expect(credited[0].n).toBe(1);
+});
+
+test('a USDC refund from the Sui refund wallet (after the sweep), killed after signing, then after executing: paid once', async () => {
+  const payment = await h.paidPayment({ token: 'USDC', amount: '3', currency: 'USDC' }, USDC(3));
+  await h.settle(payment.id, (s) => s[0]?.payoutState === 'completed');
+  const { address: wallet } = await h.refundWallets.ensureSui(h.m.merchantId);
+  await h.send(wallet, DEV_SUI_USDC, USDC(3));
+  const to = randomSuiAddress();
+  const created = await h.m.post(`/v1/payments/${payment.id}/refund`).send({ toAddress: to, reason: 'returned' });
+  expect(created.status).toBe(201);
+
+  await killedAt('after_sign');
+  expect(await refundTransferOf(created.body.id)).toMatchObject({
+    state: 'signed',
+    attempts: 1,
+    sender_address: wallet,
+  });
+  expect(h.balance(to, DEV_SUI_USDC)).toBe(0n);
+
+  await killedAt('after_broadcast');
+  expect(h.balance(to, DEV_SUI_USDC)).toBe(USDC(3));
+
+  const done = await refundSettled(created.body.id);
+  expect(done).toMatchObject({ status: 'completed', source: 'refund_wallet' });
+  expect(h.balance(to, DEV_SUI_USDC)).toBe(USDC(3)); // exactly once
+  expect(h.balance(wallet, DEV_SUI_USDC)).toBe(0n);
+  expect(await refundTransferOf(created.body.id)).toMatchObject({
+    state: 'completed',
+    attempts: 1,
+    tx_hash: done.txHash,
+  });
+  expect((await h.m.get(`/v1/payments/${payment.id}`)).body.status).toBe('refunded');
 });

@@ -120,6 +120,12 @@ describe('POST /v1/settlement-addresses', () => {
   test.each([
     [{ chain: 'bnb', address: '0x1234' }, 'address must be an EVM address on bnb (0x followed by 40 hex characters).'],
     [{ chain: 'sui', address: '0x2' }, 'address must be a Sui address on sui (0x followed by 64 hex characters).'],
+    // an EVM address given for Sui (0x + 40 hex): refused, never padded into another Sui address
+    [{ chain: 'sui', address: fresh() }, 'address must be a Sui address on sui (0x followed by 64 hex characters).'],
+    [
+      { chain: 'sui', address: fresh().toLowerCase() },
+      'address must be a Sui address on sui (0x followed by 64 hex characters).',
+    ],
     [
       { chain: 'bnb', address: `0x${'0'.repeat(40)}` },
       'address must not be the zero address: nothing sent there can be spent.',
