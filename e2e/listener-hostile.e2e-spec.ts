@@ -154,6 +154,8 @@ describe('RPC errors are stored and logged with the host only', () => {
       proxy.mode = 'down'; // a transport error too
       await waitFor('a transport error', () => bnbStatus(l).lastError && !bnbStatus(l).lastError!.includes('401'));
       l.get(WatchersService).logHealth();
+      // log lines go out once per event-loop turn (libs/runtime/src/log-stream.ts)
+      await waitFor('the health line on stdout', () => written.join('').includes('health bnb/mainnet'));
       const status = bnbStatus(l);
 
       expect(row.last_error).toContain(host);
