@@ -78,11 +78,12 @@ export class GasTankCommand {
       const of = lines.filter((l) => l.address === address);
       const balance = (l: GasTankLine) =>
         l.balance !== null ? `${l.balance} ${l.symbol ?? ''}`.trim() : `unknown (${l.error})`;
+      const kind = rails.find((r) => r.address === address)?.rail.kind ?? '';
       if (of.length === 1) {
-        process.stdout.write(`Gas tank ${address} on ${of[0].chain}/${of[0].network}: ${balance(of[0])}\n`);
+        process.stdout.write(`Gas tank (${kind}) ${address} on ${of[0].chain}/${of[0].network}: ${balance(of[0])}\n`);
         continue;
       }
-      process.stdout.write(`Gas tank ${address} (the same address on each of these chains):\n`);
+      process.stdout.write(`Gas tank (${kind}) ${address}, the same address on each of these chains:\n`);
       for (const l of of) process.stdout.write(`  ${`${l.chain}/${l.network}`.padEnd(24)} ${balance(l)}\n`);
     }
   }
