@@ -55,6 +55,35 @@ test('a toAddress that is not a Sui address: 400 naming the field', async () => 
   expect(await h.t.db.query('SELECT id FROM refunds WHERE payment_id = $1', [payment.id])).toEqual([]);
 });
 
+// money contract › Refunds 3: this service's own addresses are refused on Sui as on EVM, through
+// the family table (the Sui gas tank the signer published, the refund wallets' rows, deposit addresses)
+test("refunds to the service's own Sui addresses: 400 naming what they are, nothing written", async () => {
+  const payment = await h.paidPayment({ token: 'USDC', amount: '1', currency: 'USDC' }, USDC(1));
+  const other = await h.paidPayment({ token: 'USDC', amount: '1', currency: 'USDC' }, USDC(1));
+  const { address: wallet } = await h.refundWallets.ensureFor('sui', h.m.merchantId);
+  const cases: Array<[string, string]> = [
+    [h.keyring.gasTankAddress, "toAddress must be the buyer's wallet, not this service's gas tank."],
+    [
+      h.keyring.gasTankAddress.toUpperCase().replace(/^0X/, '0x'),
+      "toAddress must be the buyer's wallet, not this service's gas tank.",
+    ],
+    [wallet, "toAddress must be the buyer's wallet, not a refund wallet of this service."],
+    [payment.paymentAddress, "toAddress must be the buyer's wallet, not a deposit address of this service."],
+    [other.paymentAddress, "toAddress must be the buyer's wallet, not a deposit address of this service."],
+  ];
+  for (const [toAddress, message] of cases) {
+    const res = await refund(payment.id, { toAddress });
+    expect({ toAddress, status: res.status, body: res.body }).toEqual({
+      toAddress,
+      status: 400,
+      body: { statusCode: 400, error: 'Bad Request', message },
+    });
+  }
+  expect(await h.t.db.query(`SELECT id FROM refunds WHERE payment_id = $1`, [payment.id])).toEqual([]);
+  // a buyer's address still goes through
+  expect((await refund(payment.id, { toAddress: randomSuiAddress(), amount: '0.5' })).status).toBe(201);
+});
+
 test('USDC from the deposit before any payout: the payer (sender of the first transfer) gets exactly the amount, the tank pays the gas; the rest is swept after', async () => {
   const payment = await h.paidPayment({ token: 'USDC', amount: '10', currency: 'USDC' }, USDC(12), ['overpaid']);
   const before = h.balance(payer, DEV_SUI_USDC);
@@ -92,7 +121,7 @@ test('USDC after the payout: from the Sui refund wallet, awaiting_funds until it
   const waiting = await settleRefund(created.body.id, 'awaiting_funds');
   expect(waiting).toMatchObject({ failureReason: 'refund_wallet_low' });
 
-  const { address } = await h.refundWallets.ensureSui(h.m.merchantId);
+  const { address } = await h.refundWallets.ensureFor('sui', h.m.merchantId);
   const listed = (await h.m.get('/v1/refund-wallets')).body;
   expect(JSON.stringify(listed)).toContain(address);
   await h.send(address, DEV_SUI_USDC, USDC(5));
@@ -121,7 +150,7 @@ test('native SUI from the deposit (its sweep is manual_required): exactly the am
 
 test('native SUI from the refund wallet while the deposit is busy with another refund: exact amounts from both, no gas from either', async () => {
   const payment = await h.paidPayment({ token: 'SUI', amount: '2', currency: 'SUI' }, 2n * 10n ** 9n);
-  const { address: wallet } = await h.refundWallets.ensureSui(h.m.merchantId);
+  const { address: wallet } = await h.refundWallets.ensureFor('sui', h.m.merchantId);
   await h.send(wallet, SUI, 10n ** 9n);
   const walletBefore = h.balance(wallet, SUI);
   const before = h.balance(payer, SUI);

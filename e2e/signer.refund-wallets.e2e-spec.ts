@@ -4,9 +4,9 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { HDNodeWallet } from 'ethers';
 import type { DataSource } from 'typeorm';
-import { EvmAccounts, generateMnemonic } from '@svc/chains';
+import { generateMnemonic } from '@svc/chains';
 import { createDataSource } from '@svc/db';
-import { EvmKeyring, RefundWallets } from '@svc/signer';
+import { EvmKeyring, RefundWallets, seedRefundWalletKeys } from '@svc/signer';
 import { createTestDatabase, dropTestDatabase } from './support/test-app';
 
 let db: DataSource;
@@ -32,7 +32,7 @@ const workspace = async () => {
 };
 
 test('one wallet per workspace, the same on every call and under concurrent first use', async () => {
-  const wallets = new RefundWallets(db, new EvmAccounts(mnemonic), { now: () => new Date() });
+  const wallets = new RefundWallets(db, seedRefundWalletKeys(mnemonic), { now: () => new Date() });
   const [w1, w2] = [await workspace(), await workspace()];
   const first = await Promise.all(Array.from({ length: 5 }, () => wallets.ensure(w1)));
   expect(new Set(first.map((w) => w.address)).size).toBe(1);

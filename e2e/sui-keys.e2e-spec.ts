@@ -8,9 +8,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import { EvmAccounts, SuiAccounts } from '@svc/chains';
+import { EvmAccounts } from '@svc/chains';
 import { DevSui, DEV_SUI_USDC, SUI, fundDevSuiAccount, startDevSui, writeChainsFile } from '@svc/devnet';
-import { provisionRefundWallets, RefundWallets, SuiKeyring, SUI_GAS_TANK_KEY, refundWalletKey } from '@svc/signer';
+import {
+  provisionRefundWallets,
+  RefundWallets,
+  seedRefundWalletKeys,
+  SuiKeyring,
+  SUI_GAS_TANK_KEY,
+  refundWalletKey,
+} from '@svc/signer';
 import { merchant } from './factories/merchant.factory';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -51,12 +58,7 @@ test('the keyring derives the Sui gas tank and refund wallets at their paths', (
 test('GET /v1/refund-wallets lists the Sui address of the EVM wallet index once the signer derived it', async () => {
   // the API holds no seed: before the signer process wrote the Sui address, only EVM rails are listed
   expect(((await m.get('/v1/refund-wallets')).body as Row[]).some((w) => w.chain === 'sui')).toBe(false);
-  const wallets = new RefundWallets(
-    t.db,
-    new EvmAccounts(mnemonic()),
-    { now: () => new Date() },
-    new SuiAccounts(mnemonic()),
-  );
+  const wallets = new RefundWallets(t.db, seedRefundWalletKeys(mnemonic()), { now: () => new Date() });
   expect(await provisionRefundWallets(wallets, t.db)).toBeGreaterThanOrEqual(1); // what apps/signer runs each interval
   expect(await provisionRefundWallets(wallets, t.db)).toBe(0);
   const rows = (await m.get('/v1/refund-wallets')).body as Row[];

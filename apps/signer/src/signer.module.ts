@@ -3,15 +3,13 @@ import { DataSource } from 'typeorm';
 import {
   DEFAULT_POOL_LEVELS,
   DepositAddressDeriver,
-  EvmAccounts,
-  SuiAccounts,
   PoolLevels,
   provisionDepositKeys,
   topUpDepositPools,
 } from '@svc/chains';
 import { SvcConfig } from '@svc/config';
 import { ClockService, CoreModule } from '@svc/core';
-import { provisionRefundWallets, RefundWallets } from '@svc/signer';
+import { provisionRefundWallets, RefundWallets, seedRefundWalletKeys } from '@svc/signer';
 import { opsServerProviders, RuntimeModule } from '@svc/runtime';
 
 export const SIGNER_APP_OPTIONS = Symbol('SIGNER_APP_OPTIONS');
@@ -44,7 +42,7 @@ export class DepositKeysKeeper implements OnModuleDestroy {
     clock: ClockService,
   ) {
     this.deriver = new DepositAddressDeriver(options.mnemonic);
-    this.wallets = new RefundWallets(db, new EvmAccounts(options.mnemonic), clock, new SuiAccounts(options.mnemonic));
+    this.wallets = new RefundWallets(db, seedRefundWalletKeys(options.mnemonic), clock);
   }
 
   /**

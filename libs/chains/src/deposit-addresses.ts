@@ -29,17 +29,40 @@ export class DepositAddressDeriver {
   xpub(path: string): string {
     return this.seed.xpub(path);
   }
+
+  /** What the signer publishes under `path`: a family's gas tank as the family says, else the path's xpub. */
+  published(path: string): string {
+    for (const kind of CHAIN_KINDS) {
+      const tank = family(kind).gasTank;
+      if (tank?.path === path) return tank.publish(this.seed);
+    }
+    return this.seed.xpub(path);
+  }
 }
 
-/** The account paths whose xpubs the seedless processes need: every family's publicAccountPaths. */
+/**
+ * The account paths whose public material the seedless processes need: every family's
+ * publicAccountPaths, xpub deposit account, xpub refund-wallet account and gas tank.
+ */
 export function publishedAccountPaths(): string[] {
   const paths = new Set<string>();
   for (const kind of CHAIN_KINDS) {
     const f = family(kind);
     for (const p of f.publicAccountPaths) paths.add(p);
     if (f.depositAddresses.type === 'xpub') paths.add(f.depositAddresses.accountPath);
+    if (f.refundWallet?.type === 'xpub') paths.add(f.refundWallet.accountPath);
+    if (f.gasTank) paths.add(f.gasTank.path);
   }
   return [...paths];
+}
+
+/**
+ * The operator's gas tank on a family's rails from what the signer published (`published`
+ * answers a path's published value and throws while it is missing); null when the family has none.
+ */
+export function gasTankAddress(kind: ChainKind, published: (path: string) => string): string | null {
+  const tank = family(kind).gasTank;
+  return tank ? tank.address(published(tank.path)) : null;
 }
 
 /** What the signer does for the seedless processes: publish the account xpubs, fill the pools. */
@@ -79,7 +102,7 @@ export async function publishAccountXpubs(
   deriver: DepositAddressDeriver,
   paths: readonly string[],
 ): Promise<void> {
-  const rows = paths.map((path) => ({ path, xpub: deriver.xpub(path) }));
+  const rows = paths.map((path) => ({ path, xpub: deriver.published(path) }));
   await db.query(
     `INSERT INTO account_xpubs (path, xpub) SELECT p, x FROM unnest($1::varchar[], $2::varchar[]) AS t(p, x) ON CONFLICT (path) DO NOTHING`,
     [rows.map((r) => r.path), rows.map((r) => r.xpub)],

@@ -1,5 +1,6 @@
 // The one table of chain families (architecture › Chain families): a family arrives as a folder
 // under libs/chains/src/ and one row here. Everything outside those folders asks this table.
+import { useSweepRules } from '@svc/domain';
 import type { ChainFamily } from './family';
 import { evmFamily } from './evm/family';
 import { solanaFamily } from './solana/family';
@@ -24,3 +25,6 @@ export function family(kind: ChainKind): ChainFamily {
 }
 
 export const FAMILIES: readonly ChainFamily[] = Object.values(TABLE);
+
+// what each family's sweeps support (libs/domain's sweepSupport asks this; an unknown kind: by hand)
+useSweepRules((kind) => (kind in TABLE ? TABLE[kind as ChainKind].outbound : null));

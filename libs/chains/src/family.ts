@@ -3,6 +3,7 @@
 // until their watchers land) and one row of the table in families.ts; nothing outside those
 // folders branches on a family's name.
 import type { DataSource } from 'typeorm';
+import type { ManualReason } from '@svc/domain';
 import type { ObservedTransfer, TransferSink } from './observed-transfer';
 import type { ChainConfig, TokenConfig } from './registry';
 import type { ChainWatcher, WatchSet } from './watch/chain-watcher';
@@ -110,7 +111,30 @@ export interface OutboundSupport {
   feeFunding: 'gas_top_up' | 'sponsored';
   /** whether the native coin is forwarded by sweeps (Sui: no, spec › native SUI is paid out by hand) */
   sweepsNative: boolean;
+  /** the reason a sweep of the native coin is `manual_required` when `sweepsNative` is false */
+  nativeManualReason?: ManualReason;
 }
+
+/**
+ * One address of the seed that the seedless processes (the API) must know (issue 19 › Keys), e.g.
+ * the gas tank: the signer publishes `publish(seed)` under `path` in account_xpubs (an xpub where
+ * public derivation exists, else the address itself), and `address` reads it back.
+ */
+export interface PublishedAccountAddress {
+  readonly path: string;
+  publish(seed: SeedMaterial): string;
+  address(published: string): string;
+}
+
+/**
+ * How a workspace's refund wallet address on a family is made from its refund-wallet index (the
+ * same index on every family; money contract › Refunds 4). `xpub`: public derivation from the
+ * account xpub the signer published, so the API allocates it. `seed`: only the signer can derive
+ * it (ed25519): the signer writes the row and the API lists what is there.
+ */
+export type RefundWalletScheme =
+  | { type: 'xpub'; accountPath: string; address(xpub: string, index: number): string }
+  | { type: 'seed'; derive(seed: SeedMaterial, index: number): string };
 
 export interface ChainFamily {
   readonly kind: string;
@@ -131,4 +155,13 @@ export interface ChainFamily {
   walletRequest(input: WalletRequestInput): WalletRequest;
   /** Payouts and refunds through the outbound engine, or null while money on the family leaves by hand. */
   readonly outbound: OutboundSupport | null;
+  /** The operator's gas tank on the family's rails (refunds to it are refused), or null while it has none. */
+  readonly gasTank: PublishedAccountAddress | null;
+  /** The workspaces' refund wallets on the family, or null while refunds on it have none. */
+  readonly refundWallet: RefundWalletScheme | null;
+  /**
+   * Whether an address holds contract code (a refund's default destination is refused then: money
+   * contract › Refunds 3), or null when the family has no such notion.
+   */
+  holdsCode: ((cfg: ChainConfig, address: string) => Promise<boolean>) | null;
 }

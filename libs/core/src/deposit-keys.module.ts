@@ -59,6 +59,15 @@ export class PublishedKeys implements OnModuleInit, OnModuleDestroy {
     if (!x) throw unavailable(SIGNER_KEYS_MISSING);
     return x;
   }
+
+  /**
+   * What the signer published under a path (an xpub, or an address such as the Sui gas tank's),
+   * read again once when it is missing (a signer of a newer release may have added it); 503 while missing.
+   */
+  async published(path: string): Promise<string> {
+    if (!this.xpubs.has(path)) await this.refresh();
+    return this.xpub(path);
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 // money contract › Payouts: sweep states from the signer's transfer states (docs/money-out.md › The
 // signer › States), requiresManualPayout, what each rail can sweep, and when updatedAt moves.
+import '@svc/chains'; // the family table gives sweepSupport each family's rule
 import { OUTBOUND_STATES } from './outbound';
 import {
   heldByWait,
@@ -8,6 +9,7 @@ import {
   requiresManualPayout,
   sweepChangeIsVisible,
   sweepSupport,
+  sweepSupportOf,
 } from './payouts';
 
 describe('payoutState from the transfer', () => {
@@ -82,6 +84,21 @@ describe('what can be swept (money contract › Payouts 4 and 9)', () => {
 
   test.each(['solana', 'tron'] as const)('%s: manual_required', (kind) => {
     expect(sweepSupport(kind, { native: false, address: 'x' })).toEqual({ kind: 'manual', reason: 'no_sweep_support' });
+  });
+
+  test('a family without outbound support, or a kind the table does not know: manual_required', () => {
+    expect(sweepSupportOf(null, { native: true, address: null })).toEqual({
+      kind: 'manual',
+      reason: 'no_sweep_support',
+    });
+    expect(sweepSupport('nope', { native: false, address: 'x' })).toEqual({
+      kind: 'manual',
+      reason: 'no_sweep_support',
+    });
+    expect(sweepSupportOf({ sweepsNative: false }, { native: true, address: null })).toEqual({
+      kind: 'manual',
+      reason: 'no_sweep_support',
+    });
   });
 });
 

@@ -204,24 +204,42 @@ export function sweptFromDeposit(
 /** How a rail's money can leave a deposit address (money contract › Payouts 4 and 9). */
 export type SweepSupport = { kind: 'native' } | { kind: 'token' } | { kind: 'manual'; reason: ManualReason };
 
-export function sweepSupport(
-  chainKind: 'evm' | 'sui' | 'solana' | 'tron',
+/**
+ * What a chain family's row says about sweeps (libs/chains family table › `outbound`): null when
+ * money on the family leaves by hand; else whether its native coin is swept and, when it is not, why.
+ */
+export interface SweepRule {
+  sweepsNative: boolean;
+  nativeManualReason?: ManualReason;
+}
+
+/** How a token on a family with `rule` leaves a deposit address (money contract › Payouts 4 and 9). */
+export function sweepSupportOf(
+  rule: SweepRule | null,
   token: { native: boolean; address: string | null },
 ): SweepSupport {
-  switch (chainKind) {
-    case 'evm':
-      if (token.native) return { kind: 'native' };
-      return token.address ? { kind: 'token' } : { kind: 'manual', reason: 'no_sweep_support' };
-    case 'sui':
-      // spec: native SUI is paid out by hand; a Sui coin type is forwarded in one sponsored transaction
-      if (token.native) return { kind: 'manual', reason: 'native_sui' };
-      return token.address ? { kind: 'token' } : { kind: 'manual', reason: 'no_sweep_support' };
-    case 'solana':
-    case 'tron':
-      return { kind: 'manual', reason: 'no_sweep_support' };
-    default:
-      return assertUnreachable(chainKind);
+  if (rule === null) return { kind: 'manual', reason: 'no_sweep_support' };
+  if (token.native) {
+    return rule.sweepsNative
+      ? { kind: 'native' }
+      : { kind: 'manual', reason: rule.nativeManualReason ?? 'no_sweep_support' };
   }
+  return token.address ? { kind: 'token' } : { kind: 'manual', reason: 'no_sweep_support' };
+}
+
+// The family table (@svc/chains, which depends on this library) gives each family's rule when it
+// loads (useSweepRules): libs/domain names no family and imports no chain code.
+let sweepRuleOf: ((chainKind: string) => SweepRule | null) | null = null;
+
+/** Called once by the family table (libs/chains/src/families.ts) with its rows' sweep rules. */
+export function useSweepRules(ruleOf: (chainKind: string) => SweepRule | null): void {
+  sweepRuleOf = ruleOf;
+}
+
+/** sweepSupportOf with the rule of a chain family of the family table. */
+export function sweepSupport(chainKind: string, token: { native: boolean; address: string | null }): SweepSupport {
+  if (!sweepRuleOf) throw new Error('sweepSupport: the chain family table (@svc/chains) is not loaded');
+  return sweepSupportOf(sweepRuleOf(chainKind), token);
 }
 
 /**

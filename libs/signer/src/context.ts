@@ -1,6 +1,6 @@
 // What every part of the signer shares: the database, the chains, the keys, the clock, the nodes.
 import type { DataSource, EntityManager } from 'typeorm';
-import { maxFeePerGasOf, type ChainConfig, type ChainRegistry } from '@svc/chains';
+import { CHAIN_KINDS, family, maxFeePerGasOf, type ChainConfig, type ChainRegistry } from '@svc/chains';
 import type { Network } from '@svc/domain';
 import type { SignerCrashPoint } from '@svc/config';
 import { FeePolicy, feePolicy } from './fees/fees';
@@ -110,15 +110,23 @@ export class SignerContext {
     return t;
   }
 
-  /** The EVM rail of a registered (chain, network) with at least one RPC URL. */
+  /**
+   * The JSON-RPC rail of a registered (chain, network) with at least one RPC URL: the nonce-fenced
+   * engine's (outbound-engine.ts), for the families whose fees are a gas top-up from the gas tank
+   * (the family table's `outbound.feeFunding`); other families send through their own outbound rail.
+   */
   rail(chain: string, network: Network): EvmRail {
     const key = `${chain}/${network}`;
     let rail = this.rails.get(key);
     if (rail) return rail;
     const config = this.registry.get(chain, network);
     if (!config) throw new OutboundRequestError(`${key} is not in the chain registry.`);
-    if (config.kind !== 'evm')
-      throw new OutboundRequestError(`${key} is a ${config.kind} chain; the signer sends on EVM chains.`);
+    if (family(config.kind).outbound?.feeFunding !== 'gas_top_up') {
+      const kinds = CHAIN_KINDS.filter((k) => family(k).outbound?.feeFunding === 'gas_top_up');
+      throw new OutboundRequestError(
+        `${key} is a ${config.kind} chain; this rail sends on ${kinds.join(' and ')} chains.`,
+      );
+    }
     if (config.rpcUrls.length === 0 && !this.options.rpc) {
       throw new OutboundRequestError(`${key} has no rpcUrls in the chain registry.`);
     }

@@ -2,12 +2,12 @@
 // its DataSource, clock, seed and chain registry through a factory; nothing here reads apps/*.
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { ChainRegistry, EvmAccounts, SuiAccounts } from '@svc/chains';
+import { ChainRegistry } from '@svc/chains';
 import type { Clock, SignerOptions } from './context';
 import { EvmKeyring } from './keys/keyring';
 import { SuiKeyring } from './keys/sui-keyring';
 import { OutboundService } from './outbound/outbound.service';
-import { RefundWallets } from './refund-wallets';
+import { RefundWallets, seedRefundWalletKeys } from './refund-wallets';
 
 export interface SignerModuleOptions extends SignerOptions {
   dataSource: DataSource;
@@ -43,7 +43,7 @@ export class SignerModule {
           provide: RefundWallets,
           inject: [SIGNER_MODULE_OPTIONS],
           useFactory: (o: SignerModuleOptions) =>
-            new RefundWallets(o.dataSource, new EvmAccounts(o.mnemonic), o.clock, new SuiAccounts(o.mnemonic)),
+            new RefundWallets(o.dataSource, seedRefundWalletKeys(o.mnemonic), o.clock),
         },
       ],
       exports: [OutboundService, RefundWallets],

@@ -1,8 +1,16 @@
 import * as fs from 'node:fs';
-import { ChainConfig, ChainRegistry, EvmAccounts, SuiAccounts, generateMnemonic } from '@svc/chains';
+import {
+  ChainConfig,
+  ChainKind,
+  ChainRegistry,
+  DepositAddressDeriver,
+  family,
+  gasTankAddress,
+  generateMnemonic,
+  TokenConfig,
+} from '@svc/chains';
 import { resolveMnemonic, SvcConfig } from '@svc/config';
 import { formatAtomic } from '@svc/domain';
-import { EvmRail, feePolicy, JsonRpcClient, SUI_COIN_TYPE, SuiNode } from '@svc/signer';
 import { parseOptions } from '../cli-args';
 import { DEV_CHAINS_FILE } from './dev-pay.command';
 
@@ -30,41 +38,53 @@ export interface GasTankLine {
 }
 
 /**
- * runtime contract › Operator CLI › `gas-tank [--json]`: per EVM (chain, network) of the registry
- * the gas tank's address (m/44'/60'/1'/0/0 of the seed: one address on every EVM chain) and its
- * native balance, and per Sui rail the Sui gas tank (m/44'/784'/1'/0'/0', the sponsor of Sui
- * payouts) and its SUI, read from the registry's RPC URLs. The address is derived from the seed; no
- * private key is ever made here. `--json` prints one JSON line per rail (JSON lines). Outside
- * production without SVC_CHAINS_FILE, the devnet's chains file of `npm run dev` is read (as dev:pay does).
+ * runtime contract › Operator CLI › `gas-tank [--json]`: per (chain, network) of the registry whose
+ * family has a gas tank (the family table's `gasTank`: EVM m/44'/60'/1'/0/0, one address on every
+ * EVM chain; Sui m/44'/784'/1'/0'/0', the sponsor of Sui payouts) the tank's address and its native
+ * balance, read through the family's balance read from the registry's RPC URLs. The address is
+ * derived from the seed; no private key is ever made here. `--json` prints one JSON line per rail
+ * (JSON lines). Outside production without SVC_CHAINS_FILE, the devnet's chains file of `npm run dev`
+ * is read (as dev:pay does).
  */
 export class GasTankCommand {
   constructor(private readonly config: SvcConfig) {}
 
   async run({ json }: GasTankArgs): Promise<void> {
     const config = resolveMnemonic(this.config, generateMnemonic);
-    const address = new EvmAccounts(config.mnemonic as string).address('gas_tank', 0);
+    const deriver = new DepositAddressDeriver(config.mnemonic as string);
     const devnet = config.env !== 'production' && fs.existsSync(DEV_CHAINS_FILE) ? DEV_CHAINS_FILE : undefined;
-    const all = ChainRegistry.fromFile(config.chainsFile ?? devnet).all();
-    const rails = all.filter((c) => c.kind === 'evm');
-    const suiRails = all.filter((c) => c.kind === 'sui');
-    const suiAddress = suiRails.length > 0 ? new SuiAccounts(config.mnemonic as string).address('gas_tank', 0) : '';
-    const lines = await Promise.all([
-      ...rails.map((rail) => this.line(rail, address)),
-      ...suiRails.map((rail) => this.line(rail, suiAddress)),
-    ]);
+    const tanks = new Map<ChainKind, string | null>();
+    const tankOf = (kind: ChainKind): string | null => {
+      if (!tanks.has(kind))
+        tanks.set(
+          kind,
+          gasTankAddress(kind, (path) => deriver.published(path)),
+        );
+      return tanks.get(kind) ?? null;
+    };
+    const rails = ChainRegistry.fromFile(config.chainsFile ?? devnet)
+      .all()
+      .flatMap((rail) => {
+        const address = tankOf(rail.kind);
+        return address === null ? [] : [{ rail, address }];
+      });
+    const lines = await Promise.all(rails.map(({ rail, address }) => this.line(rail, address)));
     if (json) {
       process.stdout.write(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
       return;
     }
-    process.stdout.write(`Gas tank ${address} (the same address on every EVM chain):\n`);
-    for (const l of lines) {
-      if (l.address !== address) continue;
-      const balance = l.balance !== null ? `${l.balance} ${l.symbol ?? ''}`.trim() : `unknown (${l.error})`;
-      process.stdout.write(`  ${`${l.chain}/${l.network}`.padEnd(24)} ${balance}\n`);
-    }
-    for (const l of lines.filter((x) => x.address === suiAddress)) {
-      const balance = l.balance !== null ? `${l.balance} ${l.symbol ?? ''}`.trim() : `unknown (${l.error})`;
-      process.stdout.write(`Sui gas tank ${l.address} on ${l.chain}/${l.network}: ${balance}\n`);
+    // a tank shared by several rails (one address on every chain of its family) is printed once with its rails
+    for (const address of new Set(lines.map((l) => l.address))) {
+      const of = lines.filter((l) => l.address === address);
+      const balance = (l: GasTankLine) =>
+        l.balance !== null ? `${l.balance} ${l.symbol ?? ''}`.trim() : `unknown (${l.error})`;
+      const kind = rails.find((r) => r.address === address)?.rail.kind ?? '';
+      if (of.length === 1) {
+        process.stdout.write(`Gas tank (${kind}) ${address} on ${of[0].chain}/${of[0].network}: ${balance(of[0])}\n`);
+        continue;
+      }
+      process.stdout.write(`Gas tank (${kind}) ${address}, the same address on each of these chains:\n`);
+      for (const l of of) process.stdout.write(`  ${`${l.chain}/${l.network}`.padEnd(24)} ${balance(l)}\n`);
     }
   }
 
@@ -81,11 +101,11 @@ export class GasTankCommand {
       error: null,
     };
     if (rail.rpcUrls.length === 0) return { ...out, error: 'no rpcUrls in the chain registry' };
+    const read = family(rail.kind).readBalance;
+    if (!read) return { ...out, error: `balances cannot be read on ${rail.kind} chains yet` };
     try {
-      const atomic =
-        rail.kind === 'sui'
-          ? await new SuiNode(rail.rpcUrls[0]).balance(address, SUI_COIN_TYPE)
-          : await this.evmBalance(rail, address);
+      const coin: TokenConfig = native ?? { symbol: '', address: null, decimals: 0, native: true, watched: false };
+      const atomic = await read(rail, address, coin);
       return {
         ...out,
         balanceAtomic: atomic.toString(),
@@ -94,9 +114,5 @@ export class GasTankCommand {
     } catch (err) {
       return { ...out, error: (err as Error).message.slice(0, 300) };
     }
-  }
-
-  private evmBalance(rail: ChainConfig, address: string): Promise<bigint> {
-    return new EvmRail(rail, new JsonRpcClient(rail.rpcUrls, 10_000), feePolicy()).nativeBalance(address, 'latest');
   }
 }

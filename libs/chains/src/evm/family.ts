@@ -23,6 +23,17 @@ async function readEvmBalance(cfg: ChainConfig, address: string, token: TokenCon
   }
 }
 
+/** Whether an address holds contract code (eth_getCode at the latest block). */
+async function evmHoldsCode(cfg: ChainConfig, address: string): Promise<boolean> {
+  const rpc = new EvmRpc(cfg.rpcUrls, { chainId: cfg.chainId, timeoutMs: 5_000 });
+  try {
+    const code = await rpc.request<string>('eth_getCode', [address, 'latest']);
+    return code !== '0x' && code !== '0x0';
+  } finally {
+    rpc.destroy();
+  }
+}
+
 export const evmFamily: ChainFamily = {
   kind: 'evm',
   codec: evmCodec,
@@ -34,4 +45,13 @@ export const evmFamily: ChainFamily = {
   readBalance: readEvmBalance,
   walletRequest: evmWalletRequest,
   outbound: { feeFunding: 'gas_top_up', sweepsNative: true },
+  // m/44'/60'/1'/0/0: the same address on every EVM chain, from the account xpub
+  gasTank: {
+    path: EVM_ACCOUNT_PATHS.gas_tank,
+    publish: (seed) => seed.xpub(EVM_ACCOUNT_PATHS.gas_tank),
+    address: (xpub) => xpubChildAddress(xpub, 0),
+  },
+  // m/44'/60'/2'/0/i: the API derives it from the account xpub
+  refundWallet: { type: 'xpub', accountPath: EVM_ACCOUNT_PATHS.refund_wallet, address: xpubChildAddress },
+  holdsCode: evmHoldsCode,
 };

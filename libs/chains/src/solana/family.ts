@@ -35,4 +35,7 @@ export const solanaFamily: ChainFamily = {
   readBalance: null,
   walletRequest: ({ address }) => ({ qrText: address, uri: null }),
   outbound: null,
+  gasTank: null,
+  refundWallet: null,
+  holdsCode: null,
 };

@@ -43,4 +43,7 @@ export const tronFamily: ChainFamily = {
   readBalance: null,
   walletRequest: ({ address }) => ({ qrText: address, uri: null }),
   outbound: null,
+  gasTank: null,
+  refundWallet: null,
+  holdsCode: null,
 };

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EvmAccounts } from '@svc/chains';
-import { ClockService } from '@svc/core';
+import { ClockService, PublishedKeys } from '@svc/core';
 import { PaymentLedgerModule } from '@svc/payments';
 import { RefundWallets } from '@svc/signer';
 import { RefundsController } from './refunds.controller';
@@ -14,11 +13,11 @@ import { RefundsService } from './refunds.service';
   providers: [
     RefundsService,
     {
-      // addresses only (EVM from the published xpubs; Sui rows written by the signer process): no seed here
+      // addresses only (xpub families from the published xpubs; the others' rows written by the signer process): no seed here
       provide: RefundWallets,
-      inject: [DataSource, EvmAccounts, ClockService],
-      useFactory: (db: DataSource, accounts: EvmAccounts, clock: ClockService) =>
-        new RefundWallets(db, accounts, clock),
+      inject: [DataSource, PublishedKeys, ClockService],
+      useFactory: (db: DataSource, keys: PublishedKeys, clock: ClockService) =>
+        new RefundWallets(db, { xpub: (path) => keys.xpub(path), seed: null }, clock),
     },
   ],
 })

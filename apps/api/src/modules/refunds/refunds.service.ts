@@ -6,14 +6,24 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
   ChainConfig,
+  ChainKind,
   ChainRegistry,
-  EvmAccounts,
+  family,
   minRefundAtomic,
   parseSettlementAddress,
   sameAddress,
 } from '@svc/chains';
 import { destinationKeyOf } from '@svc/config';
-import { badRequest, ClockService, conflict, notFound, SVC_CONFIG, SvcConfig, unavailable } from '@svc/core';
+import {
+  badRequest,
+  ClockService,
+  conflict,
+  notFound,
+  PublishedKeys,
+  SVC_CONFIG,
+  SvcConfig,
+  unavailable,
+} from '@svc/core';
 import { RefundEntity } from '@svc/db';
 import {
   formatAtomic,
@@ -25,15 +35,7 @@ import {
   TOKEN_AMOUNT_RE,
 } from '@svc/domain';
 import { PaymentRepository, refundDestinationMac, RefundRepository } from '@svc/payments';
-import {
-  DEFAULT_FEE_POLICY,
-  EvmRail,
-  JsonRpcClient,
-  OutboundRepository,
-  RefundWallet,
-  RefundWallets,
-  SuiNode,
-} from '@svc/signer';
+import { OutboundRepository, RefundWallets } from '@svc/signer';
 import { CreateRefundDto } from './dto/create-refund.dto';
 import * as msg from './refunds.errors';
 
@@ -46,7 +48,7 @@ export class RefundsService {
     private readonly payments: PaymentRepository,
     private readonly refunds: RefundRepository,
     private readonly refundWallets: RefundWallets,
-    private readonly accounts: EvmAccounts,
+    private readonly keys: PublishedKeys,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
   ) {}
 
@@ -161,25 +163,39 @@ export class RefundsService {
   }
 
   /**
-   * money contract › Refunds 4: the workspace's refund wallet on each EVM rail of the registry, with
-   * what it holds (the native coin and every registered token; null where the node did not answer).
+   * money contract › Refunds 4: the workspace's refund wallet on each rail of a family that has
+   * refund wallets, with what it holds (the native coin and every registered token; null where the
+   * node did not answer). A family whose address only the signer can derive (the family table's
+   * `refundWallet.type: 'seed'`, e.g. ed25519) is listed once the signer process wrote its row
+   * (issue 19 › Keys: the API holds no seed).
    */
   async wallets(workspaceId: string) {
-    const wallet = await this.refundWallets.ensure(workspaceId);
-    // the Sui address (m/44'/784'/2'/0'/i', the EVM wallet's i) is derived by the signer process, which
-    // alone holds the seed (issue 19 › Keys): its Sui rails are listed once it has written it
-    const sui = await this.refundWallets.findSui(workspaceId);
-    const rails = this.chains.all().filter((c) => c.kind === 'evm' || (c.kind === 'sui' && sui !== null));
+    const addresses = new Map<ChainKind, string | null>();
+    const addressOn = async (kind: ChainKind): Promise<string | null> => {
+      if (!addresses.has(kind)) {
+        const scheme = family(kind).refundWallet;
+        const wallet =
+          scheme === null
+            ? null
+            : scheme.type === 'xpub'
+              ? await this.refundWallets.ensureFor(kind, workspaceId)
+              : await this.refundWallets.findFor(kind, workspaceId);
+        addresses.set(kind, wallet?.address ?? null);
+      }
+      return addresses.get(kind) ?? null;
+    };
+    const listed: Array<{ rail: ChainConfig; address: string }> = [];
+    for (const rail of this.chains.all()) {
+      const address = await addressOn(rail.kind);
+      if (address !== null) listed.push({ rail, address });
+    }
     return Promise.all(
-      rails.map(async (rail) => {
-        const address = rail.kind === 'sui' ? (sui as RefundWallet).address : wallet.address;
-        return {
-          chain: rail.chain,
-          network: rail.network,
-          address,
-          balances: rail.kind === 'sui' ? await this.suiBalances(rail, address) : await this.balances(rail, address),
-        };
-      }),
+      listed.map(async ({ rail, address }) => ({
+        chain: rail.chain,
+        network: rail.network,
+        address,
+        balances: await this.balances(rail, address),
+      })),
     );
   }
 
@@ -219,12 +235,14 @@ export class RefundsService {
   /**
    * money contract › Refunds 3: a refund to one of this service's own addresses (a deposit address,
    * the gas tank, a refund wallet) or to a token contract of the rail would never reach the buyer:
-   * 400 `toAddress must be the buyer's wallet, not <what it is>.`
+   * 400 `toAddress must be the buyer's wallet, not <what it is>.` The gas tank is the family's
+   * (the family table's `gasTank`, from what the signer published), on every family that has one.
    */
   private async refuseOwnAddress(rail: ChainConfig, to: string): Promise<void> {
     const token = rail.tokens.find((t) => !t.native && t.address !== null && sameAddress(rail.kind, t.address, to));
     if (token) throw badRequest(msg.notBuyersWallet(`the ${token.symbol} token contract`));
-    if (rail.kind === 'evm' && sameAddress('evm', this.accounts.address('gas_tank', 0), to)) {
+    const tank = family(rail.kind).gasTank;
+    if (tank && sameAddress(rail.kind, tank.address(await this.keys.published(tank.path)), to)) {
       throw badRequest(msg.notBuyersWallet("this service's gas tank"));
     }
     const own = await this.refunds.ownAddress(to);
@@ -241,15 +259,17 @@ export class RefundsService {
   ): Promise<string | null> {
     const sender = await this.payments.firstSender(this.db.manager, paymentId);
     if (sender === null) return null; // nothing received: the status check answers
-    if (rail?.kind !== 'evm') return sender;
+    // the family table says whether an address can hold code (EVM: eth_getCode) and reads it
+    const holdsCode = rail ? family(rail.kind).holdsCode : null;
+    if (!rail || !holdsCode) return sender;
     if (rail.rpcUrls.length === 0) throw unavailable(msg.payerUncheckable(chain, network));
-    let code: string;
+    let contract: boolean;
     try {
-      code = await new JsonRpcClient(rail.rpcUrls, 5_000).call<string>('eth_getCode', [sender, 'latest']);
+      contract = await holdsCode(rail, sender);
     } catch {
       throw unavailable(msg.payerUncheckable(chain, network));
     }
-    if (code !== '0x' && code !== '0x0') throw conflict(msg.PAYER_IS_CONTRACT);
+    if (contract) throw conflict(msg.PAYER_IS_CONTRACT);
     return sender;
   }
 
@@ -263,38 +283,15 @@ export class RefundsService {
     return paymentTokenAddress ?? token.address;
   }
 
+  /** What `address` holds of every registered token of the rail, through the family's balance read. */
   private async balances(rail: ChainConfig, address: string): Promise<Array<{ token: string; amount: string | null }>> {
     const tokens = rail.tokens.filter((t) => t.native || t.address !== null);
-    if (rail.rpcUrls.length === 0) return tokens.map((t) => ({ token: t.symbol, amount: null }));
-    const reader = new EvmRail(rail, new JsonRpcClient(rail.rpcUrls, 5_000), DEFAULT_FEE_POLICY);
+    const read = family(rail.kind).readBalance;
+    if (rail.rpcUrls.length === 0 || !read) return tokens.map((t) => ({ token: t.symbol, amount: null }));
     return Promise.all(
       tokens.map(async (t) => {
         try {
-          const atomic = t.native
-            ? await reader.nativeBalance(address, 'latest')
-            : await reader.tokenBalance(t.address as string, address, 'latest');
-          return { token: t.symbol, amount: formatAtomic(atomic, t.decimals) };
-        } catch {
-          return { token: t.symbol, amount: null };
-        }
-      }),
-    );
-  }
-
-  private async suiBalances(
-    rail: ChainConfig,
-    address: string,
-  ): Promise<Array<{ token: string; amount: string | null }>> {
-    const tokens = rail.tokens.filter((t) => t.address !== null);
-    if (rail.rpcUrls.length === 0) return tokens.map((t) => ({ token: t.symbol, amount: null }));
-    const node = new SuiNode(rail.rpcUrls[0]);
-    return Promise.all(
-      tokens.map(async (t) => {
-        try {
-          return {
-            token: t.symbol,
-            amount: formatAtomic(await node.balance(address, t.address as string), t.decimals),
-          };
+          return { token: t.symbol, amount: formatAtomic(await read(rail, address, t), t.decimals) };
         } catch {
           return { token: t.symbol, amount: null };
         }

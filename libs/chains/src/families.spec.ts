@@ -1,0 +1,28 @@
+// The family table's accounts (issue 19 › The seam): what the signer publishes for a family's gas
+// tank and how a refund wallet is made give the same addresses as the seed's accounts always did.
+import { EvmAccounts } from './evm/accounts';
+import { DepositAddressDeriver, gasTankAddress } from './deposit-addresses';
+import { family } from './families';
+import { seedMaterial } from './derivation';
+import { SuiAccounts } from './sui-accounts';
+
+const MNEMONIC = 'test test test test test test test test test test test junk';
+
+test('gas tanks from what the signer publishes: the EVM and Sui tanks of the seed; none on solana and tron', () => {
+  const deriver = new DepositAddressDeriver(MNEMONIC);
+  const published = (path: string) => deriver.published(path);
+  expect(gasTankAddress('evm', published)).toBe(new EvmAccounts(MNEMONIC).address('gas_tank', 0));
+  expect(gasTankAddress('sui', published)).toBe(new SuiAccounts(MNEMONIC).address('gas_tank', 0));
+  expect(gasTankAddress('solana', published)).toBeNull();
+  expect(gasTankAddress('tron', published)).toBeNull();
+});
+
+test.each([0, 7, 2 ** 31 - 1])('refund wallet %i on each family: the seed accounts’ address', (i) => {
+  const seed = seedMaterial(MNEMONIC);
+  const evm = family('evm').refundWallet;
+  const sui = family('sui').refundWallet;
+  if (evm?.type !== 'xpub' || sui?.type !== 'seed') throw new Error('unexpected refund wallet schemes');
+  expect(evm.address(seed.xpub(evm.accountPath), i)).toBe(new EvmAccounts(MNEMONIC).address('refund_wallet', i));
+  expect(sui.derive(seed, i)).toBe(new SuiAccounts(MNEMONIC).address('refund_wallet', i));
+  expect(family('solana').refundWallet).toBeNull();
+});
