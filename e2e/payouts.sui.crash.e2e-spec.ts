@@ -170,7 +170,7 @@ test('a native SUI refund from the deposit, killed after signing, then after exe
 test('a USDC refund from the Sui refund wallet (after the sweep), killed after signing, then after executing: paid once', async () => {
   const payment = await h.paidPayment({ token: 'USDC', amount: '3', currency: 'USDC' }, USDC(3));
   await h.settle(payment.id, (s) => s[0]?.payoutState === 'completed');
-  const { address: wallet } = await h.refundWallets.ensureSui(h.m.merchantId);
+  const { address: wallet } = await h.refundWallets.ensureFor('sui', h.m.merchantId);
   await h.send(wallet, DEV_SUI_USDC, USDC(3));
   const to = randomSuiAddress();
   const created = await h.m.post(`/v1/payments/${payment.id}/refund`).send({ toAddress: to, reason: 'returned' });
