@@ -20,7 +20,7 @@ import {
   sweepSupport,
   SweepSupport,
 } from '@svc/domain';
-import { depositDraw, PaymentRepository, SettlementAddressRepository, SweepRepository } from '@svc/payments';
+import { PaymentRepository, SettlementAddressRepository, SweepRepository } from '@svc/payments';
 import { depositKey, OutboundNotCancellableError, OutboundService, OutboundTransfer } from '@svc/signer';
 
 /** What a run decided for a payment's sweep before it writes. */
@@ -110,7 +110,7 @@ export class PayoutPlanner {
       const payment = await this.sweeps.lockPayment(tx, paymentId);
       if (!payment || !isPayoutEligible(payment, this.clock.now(), this.config.payoutDelaySeconds)) return false;
       if (await this.sweeps.hasOpen(tx, payment.id)) return false; // another runner was first
-      const reservation = await depositDraw(tx, payment);
+      const reservation = await this.signer.claims.depositDraw(tx, payment);
       const remainder = payoutRemainder(
         payment.receivedAmountAtomic,
         reservation.drawnAtomic,
@@ -171,7 +171,7 @@ export class PayoutPlanner {
       if (!sweep || sweep.transferId !== null || !['pending', 'held'].includes(sweep.payoutState)) return false;
       const payment = await this.sweeps.lockPayment(tx, sweep.paymentId);
       if (!payment) return false; // a credit holds it: next run
-      const reservation = await depositDraw(tx, payment);
+      const reservation = await this.signer.claims.depositDraw(tx, payment);
       let d: Writable = decision;
       if (reservation.refundInFlight) d = this.held('refund_in_progress', destinationOf(decision));
       if (d.kind === 'plan' && !(await this.stillActive(tx, d.destination))) return false;
@@ -239,7 +239,7 @@ export class PayoutPlanner {
       ? await this.addresses.get(sweep.workspaceId, sweep.settlementAddressId)
       : null;
     const payment = await this.payments.findById(sweep.paymentId);
-    const refund = payment ? (await depositDraw(this.db.manager, payment)).refundInFlight : false;
+    const refund = payment ? (await this.signer.claims.depositDraw(this.db.manager, payment)).refundInFlight : false;
     if (destination?.status === 'active' && !refund) return false;
     try {
       await this.signer.cancel(transfer.id);
