@@ -302,7 +302,11 @@ export class PayoutPlanner {
         return this.held('deposit_balance_low', destination);
       case 'fee_above_cap':
         return { kind: 'plan', destination }; // the signer waits for the price to fall by itself
-      case 'address_busy': // another transfer from this deposit address (a refund) is on its way
+      case 'address_busy':
+        // a transaction from this deposit is signed and its receipt not recorded yet: with no open
+        // sweep of the payment (the planner's precondition) that is a refund on its way, whose claim
+        // holds the payout (claims.ts); written `held` so the coins show as owed until it is final
+        return this.held('refund_in_progress', destination);
       case 'waiting_for_top_up':
       case 'rpc_error':
         return { kind: 'skip', why: `${check.waitReason}: ${check.reason}` };
