@@ -225,3 +225,40 @@ test('one module decides for all three callers (claims.ts): the deposit is free,
   expect((await h.signer.get(sweep.id)).state).toBe('completed');
   expect(await claims.depositForRefund(h.t.db.manager, deposit, refundB)).toBe('paid_out');
 });
+
+test('a refund transaction signed from the deposit but not yet recorded mined holds a new payout held / refund_in_progress (property seed 2611), which then pays the rest', async () => {
+  const payment = await h.paidPayment(m, { chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' });
+  const app = h.payoutApps[0];
+  const rail = app.get(ChainRegistry).get('bnb', 'mainnet')!;
+  const created = await refund(payment.id, { amount: '5' });
+  expect(created.status).toBe(201);
+  expect(await app.get(RefundPlanner).planOpen(rail, 10)).toBe(1);
+  const [r] = await q('SELECT source, transfer_id FROM refunds WHERE id = $1', [created.body.id]);
+  expect(r.source).toBe('deposit_address');
+  // the refund's transaction (after its gas top-up) is signed and handed to the node; its receipt is not recorded yet
+  let t = await h.signer.advance(r.transfer_id as string);
+  for (let i = 0; i < 10 && t.state !== 'submitted'; i++) {
+    await h.mineAll(1);
+    t = await h.signer.advance(r.transfer_id as string);
+  }
+  expect([t.state, t.blockNumber]).toEqual(['submitted', null]);
+
+  await h.advanceClock(DELAY_SECONDS + 1);
+  await app.get(ClockService).refresh();
+  await app.get(PayoutPlanner).planNew(rail, 10);
+  // before: the signer's check said address_busy and nothing was written, the 5 USDC owed to nobody
+  const [held] = await h.sweepsOf(m, payment.id);
+  expect([held?.payoutState, held?.reason, held?.amountAtomic]).toEqual([
+    'held',
+    'refund_in_progress',
+    (5n * E18).toString(),
+  ]);
+
+  expect(await settleRefund(created.body.id)).toMatchObject({ status: 'completed', source: 'deposit_address' });
+  const sweeps = await h.settle(m, payment.id, (s) => s[0]?.payoutState === 'completed');
+  expect(sweeps.map((s) => [s.sequence, s.payoutState, s.amountAtomic])).toEqual([
+    [1, 'completed', (5n * E18).toString()],
+  ]);
+  expect(await h.tokenBalance('bnb', 'USDC', payment.paymentAddress as string)).toBe(0n);
+  expect(await h.tokenBalance('bnb', 'USDC', settlement)).toBe(5n * E18);
+});
