@@ -8,7 +8,6 @@ import { Wallet } from 'ethers';
 import { randomUUID } from 'node:crypto';
 import { ChainRegistry } from '@svc/chains';
 import { ClockService } from '@svc/core';
-import { depositDraw } from '@svc/payments';
 import { depositKey, EvmKeyring, OutboundService } from '@svc/signer';
 import { ENGINE_SUITES_PAY_ANY_DESTINATION } from './support/engine-destinations';
 import { PayoutPlanner } from '../apps/payouts/src/payout-planner.service';
@@ -74,7 +73,7 @@ test('a refund from the refund wallet claims the wallet, not the deposit: the de
     [payment.paymentAddress],
   );
   expect(liveOnDeposit[0].n).toBe(0);
-  const draw = await depositDraw(h.t.db.manager, {
+  const draw = await h.signer.claims.depositDraw(h.t.db.manager, {
     id: payment.id as string,
     chain: 'bnb',
     network: 'mainnet',
@@ -172,4 +171,99 @@ test('the engine: an `all` leg does not take what another live leg claims at its
   const moved = await signer.advance(sweep.id);
   expect(['signed', 'submitted']).toContain(moved.state);
   expect(moved.signedAt).not.toBeNull();
+});
+
+test('one module decides for all three callers (claims.ts): the deposit is free, busy or paid out, judged again under its lock', async () => {
+  const payment = await h.paidPayment(m, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
+  const [{ address_index: index }] = await q('SELECT address_index FROM payments WHERE id = $1', [payment.id]);
+  const deposit = {
+    id: payment.id as string,
+    chain: 'bnb',
+    network: 'mainnet',
+    paymentAddress: payment.paymentAddress as string,
+  };
+  const claims = h.signer.claims;
+  const refundA = randomUUID();
+  const refundB = randomUUID();
+  // nothing claims the deposit: free for a refund, nothing drawn
+  expect(await claims.depositForRefund(h.t.db.manager, deposit, refundA)).toBe('free');
+  expect(await claims.depositDraw(h.t.db.manager, deposit)).toEqual({ drawnAtomic: 0n, refundInFlight: false });
+
+  // a refund's exact claim on the deposit: busy for any other refund, still free for itself
+  const a = await h.signer.planRefund({
+    chain: 'bnb',
+    network: 'mainnet',
+    refundId: refundA,
+    from: depositKey(BigInt(index)),
+    to: Wallet.createRandom().address,
+    token: null,
+    amountAtomic: 10n ** 17n,
+  });
+  expect(await claims.depositForRefund(h.t.db.manager, deposit, refundB)).toBe('busy');
+  expect(await claims.depositForRefund(h.t.db.manager, deposit, refundA)).toBe('free');
+  await h.signer.cancel(a.id);
+  expect(await claims.depositForRefund(h.t.db.manager, deposit, refundB)).toBe('free');
+
+  // a sweep planned, unsigned: still free; the refund's planning transaction is handed that leg to give up
+  const sweep = await h.signer.planNativeSweep({
+    chain: 'bnb',
+    network: 'mainnet',
+    sweepId: randomUUID(),
+    depositIndex: BigInt(index),
+    to: settlement,
+  });
+  expect(await claims.depositForRefund(h.t.db.manager, deposit, refundB)).toBe('free');
+  const handed = await h.t.db.transaction((tx) => claims.takeDeposit(tx, deposit, refundB, new Date()));
+  expect(handed).toEqual([sweep.id]); // the caller cancels it; takeDeposit itself writes nothing
+  expect((await h.signer.get(sweep.id)).state).toBe('planned');
+
+  // the sweep signed meanwhile (the race the lock closes): paid out, and the refund's transaction writes nothing
+  const signed = await h.signer.advance(sweep.id);
+  expect(signed.signedAt).not.toBeNull();
+  expect(await claims.depositForRefund(h.t.db.manager, deposit, refundB)).toBe('paid_out');
+  expect(await h.t.db.transaction((tx) => h.signer.takeDepositForRefund(tx, deposit, refundB))).toBe(false);
+  expect((await h.signer.get(sweep.id)).signedAt).not.toBeNull();
+  for (let i = 0; i < 10 && (await h.signer.get(sweep.id)).state !== 'completed'; i++) {
+    await h.mineAll(1);
+    await h.signer.advance(sweep.id);
+  }
+  expect((await h.signer.get(sweep.id)).state).toBe('completed');
+  expect(await claims.depositForRefund(h.t.db.manager, deposit, refundB)).toBe('paid_out');
+});
+
+test('a refund transaction signed from the deposit but not yet recorded mined holds a new payout held / refund_in_progress (property seed 2611), which then pays the rest', async () => {
+  const payment = await h.paidPayment(m, { chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' });
+  const app = h.payoutApps[0];
+  const rail = app.get(ChainRegistry).get('bnb', 'mainnet')!;
+  const created = await refund(payment.id, { amount: '5' });
+  expect(created.status).toBe(201);
+  expect(await app.get(RefundPlanner).planOpen(rail, 10)).toBe(1);
+  const [r] = await q('SELECT source, transfer_id FROM refunds WHERE id = $1', [created.body.id]);
+  expect(r.source).toBe('deposit_address');
+  // the refund's transaction (after its gas top-up) is signed and handed to the node; its receipt is not recorded yet
+  let t = await h.signer.advance(r.transfer_id as string);
+  for (let i = 0; i < 10 && t.state !== 'submitted'; i++) {
+    await h.mineAll(1);
+    t = await h.signer.advance(r.transfer_id as string);
+  }
+  expect([t.state, t.blockNumber]).toEqual(['submitted', null]);
+
+  await h.advanceClock(DELAY_SECONDS + 1);
+  await app.get(ClockService).refresh();
+  await app.get(PayoutPlanner).planNew(rail, 10);
+  // before: the signer's check said address_busy and nothing was written, the 5 USDC owed to nobody
+  const [held] = await h.sweepsOf(m, payment.id);
+  expect([held?.payoutState, held?.reason, held?.amountAtomic]).toEqual([
+    'held',
+    'refund_in_progress',
+    (5n * E18).toString(),
+  ]);
+
+  expect(await settleRefund(created.body.id)).toMatchObject({ status: 'completed', source: 'deposit_address' });
+  const sweeps = await h.settle(m, payment.id, (s) => s[0]?.payoutState === 'completed');
+  expect(sweeps.map((s) => [s.sequence, s.payoutState, s.amountAtomic])).toEqual([
+    [1, 'completed', (5n * E18).toString()],
+  ]);
+  expect(await h.tokenBalance('bnb', 'USDC', payment.paymentAddress as string)).toBe(0n);
+  expect(await h.tokenBalance('bnb', 'USDC', settlement)).toBe(5n * E18);
 });

@@ -7,7 +7,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { ChainConfig, ChainRegistry, TokenConfig } from '@svc/chains';
+import { ChainConfig, ChainRegistry, sweepSupport, TokenConfig } from '@svc/chains';
 import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { PaymentEntity, SettlementAddressEntity, SweepEntity } from '@svc/db';
 import {
@@ -17,10 +17,9 @@ import {
   PayoutState,
   payoutRemainder,
   SweepReason,
-  sweepSupport,
   SweepSupport,
 } from '@svc/domain';
-import { depositDraw, PaymentRepository, SettlementAddressRepository, SweepRepository } from '@svc/payments';
+import { PaymentRepository, SettlementAddressRepository, SweepRepository } from '@svc/payments';
 import { depositKey, OutboundNotCancellableError, OutboundService, OutboundTransfer } from '@svc/signer';
 
 /** What a run decided for a payment's sweep before it writes. */
@@ -110,7 +109,7 @@ export class PayoutPlanner {
       const payment = await this.sweeps.lockPayment(tx, paymentId);
       if (!payment || !isPayoutEligible(payment, this.clock.now(), this.config.payoutDelaySeconds)) return false;
       if (await this.sweeps.hasOpen(tx, payment.id)) return false; // another runner was first
-      const reservation = await depositDraw(tx, payment);
+      const reservation = await this.signer.claims.depositDraw(tx, payment);
       const remainder = payoutRemainder(
         payment.receivedAmountAtomic,
         reservation.drawnAtomic,
@@ -171,7 +170,7 @@ export class PayoutPlanner {
       if (!sweep || sweep.transferId !== null || !['pending', 'held'].includes(sweep.payoutState)) return false;
       const payment = await this.sweeps.lockPayment(tx, sweep.paymentId);
       if (!payment) return false; // a credit holds it: next run
-      const reservation = await depositDraw(tx, payment);
+      const reservation = await this.signer.claims.depositDraw(tx, payment);
       let d: Writable = decision;
       if (reservation.refundInFlight) d = this.held('refund_in_progress', destinationOf(decision));
       if (d.kind === 'plan' && !(await this.stillActive(tx, d.destination))) return false;
@@ -239,7 +238,7 @@ export class PayoutPlanner {
       ? await this.addresses.get(sweep.workspaceId, sweep.settlementAddressId)
       : null;
     const payment = await this.payments.findById(sweep.paymentId);
-    const refund = payment ? (await depositDraw(this.db.manager, payment)).refundInFlight : false;
+    const refund = payment ? (await this.signer.claims.depositDraw(this.db.manager, payment)).refundInFlight : false;
     if (destination?.status === 'active' && !refund) return false;
     try {
       await this.signer.cancel(transfer.id);
@@ -305,7 +304,11 @@ export class PayoutPlanner {
         return { kind: 'plan', destination }; // the signer waits for the price to fall by itself
       case 'destination_unverified': // the pay check reads no MAC; the signer itself refuses
         return this.held('destination_unverified', destination);
-      case 'address_busy': // another transfer from this deposit address (a refund) is on its way
+      case 'address_busy':
+        // a transaction from this deposit is signed and its receipt not recorded yet: with no open
+        // sweep of the payment (the planner's precondition) that is a refund on its way, whose claim
+        // holds the payout (claims.ts); written `held` so the coins show as owed until it is final
+        return this.held('refund_in_progress', destination);
       case 'waiting_for_top_up':
       case 'rpc_error':
         return { kind: 'skip', why: `${check.waitReason}: ${check.reason}` };

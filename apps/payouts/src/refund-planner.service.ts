@@ -5,10 +5,10 @@
 // workspace's refund wallet on that chain pays. When neither can, the refund is `awaiting_funds`
 // with a reason and is decided again on every run, so funding the wallet or the tank resumes it.
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ChainConfig, family } from '@svc/chains';
 import { ClockService } from '@svc/core';
-import { RefundEntity } from '@svc/db';
+import { PaymentEntity, RefundEntity } from '@svc/db';
 import { RefundReason, RefundSource, refundWaitReason } from '@svc/domain';
 import { PaymentRepository, RefundRepository } from '@svc/payments';
 import { decisionShare } from './payout-planner.service';
@@ -23,7 +23,7 @@ import {
 
 /** What a run decided for a refund before it writes. */
 type Decision =
-  | { kind: 'plan'; source: RefundSource; from: SignerKeyRef; fromAddress: string }
+  | { kind: 'plan'; source: RefundSource; from: SignerKeyRef; fromAddress: string; payment: PaymentEntity }
   | { kind: 'wait'; reason: RefundReason }
   | { kind: 'skip'; why: string };
 
@@ -69,72 +69,50 @@ export class RefundPlanner {
       this.logger.log(`refund ${read.id}: waiting (${decision.why})`);
       return false;
     }
-    return this.db
-      .transaction(async (tx) => {
-        const refund = await this.refunds.lock(tx, read.id);
-        if (!refund || refund.transferId !== null || !['pending', 'awaiting_funds'].includes(refund.status))
-          return false;
-        const now = this.clock.now();
-        if (decision.kind === 'wait') {
-          await this.refunds.update(tx, refund, { status: 'awaiting_funds', failureReason: decision.reason }, now);
-          return false;
-        }
-        // A refund planned from the deposit while the payment's sweep has a live unsigned leg there:
-        // the sweep's leg is given up here, in this db transaction (the sweep is held refund_in_progress
-        // by the planner next); signed meanwhile, nothing is written and the next run decides again.
-        if (decision.source === 'deposit_address') {
-          for (const id of await this.unsignedSweepTransactions(tx, refund.paymentId)) {
-            try {
-              await this.signer.cancel(id, tx);
-            } catch (err) {
-              if (err instanceof OutboundNotCancellableError) throw new SweepSignedMeanwhile();
-              throw err;
-            }
-          }
-        }
-        const transfer = await this.signer.planRefund(
-          {
-            chain: refund.chain,
-            network: refund.network,
-            from: decision.from,
-            to: refund.toAddress,
-            token: refund.tokenAddress,
-            refundId: refund.id,
-            amountAtomic: refund.amountAtomic,
-          },
-          tx,
-        );
-        await this.refunds.update(
-          tx,
-          refund,
-          {
-            status: 'pending',
-            failureReason: null,
-            source: decision.source,
-            fromAddress: decision.fromAddress,
-            transferId: transfer.id,
-          },
-          now,
-        );
-        this.logger.log(
-          `refund ${refund.id}: planned from the ${decision.source} ${decision.fromAddress} → ${refund.toAddress}`,
-        );
-        return true;
-      })
-      .catch((err) => {
-        if (err instanceof SweepSignedMeanwhile) return false;
-        throw err;
-      });
-  }
-
-  /** The payment's sweep transactions planned but not signed (their legs claim the deposit). */
-  private async unsignedSweepTransactions(tx: EntityManager, paymentId: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await tx.query(
-      `SELECT t.id FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id
-        WHERE s.payment_id = $1 AND t.state = 'planned' AND t.signed_at IS NULL`,
-      [paymentId],
-    );
-    return rows.map((r) => r.id);
+    return this.db.transaction(async (tx) => {
+      const refund = await this.refunds.lock(tx, read.id);
+      if (!refund || refund.transferId !== null || !['pending', 'awaiting_funds'].includes(refund.status)) return false;
+      const now = this.clock.now();
+      if (decision.kind === 'wait') {
+        await this.refunds.update(tx, refund, { status: 'awaiting_funds', failureReason: decision.reason }, now);
+        return false;
+      }
+      // claims.ts: under the deposit's lock, the deposit is still free for this refund (no sweep
+      // signed, no other refund's claim), and the payment's unsigned sweep leg there is given up in
+      // this db transaction (the sweep is held refund_in_progress by the planner next); else nothing
+      // is written and the next run decides again
+      if (decision.source === 'deposit_address') {
+        if (!(await this.signer.takeDepositForRefund(tx, decision.payment, refund.id))) return false;
+      }
+      const transfer = await this.signer.planRefund(
+        {
+          chain: refund.chain,
+          network: refund.network,
+          from: decision.from,
+          to: refund.toAddress,
+          token: refund.tokenAddress,
+          refundId: refund.id,
+          amountAtomic: refund.amountAtomic,
+        },
+        tx,
+      );
+      await this.refunds.update(
+        tx,
+        refund,
+        {
+          status: 'pending',
+          failureReason: null,
+          source: decision.source,
+          fromAddress: decision.fromAddress,
+          transferId: transfer.id,
+        },
+        now,
+      );
+      this.logger.log(
+        `refund ${refund.id}: planned from the ${decision.source} ${decision.fromAddress} → ${refund.toAddress}`,
+      );
+      return true;
+    });
   }
 
   /**
@@ -160,50 +138,32 @@ export class RefundPlanner {
     if (family(rail.kind).outbound === null) return { kind: 'wait', reason: 'chain_not_supported' };
     const payment = await this.payments.findById(refund.paymentId);
     if (!payment) return { kind: 'skip', why: 'its payment vanished' };
-    // an unsigned payout leg does not stop a refund from the deposit: planning the refund gives it up
-    const payout = await this.payoutStarted(refund.paymentId);
+    // claims.ts: the deposit pays while no sweep of it is signed and no other refund claims it (an
+    // unsigned payout leg does not stop it: planning the refund gives that leg up)
+    const deposit = await this.signer.claims.depositForRefund(this.db.manager, payment, refund.id);
     const request = { chain: rail.chain, network: rail.network, to: refund.toAddress, token: refund.tokenAddress };
-    // one refund at a time from the deposit: a second one planned in the same run would count on the same balance
-    const depositBusy = (await this.refunds.depositRefundsInFlight(payment.id, refund.id)) > 0;
-    if (payout !== 'yes' && payment.addressKind === rail.kind && !depositBusy) {
+    if (deposit === 'free' && payment.addressKind === rail.kind) {
       const from = depositKey(payment.addressIndex);
       const check = await this.signer.check({ ...request, from, amount: refund.amountAtomic });
-      if (check.ok) return { kind: 'plan', source: 'deposit_address', from, fromAddress: payment.paymentAddress };
+      if (check.ok) {
+        return { kind: 'plan', source: 'deposit_address', from, fromAddress: payment.paymentAddress, payment };
+      }
       const wait = refundWaitReason(check.waitReason);
       // a native refund whose fee the deposit address cannot add falls to the refund wallet
       if (wait !== 'fee_balance_low') return wait ? { kind: 'wait', reason: wait } : skip(check);
     }
     const wallet = await this.wallets.ensureFor(rail.kind, refund.workspaceId);
     const check = await this.signer.check({ ...request, from: wallet.key, amount: refund.amountAtomic });
-    if (check.ok) return { kind: 'plan', source: 'refund_wallet', from: wallet.key, fromAddress: wallet.address };
-    // the deposit may pay once the other refund from it is final: decided again next run
-    if (payout !== 'yes' && depositBusy) return { kind: 'skip', why: 'another refund from the deposit is in flight' };
+    if (check.ok) {
+      return { kind: 'plan', source: 'refund_wallet', from: wallet.key, fromAddress: wallet.address, payment };
+    }
+    // the deposit may pay once the other refund's claim on it is released: decided again next run
+    if (deposit === 'busy') return { kind: 'skip', why: 'another refund from the deposit is in flight' };
     const wait = refundWaitReason(check.waitReason);
     if (wait === 'fee_balance_low') return { kind: 'wait', reason: 'refund_wallet_low' };
     return wait ? { kind: 'wait', reason: wait } : skip(check);
   }
-
-  /**
-   * Whether the payment's funds may have left its deposit address: a sweep signed, sent or
-   * completed (`yes`); a sweep transfer planned but not signed yet, which the payout planner gives
-   * up while a refund is in flight (`unsigned`); or none (`no`).
-   */
-  private async payoutStarted(paymentId: string): Promise<'yes' | 'unsigned' | 'no'> {
-    const [row]: Array<{ signed: boolean; unsigned: boolean }> = await this.db.query(
-      `SELECT bool_or(s.payout_state = 'completed' OR (t.id IS NOT NULL AND t.state NOT IN ('planned', 'cancelled', 'failed'))
-                      OR (t.state = 'planned' AND t.signed_at IS NOT NULL)) AS signed,
-              bool_or(t.state = 'planned' AND t.signed_at IS NULL) AS unsigned
-         FROM sweeps s LEFT JOIN outbound_transactions t ON t.id = s.transfer_id
-        WHERE s.payment_id = $1`,
-      [paymentId],
-    );
-    if (row?.signed) return 'yes';
-    return row?.unsigned ? 'unsigned' : 'no';
-  }
 }
-
-/** The payment's sweep got signed while the refund was being planned: nothing written, decided again next run. */
-class SweepSignedMeanwhile extends Error {}
 
 const skip = (check: Extract<PayCheck, { ok: false }>): Decision => ({
   kind: 'skip',

@@ -2,7 +2,8 @@
 // tank and how a refund wallet is made give the same addresses as the seed's accounts always did.
 import { EvmAccounts } from './evm/accounts';
 import { DepositAddressDeriver, gasTankAddress } from './deposit-addresses';
-import { family } from './families';
+import { family, sweepSupport } from './families';
+import { sweepSupportOf } from '@svc/domain';
 import { seedMaterial } from './derivation';
 import { SuiAccounts } from './sui-accounts';
 
@@ -25,4 +26,46 @@ test.each([0, 7, 2 ** 31 - 1])('refund wallet %i on each family: the seed accoun
   expect(evm.address(seed.xpub(evm.accountPath), i)).toBe(new EvmAccounts(MNEMONIC).address('refund_wallet', i));
   expect(sui.derive(seed, i)).toBe(new SuiAccounts(MNEMONIC).address('refund_wallet', i));
   expect(family('solana').refundWallet).toBeNull();
+});
+
+describe('what can be swept (money contract › Payouts 4 and 9)', () => {
+  test('EVM: native coins and ERC-20s with a contract', () => {
+    expect(sweepSupport('evm', { native: true, address: null })).toEqual({ kind: 'native' });
+    expect(sweepSupport('evm', { native: false, address: '0xabc' })).toEqual({ kind: 'token' });
+    expect(sweepSupport('evm', { native: false, address: null })).toEqual({
+      kind: 'manual',
+      reason: 'no_sweep_support',
+    });
+  });
+
+  test('Sui: native SUI is manual_required; a Sui coin type (USDC) is a token sweep', () => {
+    expect(sweepSupport('sui', { native: true, address: '0x2::sui::SUI' })).toEqual({
+      kind: 'manual',
+      reason: 'native_sui',
+    });
+    expect(sweepSupport('sui', { native: false, address: '0x…::usdc::USDC' })).toEqual({ kind: 'token' });
+    expect(sweepSupport('sui', { native: false, address: null })).toEqual({
+      kind: 'manual',
+      reason: 'no_sweep_support',
+    });
+  });
+
+  test.each(['solana', 'tron'] as const)('%s: manual_required', (kind) => {
+    expect(sweepSupport(kind, { native: false, address: 'x' })).toEqual({ kind: 'manual', reason: 'no_sweep_support' });
+  });
+
+  test('a family without outbound support, or a kind the table does not know: manual_required', () => {
+    expect(sweepSupportOf(null, { native: true, address: null })).toEqual({
+      kind: 'manual',
+      reason: 'no_sweep_support',
+    });
+    expect(sweepSupport('nope', { native: false, address: 'x' })).toEqual({
+      kind: 'manual',
+      reason: 'no_sweep_support',
+    });
+    expect(sweepSupportOf({ sweepsNative: false }, { native: true, address: null })).toEqual({
+      kind: 'manual',
+      reason: 'no_sweep_support',
+    });
+  });
 });

@@ -1,6 +1,6 @@
 // The one table of chain families (architecture › Chain families): a family arrives as a folder
 // under libs/chains/src/ and one row here. Everything outside those folders asks this table.
-import { useSweepRules } from '@svc/domain';
+import { sweepSupportOf, type SweepSupport } from '@svc/domain';
 import type { ChainFamily } from './family';
 import { evmFamily } from './evm/family';
 import { solanaFamily } from './solana/family';
@@ -26,5 +26,7 @@ export function family(kind: ChainKind): ChainFamily {
 
 export const FAMILIES: readonly ChainFamily[] = Object.values(TABLE);
 
-// what each family's sweeps support (libs/domain's sweepSupport asks this; an unknown kind: by hand)
-useSweepRules((kind) => (kind in TABLE ? TABLE[kind as ChainKind].outbound : null));
+/** How a token on a rail of this family leaves a deposit address (its row's `outbound`; an unknown kind: by hand). */
+export function sweepSupport(kind: string, token: { native: boolean; address: string | null }): SweepSupport {
+  return sweepSupportOf(kind in TABLE ? TABLE[kind as ChainKind].outbound : null, token);
+}

@@ -1,6 +1,5 @@
 // money contract › Payouts: sweep states from the signer's transfer states (docs/money-out.md › The
 // signer › States), requiresManualPayout, what each rail can sweep, and when updatedAt moves.
-import '@svc/chains'; // the family table gives sweepSupport each family's rule
 import { OUTBOUND_STATES } from './outbound';
 import {
   heldByWait,
@@ -8,7 +7,6 @@ import {
   payoutFromTransfer,
   requiresManualPayout,
   sweepChangeIsVisible,
-  sweepSupport,
   sweepSupportOf,
 } from './payouts';
 
@@ -60,42 +58,25 @@ describe('requiresManualPayout is true exactly for held and manual_required', ()
   });
 });
 
-describe('what can be swept (money contract › Payouts 4 and 9)', () => {
-  test('EVM: native coins and ERC-20s with a contract', () => {
-    expect(sweepSupport('evm', { native: true, address: null })).toEqual({ kind: 'native' });
-    expect(sweepSupport('evm', { native: false, address: '0xabc' })).toEqual({ kind: 'token' });
-    expect(sweepSupport('evm', { native: false, address: null })).toEqual({
-      kind: 'manual',
-      reason: 'no_sweep_support',
-    });
-  });
-
-  test('Sui: native SUI is manual_required; a Sui coin type (USDC) is a token sweep', () => {
-    expect(sweepSupport('sui', { native: true, address: '0x2::sui::SUI' })).toEqual({
-      kind: 'manual',
-      reason: 'native_sui',
-    });
-    expect(sweepSupport('sui', { native: false, address: '0x…::usdc::USDC' })).toEqual({ kind: 'token' });
-    expect(sweepSupport('sui', { native: false, address: null })).toEqual({
-      kind: 'manual',
-      reason: 'no_sweep_support',
-    });
-  });
-
-  test.each(['solana', 'tron'] as const)('%s: manual_required', (kind) => {
-    expect(sweepSupport(kind, { native: false, address: 'x' })).toEqual({ kind: 'manual', reason: 'no_sweep_support' });
-  });
-
-  test('a family without outbound support, or a kind the table does not know: manual_required', () => {
+describe('what a family rule lets be swept (money contract › Payouts 4 and 9; the rows: libs/chains families.spec)', () => {
+  test('no rule (a family without an outbound rail), or a native coin the rule does not sweep: manual_required', () => {
     expect(sweepSupportOf(null, { native: true, address: null })).toEqual({
       kind: 'manual',
       reason: 'no_sweep_support',
     });
-    expect(sweepSupport('nope', { native: false, address: 'x' })).toEqual({
+    expect(sweepSupportOf({ sweepsNative: false }, { native: true, address: null })).toEqual({
       kind: 'manual',
       reason: 'no_sweep_support',
     });
-    expect(sweepSupportOf({ sweepsNative: false }, { native: true, address: null })).toEqual({
+    expect(
+      sweepSupportOf({ sweepsNative: false, nativeManualReason: 'native_sui' }, { native: true, address: null }),
+    ).toEqual({
+      kind: 'manual',
+      reason: 'native_sui',
+    });
+    expect(sweepSupportOf({ sweepsNative: true }, { native: true, address: null })).toEqual({ kind: 'native' });
+    expect(sweepSupportOf({ sweepsNative: true }, { native: false, address: 'x' })).toEqual({ kind: 'token' });
+    expect(sweepSupportOf({ sweepsNative: true }, { native: false, address: null })).toEqual({
       kind: 'manual',
       reason: 'no_sweep_support',
     });

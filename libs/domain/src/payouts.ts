@@ -227,21 +227,6 @@ export function sweepSupportOf(
   return token.address ? { kind: 'token' } : { kind: 'manual', reason: 'no_sweep_support' };
 }
 
-// The family table (@svc/chains, which depends on this library) gives each family's rule when it
-// loads (useSweepRules): libs/domain names no family and imports no chain code.
-let sweepRuleOf: ((chainKind: string) => SweepRule | null) | null = null;
-
-/** Called once by the family table (libs/chains/src/families.ts) with its rows' sweep rules. */
-export function useSweepRules(ruleOf: (chainKind: string) => SweepRule | null): void {
-  sweepRuleOf = ruleOf;
-}
-
-/** sweepSupportOf with the rule of a chain family of the family table. */
-export function sweepSupport(chainKind: string, token: { native: boolean; address: string | null }): SweepSupport {
-  if (!sweepRuleOf) throw new Error('sweepSupport: the chain family table (@svc/chains) is not loaded');
-  return sweepSupportOf(sweepRuleOf(chainKind), token);
-}
-
 /**
  * A sweep's state from its outbound transfer (docs/money-out.md › The signer › States).
  * `replan`: the transfer was cancelled before anything was signed (its destination retired):

@@ -15,7 +15,6 @@ export * from './presenters/session.presenter';
 export * from './recovery.service';
 export * from './events/refund-events';
 export * from './events/settlement-events';
-export * from './payouts/deposit-draw';
 export * from './payouts/sweep.repository';
 export * from './presenters/settlement.presenter';
 export * from './settlement/settlement-activation';

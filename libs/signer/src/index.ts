@@ -7,6 +7,7 @@ export * from './keys/sui-keyring';
 export * from './rails/sui/sui-node';
 export * from './rpc/evm-rpc-client';
 export * from './rpc/evm-rail';
+export * from './outbound/claims';
 export * from './outbound/funds';
 export * from './outbound/outbound.errors';
 export * from './outbound/outbound.repository';

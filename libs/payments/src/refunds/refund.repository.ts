@@ -1,5 +1,5 @@
 // Queries of refunds (house style 5): the API's writes and reads, the payout runs' work lists.
-// Writes take the caller's transaction. What refunds draw on a deposit: payouts/deposit-draw.ts.
+// Writes take the caller's transaction. What refunds draw on a deposit: @svc/signer › claims.ts.
 import { Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
@@ -115,20 +115,6 @@ export class RefundRepository {
       [forms, address.toLowerCase()],
     );
     return row?.kind ?? null;
-  }
-
-  /**
-   * Open refunds of the payment other than `exceptId` that draw on its deposit address and have
-   * not reached the chain yet (issue 18 case 3: two refunds planned in one run must not both count
-   * on the same deposit balance).
-   */
-  async depositRefundsInFlight(paymentId: string, exceptId: string): Promise<number> {
-    const [row]: Array<{ n: number }> = await this.db.query(
-      `SELECT count(*)::int AS n FROM refunds
-        WHERE payment_id = $1 AND id <> $2 AND source = 'deposit_address' AND status = ANY($3)`,
-      [paymentId, exceptId, OPEN],
-    );
-    return row?.n ?? 0;
   }
 
   // ------------------------------------------------------------------ writes (caller's transaction)

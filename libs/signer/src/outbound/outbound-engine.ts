@@ -17,6 +17,7 @@ import { FeeQuote, aboveCap, feeColumns, feeFields, isStuck, quoteOf, replacemen
 import { GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
 import { ERC20, EvmRail, TxReceipt } from '../rpc/evm-rail';
 import { RpcResponseError } from '../rpc/evm-rpc-client';
+import type { SourceClaims } from './claims';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
 import type { LegToVerify } from './destination-check';
 import { OutboundNotFoundError } from './outbound.errors';
@@ -81,7 +82,10 @@ export const keyOf = (t: Transfer): SignerKeyRef => ({ kind: t.fromKeyKind, inde
 const gasFromTank = (t: Transfer) => t.tokenAddress !== null && t.fromKeyKind !== 'gas_tank';
 
 export class OutboundEngine {
-  constructor(private readonly ctx: SignerContext) {}
+  constructor(
+    private readonly ctx: SignerContext,
+    private readonly claims: SourceClaims,
+  ) {}
 
   /**
    * Moves a transfer on as far as it can go now and returns the row as left. A transfer waiting
@@ -288,14 +292,12 @@ export class OutboundEngine {
     const now = this.ctx.now();
     // docs/money-out.md › Destinations: nothing is signed (nor topped up) for a destination the API did not authorise
     if (await refuseUnverifiedDestination(this.ctx, m, t, now)) return { kind: 'wait', topUps: [] };
-    const source = { chain: t.chain, network: t.network, address: t.fromAddress };
-    await this.ctx.repo.lockSource(m, source, now);
+    await this.claims.lock(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
     if (t.amountMode === 'all') {
-      // docs/money-out.md › Claims: an `all` leg moves what nothing else claims; while another live
-      // leg claims this asset at the source (a refund not final yet), it waits rather than take it
-      const others = await this.ctx.repo.liveClaims(m, source, t.tokenAddress, t.legId);
-      if (others.legs.length > 0) {
-        const message = `${others.legs.length} other live claim(s) on ${t.fromAddress}: ${others.legs.map((l) => `${l.purpose} ${l.purposeId}`).join(', ')}`;
+      // docs/money-out.md › Claims (claims.ts): an `all` leg moves what nothing else claims; while
+      // another live leg claims this asset at the source (a refund not final yet), it waits
+      const message = await this.claims.allBlockedBy(m, t);
+      if (message !== null) {
         await this.ctx.write(
           m,
           Object.assign(t, { waitReason: 'address_busy' as const, error: message, updatedAt: now }),
@@ -331,7 +333,7 @@ export class OutboundEngine {
       case 'top_up': {
         const topUp = this.topUpRow(t, decision.amountAtomic, now);
         // the gas leg claims its amount from the gas tank, under the tank's lock (after the sender's: always this order)
-        await this.ctx.repo.lockSource(m, { chain: t.chain, network: t.network, address: topUp.fromAddress }, now);
+        await this.claims.lock(m, { chain: t.chain, network: t.network, address: topUp.fromAddress }, now);
         await this.ctx.repo.insertPlanned(m, topUp);
         // the fee is fixed now: the top-up pays exactly it
         await this.ctx.write(

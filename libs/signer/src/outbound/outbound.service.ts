@@ -8,6 +8,7 @@ import { redactRpcText, type ChainRegistry } from '@svc/chains';
 import type { Network } from '@svc/domain';
 import { Clock, SignerContext, SignerOptions } from '../context';
 import { depositKey, EvmKeyring, GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
+import { DepositOf, SourceClaims } from './claims';
 import type { OutboundRail } from './outbound-rail';
 import { outboundRailOf } from './outbound-rails';
 import {
@@ -59,10 +60,13 @@ export interface Balance {
 
 export class OutboundService {
   readonly ctx: SignerContext;
+  /** The one place "don't pay out what a refund draws on" is decided (claims.ts): the planners and every rail ask it. */
+  readonly claims: SourceClaims;
   private readonly rails = new Map<string, OutboundRail>();
 
   constructor(db: DataSource, registry: ChainRegistry, keyring: EvmKeyring, clock: Clock, options: SignerOptions = {}) {
     this.ctx = new SignerContext(db, registry, keyring, clock, options);
+    this.claims = new SourceClaims(this.ctx.repo);
   }
 
   /** The outbound rail of a registered (chain, network): its family's (outbound-rails.ts). */
@@ -72,7 +76,7 @@ export class OutboundService {
     if (rail) return rail;
     const config = this.ctx.registry.get(chain, network);
     if (!config) throw new OutboundRequestError(`${key} is not in the chain registry.`);
-    rail = outboundRailOf(this.ctx, config);
+    rail = outboundRailOf(this.ctx, config, this.claims);
     this.rails.set(key, rail);
     return rail;
   }
@@ -88,11 +92,7 @@ export class OutboundService {
     if (!m) return this.ctx.db.transaction((tx) => this.plan(req, tx));
     const row = this.newRow(req);
     // docs/money-out.md › Claims: the leg claims its amount from its source under the source's lock
-    await this.ctx.repo.lockSource(
-      m,
-      { chain: row.chain, network: row.network, address: row.fromAddress },
-      row.createdAt,
-    );
+    await this.claims.lock(m, { chain: row.chain, network: row.network, address: row.fromAddress }, row.createdAt);
     const existing = await this.ctx.repo.byPurpose(m, req.purpose, req.purposeId);
     if (!existing) {
       await this.ctx.repo.insertPlanned(m, row);
@@ -124,6 +124,20 @@ export class OutboundService {
   ): Promise<OutboundTransfer> {
     const { refundId, amountAtomic, ...rest } = req;
     return this.plan({ ...rest, purpose: 'refund', purposeId: refundId, amount: amountAtomic }, m);
+  }
+
+  /**
+   * In a refund's planning transaction, before its leg claims the payment's deposit (claims.ts ›
+   * takeDeposit): under the deposit's lock, whether the deposit is still free for the refund, and
+   * if so the payment's unsigned sweep transactions there given up in this same transaction.
+   * False: a sweep was signed or another refund claimed the deposit meanwhile; nothing changed.
+   */
+  async takeDepositForRefund(m: EntityManager, payment: DepositOf, refundId: string): Promise<boolean> {
+    const sweeps = await this.claims.takeDeposit(m, payment, refundId, this.ctx.now());
+    if (sweeps === null) return false;
+    // under the deposit's lock, which the engine takes before it signs a leg there: none of these is signed meanwhile
+    for (const id of sweeps) await this.cancel(id, m);
+    return true;
   }
 
   /** Gives up a transfer nothing was signed for (its planned gas top-ups too). */

@@ -22,6 +22,7 @@ import { OutboundNotFoundError, OutboundRequestError } from '../../outbound/outb
 import type { OutboundRail } from '../../outbound/outbound-rail';
 import type { FamilyFence, OutboundTransfer } from '../../outbound/outbound-transfer';
 import type { TransferRequest } from '../../outbound/outbound.service';
+import type { SourceClaims } from '../../outbound/claims';
 import { refuseUnverifiedDestination } from '../../outbound/outbound-engine';
 import type { PayCheck } from '../../outbound/pay-check';
 import { SUI_COIN_TYPE, SuiCoin, SuiNode } from './sui-node';
@@ -76,6 +77,7 @@ export class SuiOutboundRail implements OutboundRail {
     private readonly ctx: SignerContext,
     readonly config: ChainConfig,
     readonly keyring: SuiKeyring,
+    private readonly claims: SourceClaims,
     node: SuiNode = new SuiNode(config.rpcUrls[0]),
     private readonly gasUnits: bigint = SUI_GAS_UNITS,
   ) {
@@ -211,16 +213,11 @@ export class SuiOutboundRail implements OutboundRail {
       // docs/money-out.md › Destinations: the sponsor signs only for a destination the API authorised
       if (await refuseUnverifiedDestination(this.ctx, m, t, now)) return { kind: 'wait', row: t as Transfer };
       const source = { chain: t.chain, network: t.network, address: t.fromAddress };
-      await this.ctx.repo.lockSource(m, source, now);
+      await this.claims.lock(m, source, now);
       if (t.amountMode === 'all') {
-        // docs/money-out.md › Claims: an `all` leg waits while another live leg claims the asset here
-        const others = await this.ctx.repo.liveClaims(m, source, t.tokenAddress, t.legId);
-        if (others.legs.length > 0) {
-          return wait(
-            'address_busy',
-            `${others.legs.length} other live claim(s) on ${t.fromAddress}: ${others.legs.map((l) => `${l.purpose} ${l.purposeId}`).join(', ')}`,
-          );
-        }
+        // docs/money-out.md › Claims (claims.ts): an `all` leg waits while another live leg claims the asset here
+        const blocked = await this.claims.allBlockedBy(m, t);
+        if (blocked !== null) return wait('address_busy', blocked);
       }
       // the gas tank's lock (always after the sender's): one process picks gas coins at a time
       await this.ctx.repo.lockSource(m, { ...source, address: this.keyring.gasTankAddress }, now);
