@@ -21,6 +21,7 @@ export async function runRail(
   chain: string,
   network: Network,
   advance: (id: string) => Promise<OutboundTransfer>,
+  run: <T>(fn: () => Promise<T>, open: string[]) => Promise<T> = (fn) => fn(),
 ): Promise<RailRunReport | null> {
   const runner = ctx.db.createQueryRunner();
   await runner.connect();
@@ -33,15 +34,18 @@ export async function runRail(
     if (!ok) return null;
     try {
       const report: RailRunReport = { chain, network, advanced: 0, states: {}, errors: [] };
-      for (const id of await ctx.repo.openIds(ctx.db.manager, chain, network)) {
-        try {
-          const t = await advance(id);
-          report.states[t.state] = (report.states[t.state] ?? 0) + 1;
-        } catch (err) {
-          report.errors.push({ id, message: (err as Error).message });
+      const open = await ctx.repo.openIds(ctx.db.manager, chain, network);
+      await run(async () => {
+        for (const id of open) {
+          try {
+            const t = await advance(id);
+            report.states[t.state] = (report.states[t.state] ?? 0) + 1;
+          } catch (err) {
+            report.errors.push({ id, message: (err as Error).message });
+          }
+          report.advanced += 1;
         }
-        report.advanced += 1;
-      }
+      }, open);
       return report;
     } finally {
       await runner.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', lock);
