@@ -56,6 +56,11 @@ export interface SignerOptions {
   suiKeyring?: SuiKeyring;
   /** Gas units of a sponsored Sui transfer (its budget is this × the reference gas price). */
   suiGasUnits?: bigint;
+  /**
+   * Open transfers of a rail advanced at once in a run (default 4): every step claims its row and
+   * its sender under locks, so they may overlap; the reads of overlapping steps share JSON-RPC batches.
+   */
+  runConcurrency?: number;
   /** Test only (SvcConfig.signerCrashAt): SIGKILL this process at that step. */
   crashAt?: SignerCrashPoint | null;
   /** Test only: what happens at `crashAt` instead of the SIGKILL (e.g. throw, to stop an in-process step there). */

@@ -142,13 +142,17 @@ export class OutboundRepository {
    * The open transactions of a rail, oldest first, gas top-ups before the rest: a run then reads a
    * top-up's receipt before its transfer looks at the sender's balance, and signs it in the same run.
    */
-  async openIds(m: EntityManager, chain: string, network: Network): Promise<string[]> {
-    const rows: Array<{ id: string }> = await m.query(
-      `SELECT id FROM outbound_transactions WHERE chain = $1 AND network = $2 AND state = ANY($3)
+  async openIds(m: EntityManager, chain: string, network: Network): Promise<{ topUps: string[]; others: string[] }> {
+    const rows: Array<{ id: string; top_up: boolean }> = await m.query(
+      `SELECT id, funds_transaction_id IS NOT NULL AS top_up FROM outbound_transactions
+       WHERE chain = $1 AND network = $2 AND state = ANY($3)
        ORDER BY (funds_transaction_id IS NULL), created_at, id`,
       [chain, network, OPEN_STATES],
     );
-    return rows.map((r) => r.id);
+    return {
+      topUps: rows.filter((r) => r.top_up).map((r) => r.id),
+      others: rows.filter((r) => !r.top_up).map((r) => r.id),
+    };
   }
 
   /** The hashes of every attempt of these transactions (their receipts are read in one batch). */

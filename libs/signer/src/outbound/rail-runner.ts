@@ -6,6 +6,16 @@ import type { Network, OutboundState } from '@svc/domain';
 import type { SignerContext } from '../context';
 
 const LOCK_NAMESPACE = 'svc.signer';
+const DEFAULT_RUN_CONCURRENCY = 4;
+
+/** Runs `fn` over `ids` in order, at most `n` at a time. */
+async function inParallel(ids: string[], n: number, fn: (id: string) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) await fn(ids[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(n, ids.length) }, worker));
+}
 
 export interface RailRunReport {
   chain: string;
@@ -34,18 +44,22 @@ export async function runRail(
     if (!ok) return null;
     try {
       const report: RailRunReport = { chain, network, advanced: 0, states: {}, errors: [] };
-      const open = await ctx.repo.openIds(ctx.db.manager, chain, network);
-      await run(async () => {
-        for (const id of open) {
-          try {
-            const t = await advance(id);
-            report.states[t.state] = (report.states[t.state] ?? 0) + 1;
-          } catch (err) {
-            report.errors.push({ id, message: (err as Error).message });
-          }
-          report.advanced += 1;
+      const { topUps, others } = await ctx.repo.openIds(ctx.db.manager, chain, network);
+      const one = async (id: string) => {
+        try {
+          const t = await advance(id);
+          report.states[t.state] = (report.states[t.state] ?? 0) + 1;
+        } catch (err) {
+          report.errors.push({ id, message: (err as Error).message });
         }
-      }, open);
+        report.advanced += 1;
+      };
+      const concurrency = Math.max(1, ctx.options.runConcurrency ?? DEFAULT_RUN_CONCURRENCY);
+      await run(async () => {
+        // the gas top-ups first (their receipts fund their transfers), then the rest
+        await inParallel(topUps, concurrency, one);
+        await inParallel(others, concurrency, one);
+      }, [...topUps, ...others]);
       return report;
     } finally {
       await runner.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', lock);

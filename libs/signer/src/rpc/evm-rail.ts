@@ -93,7 +93,15 @@ export class EvmRail {
    */
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.runDepth++ === 0) {
-      this.runReads = { latest: null, latestAt: 0, seen: -1n, fees: new Map(), reads: new Map(), receipts: new Map(), pinned: new Map() };
+      this.runReads = {
+        latest: null,
+        latestAt: 0,
+        seen: -1n,
+        fees: new Map(),
+        reads: new Map(),
+        receipts: new Map(),
+        pinned: new Map(),
+      };
     }
     try {
       return await fn();
