@@ -355,7 +355,10 @@ async function main() {
       `| JSON-RPC round trips (HTTP requests; a batch is one) per token sweep | ${(roundTrips / PAYMENTS).toFixed(1)} |`,
       '',
       'goal (issue 23): ≥ 50 sweeps/s with 1,000 paid payments waiting, ≤ 10 JSON-RPC calls per token sweep',
-      `load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}`,
+      `load average at the end: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')}`,
       '',
       `settlement address received ${fmt(received / E18)} USDC (expected ${fmt(PAYMENTS * 10 + 10)}); every deposit address holds 0 USDC: ${
         (
