@@ -1,7 +1,7 @@
 // Queries of the outbound tables (house style 5): transactions, their legs and attempts, the
 // source addresses (lock row, EVM nonce) and the claims of legs on them. Every method takes the
 // EntityManager of the transaction it belongs to.
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import {
   OutboundAttemptEntity,
   OutboundClaimEntity,
