@@ -6,7 +6,8 @@ import type { Network, OutboundState } from '@svc/domain';
 import type { SignerContext } from '../context';
 
 const LOCK_NAMESPACE = 'svc.signer';
-const DEFAULT_RUN_CONCURRENCY = 4;
+/** One at a time: SignerOptions.runConcurrency above 1 is not safe yet (see there). */
+const DEFAULT_RUN_CONCURRENCY = 1;
 
 /** Runs `fn` over `ids` in order, at most `n` at a time. */
 async function inParallel(ids: string[], n: number, fn: (id: string) => Promise<void>): Promise<void> {
