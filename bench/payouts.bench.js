@@ -114,11 +114,14 @@ async function insertPaid(db, deriver, { from, count, token, tokenAddress, amoun
 }
 
 /**
- * A JSON-RPC proxy in front of the node that counts the payout process's calls by method, so the
- * bench can say where a sweep's time goes (a round trip each). Returns its URL.
+ * A JSON-RPC proxy in front of the node that counts the payout process's calls by method (each
+ * call of a JSON-RPC batch counts), and its HTTP requests (round trips: a batch is one) under
+ * ROUND_TRIPS, so the bench can say where a sweep's time goes. Returns its URL.
  */
+const ROUND_TRIPS = Symbol('round trips');
 async function countingProxy(target, counts) {
   const server = http.createServer((req, res) => {
+    counts.set(ROUND_TRIPS, (counts.get(ROUND_TRIPS) ?? 0) + 1);
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
@@ -309,6 +312,8 @@ async function evm() {
     const { doneAt, firstRowAt } = await until(db, 'USDC', PAYMENTS + 1, 30 * 60_000);
     await process2.stop();
     await proxy.close();
+    const roundTrips = counts.get(ROUND_TRIPS) ?? 0;
+    counts.delete(ROUND_TRIPS);
     const rpcCalls = [...counts.values()].reduce((a, b) => a + b, 0);
     const byMethod = [...counts.entries()]
       .sort((a, b) => b[1] - a[1])
@@ -360,6 +365,13 @@ async function evm() {
       `| sweeps per second, ${fmt(PAYMENTS)} paid payments waiting | ${(PAYMENTS / seconds).toFixed(1)} (all ${fmt(PAYMENTS)} completed ${seconds.toFixed(1)} s after the process started; ${(PAYMENTS / working).toFixed(1)}/s from the first sweep row) |`,
       `| sweep rows planned | ${fmt(PAYMENTS)} in ${Number(planned).toFixed(1)} s |`,
       `| JSON-RPC calls per token sweep (planning check, top-up, transfer, receipts) | ${(rpcCalls / PAYMENTS).toFixed(1)}: ${byMethod} |`,
+      `| JSON-RPC round trips (HTTP requests; a batch is one) per token sweep | ${(roundTrips / PAYMENTS).toFixed(1)} |`,
+      '',
+      'goal (issue 23): ≥ 50 sweeps/s with 1,000 paid payments waiting, ≤ 10 JSON-RPC calls per token sweep',
+      `load average at the end: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')}`,
       '',
       `settlement address received ${fmt(received / E18)} USDC (expected ${fmt(PAYMENTS * 10 + 10)}); every deposit address holds 0 USDC: ${
         (

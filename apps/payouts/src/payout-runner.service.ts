@@ -87,7 +87,9 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
       );
       if (!ok) return null;
       try {
-        return await this.work(rail);
+        // one run over the rail: planning checks and signing share what the chain said (docs/performance.md › Sweeps)
+        if (family(rail.kind).outbound === null) return await this.work(rail);
+        return await this.signer.withinRun(rail.chain, rail.network, () => this.work(rail));
       } finally {
         await runner.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', lock);
       }

@@ -134,10 +134,14 @@ export class OutboundEngine {
 
   // ---- receipts ---------------------------------------------------------------------------
 
-  private async findMined(rail: EvmRail, attempts: Attempt[]): Promise<Mined | null> {
+  /** The mined attempt, if any; `fresh`: not a receipt the run read earlier (a "nonce too low" answer). */
+  private async findMined(rail: EvmRail, attempts: Attempt[], fresh = false): Promise<Mined | null> {
     for (const attempt of [...attempts].reverse()) {
-      const receipt = await rail.receipt(attempt.txHash);
-      if (receipt) return { attempt, receipt };
+      const receipt = await rail.receipt(attempt.txHash, fresh);
+      if (receipt) {
+        rail.sawBlock(receipt.blockNumber);
+        return { attempt, receipt };
+      }
     }
     return null;
   }
@@ -234,18 +238,25 @@ export class OutboundEngine {
         return { wait: 'fee_above_cap', message: `the price ${quote.price} wei/gas is above the cap` };
       }
     }
-    const funds: SenderFunds = {
-      native: await rail.nativeBalance(t.fromAddress, head),
-      token: t.tokenAddress === null ? null : await rail.tokenBalance(t.tokenAddress, t.fromAddress, head),
-    };
+    // both balances in one round trip (JsonRpcClient batches calls made together), at the block
+    // this run already read them at if it did (EvmRail.balanceBlock)
+    const block = rail.balanceBlock(t.fromAddress, head);
+    const [native, token] = await Promise.all([
+      rail.nativeBalance(t.fromAddress, block),
+      t.tokenAddress === null ? null : rail.tokenBalance(t.tokenAddress, t.fromAddress, block),
+    ]);
+    const funds: SenderFunds = { native, token };
     let gasLimit = previous?.gasLimit;
     if (gasLimit === undefined) {
       const estimate = await this.estimate(t, funds, rail, quote.price);
       if ('wait' in estimate) return estimate;
       gasLimit = estimate.gas;
     }
-    const pendingNonce = t.nonce === null ? await rail.nonceAt(t.fromAddress, 'pending') : null;
-    return { block: head, quote, gasLimit, funds, chainId: await rail.chainId(), pendingNonce };
+    // a sender holding less than the fee cannot sign now (decideSign: it tops up or waits), so
+    // its nonce is not read: the pending nonce only matters to a transfer about to be signed
+    const canSign = funds.native >= gasLimit * quote.price;
+    const pendingNonce = t.nonce === null && canSign ? await rail.nonceAt(t.fromAddress, 'pending') : null;
+    return { block, quote, gasLimit, funds, chainId: await rail.chainId(), pendingNonce };
   }
 
   /** The exact gas of the transfer (the node's estimate); an ERC-20 transfer that would revert waits. */
@@ -369,12 +380,16 @@ export class OutboundEngine {
     decision: { valueAtomic: bigint; amountAtomic: bigint },
     now: Date,
   ): Promise<{ row: Transfer; attempt: Attempt }> {
+    if (t.nonce === null && facts.pendingNonce === null) {
+      // unreachable: a sender that can pay its fee had its pending nonce read (signFacts)
+      throw new Error(`outbound ${t.id}: no pending nonce read for ${t.fromAddress}; not signing`);
+    }
     const nonce =
       t.nonce ??
       (await this.ctx.repo.allocateNonce(
         m,
         { chain: t.chain, network: t.network, address: t.fromAddress },
-        facts.pendingNonce ?? 0n,
+        facts.pendingNonce as bigint,
         now,
       ));
     const isToken = t.tokenAddress !== null;
@@ -517,10 +532,10 @@ export class OutboundEngine {
    */
   private async nonceUsed(t: Transfer, rail: EvmRail, head: bigint, message: string): Promise<Transfer> {
     const attempts = await this.ctx.repo.attempts(this.ctx.db.manager, t.id);
-    const mined = await this.findMined(rail, attempts);
+    const mined = await this.findMined(rail, attempts, true);
     if (mined) return this.recordReceipt(t.id, mined, head, rail);
     const finalBlock = head - BigInt(rail.requiredConfirmations) + 1n;
-    const spent = finalBlock >= 0n ? await rail.nonceAt(t.fromAddress, finalBlock) : 0n;
+    const spent = finalBlock >= 0n ? await rail.nonceAt(t.fromAddress, finalBlock, true) : 0n;
     if (t.nonce === null || spent <= t.nonce) return this.note(t.id, null, message);
     // The fence looks spent, but an RPC behind (or ahead of) the one that mined it can say so while
     // our own transaction is still about to land: never sign a second one for the row while any

@@ -35,4 +35,10 @@ export interface OutboundRail {
   gasTank(): Promise<{ address: string; balanceAtomic: bigint }>;
   /** What `address` holds of a registered token (the native coin included), atomic. */
   balance(address: string, token: TokenConfig): Promise<bigint>;
+  /**
+   * Runs `fn` as one run over the rail (a payout tick): what the chain says is read once for the
+   * run and shared by its steps; `open`: the transfers the run will advance (their receipts can be
+   * read in one batch first). Optional: a rail without it reads everything per step.
+   */
+  run?<T>(fn: () => Promise<T>, open?: string[]): Promise<T>;
 }

@@ -1,7 +1,7 @@
 // Queries of the outbound tables (house style 5): transactions, their legs and attempts, the
 // source addresses (lock row, EVM nonce) and the claims of legs on them. Every method takes the
 // EntityManager of the transaction it belongs to.
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import {
   OutboundAttemptEntity,
   OutboundClaimEntity,
@@ -138,13 +138,31 @@ export class OutboundRepository {
   }
 
   /** Ids of the transactions of a rail that are not final, oldest first. */
-  async openIds(m: EntityManager, chain: string, network: Network): Promise<string[]> {
-    const rows = await m.find(OutboundTransactionEntity, {
-      select: { id: true },
-      where: { chain, network, state: In(OPEN_STATES) },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
-    return rows.map((r) => r.id);
+  /**
+   * The open transactions of a rail, oldest first, gas top-ups before the rest: a run then reads a
+   * top-up's receipt before its transfer looks at the sender's balance, and signs it in the same run.
+   */
+  async openIds(m: EntityManager, chain: string, network: Network): Promise<{ topUps: string[]; others: string[] }> {
+    const rows: Array<{ id: string; top_up: boolean }> = await m.query(
+      `SELECT id, funds_transaction_id IS NOT NULL AS top_up FROM outbound_transactions
+       WHERE chain = $1 AND network = $2 AND state = ANY($3)
+       ORDER BY (funds_transaction_id IS NULL), created_at, id`,
+      [chain, network, OPEN_STATES],
+    );
+    return {
+      topUps: rows.filter((r) => r.top_up).map((r) => r.id),
+      others: rows.filter((r) => !r.top_up).map((r) => r.id),
+    };
+  }
+
+  /** The hashes of every attempt of these transactions (their receipts are read in one batch). */
+  async attemptHashes(m: EntityManager, transferIds: string[]): Promise<string[]> {
+    if (transferIds.length === 0) return [];
+    const rows: Array<{ tx_hash: string }> = await m.query(
+      'SELECT tx_hash FROM outbound_attempts WHERE transaction_id = ANY($1::uuid[])',
+      [transferIds],
+    );
+    return rows.map((r) => r.tx_hash);
   }
 
   /**

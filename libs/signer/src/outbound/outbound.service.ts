@@ -178,7 +178,22 @@ export class OutboundService {
    */
   runPending(chain: string, network: Network): Promise<RailRunReport | null> {
     const rail = this.rail(chain, network);
-    return runRail(this.ctx, chain, network, (id) => rail.advance(id));
+    return runRail(
+      this.ctx,
+      chain,
+      network,
+      (id) => rail.advance(id),
+      (fn, open) => (rail.run ? rail.run(fn, open) : fn()),
+    );
+  }
+
+  /**
+   * Runs `fn` (a payout tick's planning and signing on one rail) as one run over the rail: the
+   * chain's head, fee market, balances and nonces are read once and shared (OutboundRail.run).
+   */
+  withinRun<T>(chain: string, network: Network, fn: () => Promise<T>): Promise<T> {
+    const rail = this.rail(chain, network);
+    return rail.run ? rail.run(fn) : fn();
   }
 
   // ---- reading ----------------------------------------------------------------------------

@@ -31,15 +31,17 @@ const no = (waitReason: OutboundWaitReason, reason: string): PayCheck => ({ ok: 
 export async function checkPay(ctx: SignerContext, req: TransferRequest, from: string): Promise<PayCheck> {
   const rail = ctx.rail(req.chain, req.network);
   const where = `${from} on ${rail.key}`;
-  const head = await rail.head();
+  const head = rail.balanceBlock(from, await rail.head());
   const quote = await rail.feeQuote();
   if (aboveCap(quote.price, rail.policy))
     return no('fee_above_cap', `the price ${quote.price} wei/gas is above the cap`);
   const token = req.token === null ? null : getAddress(req.token);
-  const funds = {
-    native: await rail.nativeBalance(from, head),
-    token: token === null ? null : await rail.tokenBalance(token, from, head),
-  };
+  // both balances in one round trip (JsonRpcClient batches calls made together)
+  const [native, tokenBalance] = await Promise.all([
+    rail.nativeBalance(from, head),
+    token === null ? null : rail.tokenBalance(token, from, head),
+  ]);
+  const funds = { native, token: tokenBalance };
   const pseudo = {
     id: '00000000-0000-0000-0000-000000000000',
     chain: req.chain,

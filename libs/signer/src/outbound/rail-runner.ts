@@ -6,6 +6,17 @@ import type { Network, OutboundState } from '@svc/domain';
 import type { SignerContext } from '../context';
 
 const LOCK_NAMESPACE = 'svc.signer';
+/** One at a time: SignerOptions.runConcurrency above 1 is not safe yet (see there). */
+const DEFAULT_RUN_CONCURRENCY = 1;
+
+/** Runs `fn` over `ids` in order, at most `n` at a time. */
+async function inParallel(ids: string[], n: number, fn: (id: string) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) await fn(ids[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(n, ids.length) }, worker));
+}
 
 export interface RailRunReport {
   chain: string;
@@ -21,6 +32,7 @@ export async function runRail(
   chain: string,
   network: Network,
   advance: (id: string) => Promise<OutboundTransfer>,
+  run: <T>(fn: () => Promise<T>, open: string[]) => Promise<T> = (fn) => fn(),
 ): Promise<RailRunReport | null> {
   const runner = ctx.db.createQueryRunner();
   await runner.connect();
@@ -33,7 +45,8 @@ export async function runRail(
     if (!ok) return null;
     try {
       const report: RailRunReport = { chain, network, advanced: 0, states: {}, errors: [] };
-      for (const id of await ctx.repo.openIds(ctx.db.manager, chain, network)) {
+      const { topUps, others } = await ctx.repo.openIds(ctx.db.manager, chain, network);
+      const one = async (id: string) => {
         try {
           const t = await advance(id);
           report.states[t.state] = (report.states[t.state] ?? 0) + 1;
@@ -41,7 +54,13 @@ export async function runRail(
           report.errors.push({ id, message: (err as Error).message });
         }
         report.advanced += 1;
-      }
+      };
+      const concurrency = Math.max(1, ctx.options.runConcurrency ?? DEFAULT_RUN_CONCURRENCY);
+      await run(async () => {
+        // the gas top-ups first (their receipts fund their transfers), then the rest
+        await inParallel(topUps, concurrency, one);
+        await inParallel(others, concurrency, one);
+      }, [...topUps, ...others]);
       return report;
     } finally {
       await runner.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', lock);

@@ -27,8 +27,36 @@ interface RawReceipt {
 
 const tag = (block: bigint | 'latest' | 'pending') => (typeof block === 'bigint' ? toQuantity(block) : block);
 
+/**
+ * What one run over a rail (a payout tick: planning checks and every open transfer) already read:
+ * the head and its fee market, read once and shared by every sweep of the run; balances and
+ * nonces at a fixed block; receipts read in one batch at the start. A stale head only makes a
+ * step wait for the next run (docs/performance.md › Sweeps).
+ */
+interface LatestBlock {
+  number: string;
+  baseFeePerGas?: string | null;
+}
+
+/** In a run the head is read again once it is this old (a run of many sweeps outlasts a block). */
+const RUN_HEAD_MAX_AGE_MS = 1_000;
+
+interface RunReads {
+  latest: Promise<LatestBlock> | null;
+  latestAt: number;
+  /** raised to the block of a receipt seen in this run: the node is at least there */
+  seen: bigint;
+  fees: Map<bigint, Promise<FeeMarket>>;
+  reads: Map<string, Promise<unknown>>;
+  receipts: Map<string, TxReceipt | null>;
+  /** the block at which the run first read an address's balances */
+  pinned: Map<string, bigint>;
+}
+
 export class EvmRail {
   private chainIdValue: Promise<bigint> | null = null;
+  private runReads: RunReads | null = null;
+  private runDepth = 0;
 
   constructor(
     readonly config: ChainConfig,
@@ -58,42 +86,141 @@ export class EvmRail {
     return this.chainIdValue;
   }
 
+  /**
+   * Runs `fn` as one run over the rail: the head, its fee market, balances and nonces at that
+   * block, gas estimates and the pending nonce are read once for the whole run (nested runs share
+   * the outer one). Outside a run every read goes to the node.
+   */
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.runDepth++ === 0) {
+      this.runReads = {
+        latest: null,
+        latestAt: 0,
+        seen: -1n,
+        fees: new Map(),
+        reads: new Map(),
+        receipts: new Map(),
+        pinned: new Map(),
+      };
+    }
+    try {
+      return await fn();
+    } finally {
+      if (--this.runDepth === 0) this.runReads = null;
+    }
+  }
+
+  /** A read shared by the run (a failed read is not kept). */
+  private once<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const run = this.runReads;
+    if (!run) return read();
+    let p = run.reads.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = read();
+      run.reads.set(key, p);
+      p.catch(() => run.reads.delete(key));
+    }
+    return p;
+  }
+
   async head(): Promise<bigint> {
-    return BigInt(await this.rpc.call<string>('eth_blockNumber'));
+    const run = this.runReads;
+    if (!run) return BigInt(await this.rpc.call<string>('eth_blockNumber'));
+    if (!run.latest || Date.now() - run.latestAt >= RUN_HEAD_MAX_AGE_MS) {
+      // the latest block gives the head and the base fee of its fee market in one call
+      const latest = this.rpc.call<LatestBlock>('eth_getBlockByNumber', ['latest', false]);
+      run.latest = latest;
+      run.latestAt = Date.now();
+      latest.catch(() => {
+        if (run.latest === latest) run.latest = null;
+      });
+    }
+    const head = BigInt((await run.latest).number);
+    return head > run.seen ? head : run.seen;
+  }
+
+  /**
+   * The block to read `address`'s balances at: `head`, or in a run the block at which the run
+   * already read them (the planning check's, for the sign step that follows it): facts at an
+   * earlier block are as true, the decision counts what is not mined at or below it, and at worst
+   * the transfer waits for the next run.
+   */
+  balanceBlock(address: string, head: bigint): bigint {
+    const run = this.runReads;
+    if (!run) return head;
+    const pinned = run.pinned.get(address);
+    if (pinned !== undefined) return pinned;
+    run.pinned.set(address, head);
+    return head;
+  }
+
+  /** A receipt in block `block` was read: the node's head is at least there (no call needed). */
+  sawBlock(block: bigint): void {
+    if (this.runReads && block > this.runReads.seen) this.runReads.seen = block;
   }
 
   async nativeBalance(address: string, block: bigint | 'latest'): Promise<bigint> {
-    return BigInt(await this.rpc.call<string>('eth_getBalance', [address, tag(block)]));
+    const read = async () => BigInt(await this.rpc.call<string>('eth_getBalance', [address, tag(block)]));
+    return typeof block === 'bigint' ? this.once(`balance:${address}:${block}`, read) : read();
   }
 
   async tokenBalance(token: string, address: string, block: bigint | 'latest'): Promise<bigint> {
-    const data = ERC20.encodeFunctionData('balanceOf', [address]);
-    const out = await this.rpc.call<string>('eth_call', [{ to: token, data }, tag(block)]);
-    if (out === '0x') throw new Error(`${this.key}: no ERC-20 contract answers at ${token}`);
-    return BigInt(ERC20.decodeFunctionResult('balanceOf', out)[0] as bigint);
+    const read = async () => {
+      const data = ERC20.encodeFunctionData('balanceOf', [address]);
+      const out = await this.rpc.call<string>('eth_call', [{ to: token, data }, tag(block)]);
+      if (out === '0x') throw new Error(`${this.key}: no ERC-20 contract answers at ${token}`);
+      return BigInt(ERC20.decodeFunctionResult('balanceOf', out)[0] as bigint);
+    };
+    return typeof block === 'bigint' ? this.once(`token:${token}:${address}:${block}`, read) : read();
   }
 
-  async nonceAt(address: string, block: bigint | 'pending'): Promise<bigint> {
-    return BigInt(await this.rpc.call<string>('eth_getTransactionCount', [address, tag(block)]));
+  /**
+   * The nonce of `address` at a block, or its pending one. In a run the pending nonce is read once:
+   * the next nonce is the database's (allocateNonce takes the larger), the node's only matters when
+   * something else sent from the address.
+   */
+  async nonceAt(address: string, block: bigint | 'pending', fresh = false): Promise<bigint> {
+    const read = async () => BigInt(await this.rpc.call<string>('eth_getTransactionCount', [address, tag(block)]));
+    return fresh ? read() : this.once(`nonce:${address}:${block}`, read);
   }
 
-  /** Exact gas of a call (the node's estimate: the smallest limit with which it succeeds). */
+  /** Exact gas of a call (the node's estimate: the smallest limit with which it succeeds); the same call once per run. */
   async estimateGas(tx: { from: string; to: string; value?: bigint; data?: string }): Promise<bigint> {
     const call: Record<string, string> = { from: tx.from, to: tx.to };
     if (tx.value !== undefined) call.value = toQuantity(tx.value);
     if (tx.data !== undefined) call.data = tx.data;
-    return BigInt(await this.rpc.call<string>('eth_estimateGas', [call]));
+    const read = async () => BigInt(await this.rpc.call<string>('eth_estimateGas', [call]));
+    return this.once(`estimate:${JSON.stringify(call)}`, read);
   }
 
   async feeQuote(): Promise<FeeQuote> {
     return quoteFee(await this.feeMarket(), this.policy);
   }
 
+  /** The fee market of the latest block; in a run, of the run's head, read once. */
   async feeMarket(): Promise<FeeMarket> {
-    const [block, gasPrice] = await Promise.all([
-      this.rpc.call<{ baseFeePerGas?: string | null }>('eth_getBlockByNumber', ['latest', false]),
-      this.rpc.call<string>('eth_gasPrice'),
-    ]);
+    const run = this.runReads;
+    if (!run) {
+      return this.readFeeMarket(
+        this.rpc.call<{ baseFeePerGas?: string | null }>('eth_getBlockByNumber', ['latest', false]),
+      );
+    }
+    const head = await this.head();
+    let market = run.fees.get(head);
+    if (!market) {
+      const latest = run.latest;
+      const known = latest !== null && BigInt((await latest).number) === head;
+      market = this.readFeeMarket(
+        known ? latest : this.rpc.call<LatestBlock>('eth_getBlockByNumber', [tag(head), false]),
+      );
+      run.fees.set(head, market);
+      market.catch(() => run.fees.delete(head));
+    }
+    return market;
+  }
+
+  private async readFeeMarket(blockRead: Promise<{ baseFeePerGas?: string | null }>): Promise<FeeMarket> {
+    const [block, gasPrice] = await Promise.all([blockRead, this.rpc.call<string>('eth_gasPrice')]);
     const baseFee = block.baseFeePerGas ? BigInt(block.baseFeePerGas) : null;
     if (baseFee === null || this.policy.mode === 'legacy') {
       return { baseFee, nextBaseFee: null, priorityFee: 0n, gasPrice: BigInt(gasPrice) };
@@ -111,7 +238,25 @@ export class EvmRail {
     };
   }
 
-  async receipt(hash: string): Promise<TxReceipt | null> {
+  /**
+   * Reads the receipts of many transactions at once (one JSON-RPC batch); in a run they are kept
+   * for the run's later `receipt` calls.
+   */
+  async receipts(hashes: string[]): Promise<Array<TxReceipt | null>> {
+    const out = await Promise.all(hashes.map((h) => this.readReceipt(h)));
+    const run = this.runReads;
+    if (run) hashes.forEach((h, i) => run.receipts.set(h, out[i]));
+    return out;
+  }
+
+  /** The receipt of a transaction, null while it is not mined; `fresh`: not the one read earlier in the run. */
+  async receipt(hash: string, fresh = false): Promise<TxReceipt | null> {
+    const run = this.runReads;
+    if (!fresh && run?.receipts.has(hash)) return run.receipts.get(hash) as TxReceipt | null;
+    return this.readReceipt(hash);
+  }
+
+  private async readReceipt(hash: string): Promise<TxReceipt | null> {
     const r = await this.rpc.call<RawReceipt | null>('eth_getTransactionReceipt', [hash]);
     if (!r || !r.blockNumber) return null;
     return {

@@ -24,13 +24,27 @@ interface RpcBody {
 /** No node answered (network, timeout, HTTP error) on any configured URL. */
 export class RpcUnavailableError extends Error {}
 
+/** Calls per JSON-RPC batch at most (public nodes refuse larger ones: geth's default limit is 1,000). */
+const MAX_BATCH = 100;
+
+interface Pending {
+  method: string;
+  params: unknown[];
+  resolve: (body: RpcBody) => void;
+  reject: (err: Error) => void;
+}
+
 /**
  * A plain JSON-RPC client over the rail's `rpcUrls`: a transport failure moves on to the next URL
- * (and stays there), a JSON-RPC error is the node's answer and is thrown as it is.
+ * (and stays there), a JSON-RPC error is the node's answer and is thrown as it is. Calls made in
+ * the same turn of the event loop (a `Promise.all` of reads) go out as one JSON-RPC batch: one
+ * round trip (docs/performance.md › Sweeps); a node that does not answer a batch with an array
+ * gets the calls one by one.
  */
 export class JsonRpcClient implements EvmRpcClient {
   private index = 0;
   private id = 0;
+  private queue: Pending[] = [];
 
   constructor(
     private readonly urls: string[],
@@ -40,32 +54,72 @@ export class JsonRpcClient implements EvmRpcClient {
   }
 
   async call<T>(method: string, params: unknown[] = []): Promise<T> {
+    const body = await new Promise<RpcBody>((resolve, reject) => {
+      if (this.queue.length === 0) setImmediate(() => void this.flush());
+      this.queue.push({ method, params, resolve, reject });
+    });
+    if (body.error) throw new RpcResponseError(method, body.error.code, body.error.message ?? 'error');
+    return body.result as T;
+  }
+
+  private async flush(): Promise<void> {
+    const queued = this.queue;
+    this.queue = [];
+    const chunks: Pending[][] = [];
+    for (let i = 0; i < queued.length; i += MAX_BATCH) chunks.push(queued.slice(i, i + MAX_BATCH));
+    await Promise.all(chunks.map((c) => this.sendBatch(c)));
+  }
+
+  private async sendBatch(calls: Pending[]): Promise<void> {
+    if (calls.length === 1) {
+      const [c] = calls;
+      return this.send(c.method, { jsonrpc: '2.0', id: ++this.id, method: c.method, params: c.params }).then(
+        (body) => c.resolve(body as RpcBody),
+        c.reject,
+      );
+    }
+    const requests = calls.map((c) => ({ jsonrpc: '2.0', id: ++this.id, method: c.method, params: c.params }));
+    let answer: unknown;
+    try {
+      answer = await this.send(calls.map((c) => c.method).join(','), requests);
+    } catch (err) {
+      for (const c of calls) c.reject(err as Error);
+      return;
+    }
+    const byId = new Map<unknown, RpcBody>();
+    if (Array.isArray(answer)) for (const a of answer as Array<RpcBody & { id?: unknown }>) byId.set(a?.id, a);
+    calls.forEach((c, i) => {
+      const body = byId.get(requests[i].id);
+      if (body) return c.resolve(body);
+      // no batch support (or an answer missing): this call on its own
+      this.send(c.method, { ...requests[i], id: ++this.id }).then((b) => c.resolve(b as RpcBody), c.reject);
+    });
+  }
+
+  /** One HTTP round trip on the first URL that answers. */
+  private async send(what: string, payload: unknown): Promise<unknown> {
     const failures: string[] = [];
     for (let step = 0; step < this.urls.length; step++) {
       const url = this.urls[this.index];
-      let body: RpcBody;
       try {
-        body = await this.post(url, method, params);
+        return await this.post(url, payload);
       } catch (err) {
         failures.push(`${url}: ${(err as Error).message}`);
         this.index = (this.index + 1) % this.urls.length;
-        continue;
       }
-      if (body.error) throw new RpcResponseError(method, body.error.code, body.error.message ?? 'error');
-      return body.result as T;
     }
-    throw new RpcUnavailableError(`${method}: no RPC URL answered (${failures.join('; ')})`);
+    throw new RpcUnavailableError(`${what}: no RPC URL answered (${failures.join('; ')})`);
   }
 
-  private async post(url: string, method: string, params: unknown[]): Promise<RpcBody> {
+  private async post(url: string, payload: unknown): Promise<unknown> {
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++this.id, method, params }),
+      body: JSON.stringify(payload),
       signal: AbortSignal.timeout(this.timeoutMs),
     });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    return (await res.json()) as RpcBody;
+    return res.json();
   }
 }
 

@@ -53,6 +53,19 @@ export class EvmOutboundRail implements OutboundRail {
       : this.evm().tokenBalance(token.address as string, address, 'latest');
   }
 
+  /**
+   * One run: the head, its fee market, balances and nonces read once (EvmRail.run), and the
+   * receipts of every stored attempt of the open transfers read in one JSON-RPC batch up front.
+   */
+  run<T>(fn: () => Promise<T>, open: string[] = []): Promise<T> {
+    const evm = this.evm();
+    return evm.run(async () => {
+      const hashes = await this.ctx.repo.attemptHashes(this.ctx.db.manager, open);
+      if (hashes.length > 0) await evm.receipts(hashes);
+      return fn();
+    });
+  }
+
   private evm() {
     return this.ctx.rail(this.config.chain, this.config.network);
   }
