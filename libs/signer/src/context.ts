@@ -56,12 +56,6 @@ export interface SignerOptions {
   suiKeyring?: SuiKeyring;
   /** Gas units of a sponsored Sui transfer (its budget is this × the reference gas price). */
   suiGasUnits?: bigint;
-  /**
-   * Open transfers of a rail advanced at once in a run (default 1: one at a time). NOT for
-   * production yet: at 4 a run is faster (docs/performance.md › Issue 23: sweeps), but two payout
-   * processes at once then hang (e2e/payouts.stuck-and-concurrent.e2e-spec.ts), not yet understood.
-   */
-  runConcurrency?: number;
   /** Test only (SvcConfig.signerCrashAt): SIGKILL this process at that step. */
   crashAt?: SignerCrashPoint | null;
   /** Test only: what happens at `crashAt` instead of the SIGKILL (e.g. throw, to stop an in-process step there). */

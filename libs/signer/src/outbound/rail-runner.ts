@@ -6,17 +6,6 @@ import type { Network, OutboundState } from '@svc/domain';
 import type { SignerContext } from '../context';
 
 const LOCK_NAMESPACE = 'svc.signer';
-/** One at a time: SignerOptions.runConcurrency above 1 is not safe yet (see there). */
-const DEFAULT_RUN_CONCURRENCY = 1;
-
-/** Runs `fn` over `ids` in order, at most `n` at a time. */
-async function inParallel(ids: string[], n: number, fn: (id: string) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) await fn(ids[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(n, ids.length) }, worker));
-}
 
 export interface RailRunReport {
   chain: string;
@@ -55,11 +44,11 @@ export async function runRail(
         }
         report.advanced += 1;
       };
-      const concurrency = Math.max(1, ctx.options.runConcurrency ?? DEFAULT_RUN_CONCURRENCY);
+      // one at a time (several at once was tried: faster, but two payout processes then hung;
+      // docs/performance.md › Issue 23: sweeps): the gas top-ups first (their receipts fund their
+      // transfers), then the rest
       await run(async () => {
-        // the gas top-ups first (their receipts fund their transfers), then the rest
-        await inParallel(topUps, concurrency, one);
-        await inParallel(others, concurrency, one);
+        for (const id of [...topUps, ...others]) await one(id);
       }, [...topUps, ...others]);
       return report;
     } finally {
