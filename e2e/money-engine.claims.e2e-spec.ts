@@ -182,7 +182,11 @@ test('one module decides for all three callers (claims.ts): the deposit is free,
     network: 'mainnet',
     paymentAddress: payment.paymentAddress as string,
   };
-  const claims = h.signer.claims;
+  // legs with no sweep or refund rows behind them (what may be paid: e2e/destinations.e2e-spec.ts)
+  const signer = new OutboundService(h.t.db, h.signer.ctx.registry, new EvmKeyring(h.mnemonic), h.signer.ctx.clock, {
+    destinations: ENGINE_SUITES_PAY_ANY_DESTINATION,
+  });
+  const claims = signer.claims;
   const refundA = randomUUID();
   const refundB = randomUUID();
   // nothing claims the deposit: free for a refund, nothing drawn
@@ -190,7 +194,7 @@ test('one module decides for all three callers (claims.ts): the deposit is free,
   expect(await claims.depositDraw(h.t.db.manager, deposit)).toEqual({ drawnAtomic: 0n, refundInFlight: false });
 
   // a refund's exact claim on the deposit: busy for any other refund, still free for itself
-  const a = await h.signer.planRefund({
+  const a = await signer.planRefund({
     chain: 'bnb',
     network: 'mainnet',
     refundId: refundA,
@@ -201,11 +205,11 @@ test('one module decides for all three callers (claims.ts): the deposit is free,
   });
   expect(await claims.depositForRefund(h.t.db.manager, deposit, refundB)).toBe('busy');
   expect(await claims.depositForRefund(h.t.db.manager, deposit, refundA)).toBe('free');
-  await h.signer.cancel(a.id);
+  await signer.cancel(a.id);
   expect(await claims.depositForRefund(h.t.db.manager, deposit, refundB)).toBe('free');
 
   // a sweep planned, unsigned: still free; the refund's planning transaction is handed that leg to give up
-  const sweep = await h.signer.planNativeSweep({
+  const sweep = await signer.planNativeSweep({
     chain: 'bnb',
     network: 'mainnet',
     sweepId: randomUUID(),
@@ -215,19 +219,19 @@ test('one module decides for all three callers (claims.ts): the deposit is free,
   expect(await claims.depositForRefund(h.t.db.manager, deposit, refundB)).toBe('free');
   const handed = await h.t.db.transaction((tx) => claims.takeDeposit(tx, deposit, refundB, new Date()));
   expect(handed).toEqual([sweep.id]); // the caller cancels it; takeDeposit itself writes nothing
-  expect((await h.signer.get(sweep.id)).state).toBe('planned');
+  expect((await signer.get(sweep.id)).state).toBe('planned');
 
   // the sweep signed meanwhile (the race the lock closes): paid out, and the refund's transaction writes nothing
-  const signed = await h.signer.advance(sweep.id);
+  const signed = await signer.advance(sweep.id);
   expect(signed.signedAt).not.toBeNull();
   expect(await claims.depositForRefund(h.t.db.manager, deposit, refundB)).toBe('paid_out');
-  expect(await h.t.db.transaction((tx) => h.signer.takeDepositForRefund(tx, deposit, refundB))).toBe(false);
-  expect((await h.signer.get(sweep.id)).signedAt).not.toBeNull();
-  for (let i = 0; i < 10 && (await h.signer.get(sweep.id)).state !== 'completed'; i++) {
+  expect(await h.t.db.transaction((tx) => signer.takeDepositForRefund(tx, deposit, refundB))).toBe(false);
+  expect((await signer.get(sweep.id)).signedAt).not.toBeNull();
+  for (let i = 0; i < 10 && (await signer.get(sweep.id)).state !== 'completed'; i++) {
     await h.mineAll(1);
-    await h.signer.advance(sweep.id);
+    await signer.advance(sweep.id);
   }
-  expect((await h.signer.get(sweep.id)).state).toBe('completed');
+  expect((await signer.get(sweep.id)).state).toBe('completed');
   expect(await claims.depositForRefund(h.t.db.manager, deposit, refundB)).toBe('paid_out');
 });
 
