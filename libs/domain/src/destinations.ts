@@ -34,6 +34,32 @@ export interface RefundDestination {
 
 export type Destination = SettlementDestination | RefundDestination;
 
+/** What a settlement address row authorises (the API when it creates it, the signer when it pays it). */
+export function settlementDestination(a: {
+  id: string;
+  workspaceId: string;
+  chain: string;
+  network: string;
+  address: string;
+  activatesAt: Date;
+}): SettlementDestination {
+  const { id, workspaceId, chain, network, address, activatesAt } = a;
+  return { kind: 'settlement_address', workspaceId, id, chain, network, address, activatesAt };
+}
+
+/** What a refund row authorises: its toAddress, for its token on its rail. */
+export function refundDestination(r: {
+  id: string;
+  workspaceId: string;
+  chain: string;
+  network: string;
+  tokenAddress: string | null;
+  toAddress: string;
+}): RefundDestination {
+  const { id, workspaceId, chain, network, tokenAddress, toAddress } = r;
+  return { kind: 'refund', workspaceId, id, chain, network, tokenAddress, address: toAddress };
+}
+
 /** Bumped if the encoding ever changes, so an old MAC can never verify under a new reading. */
 const DOMAIN = 'svc.destination.v1';
 

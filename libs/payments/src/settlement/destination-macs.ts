@@ -4,7 +4,7 @@
 // before destination MACs (`npm run svc -- destinations:authorise`).
 import type { EntityManager } from 'typeorm';
 import type { RefundEntity, SettlementAddressEntity } from '@svc/db';
-import { destinationMac } from '@svc/domain';
+import { destinationMac, refundDestination, settlementDestination } from '@svc/domain';
 
 type SettlementFields = Pick<SettlementAddressEntity, 'id' | 'workspaceId' | 'chain' | 'address' | 'activatesAt'> & {
   network: string;
@@ -14,27 +14,11 @@ type RefundFields = Pick<RefundEntity, 'id' | 'workspaceId' | 'chain' | 'tokenAd
 };
 
 export function settlementAddressMac(key: Buffer, a: SettlementFields): string {
-  return destinationMac(key, {
-    kind: 'settlement_address',
-    workspaceId: a.workspaceId,
-    id: a.id,
-    chain: a.chain,
-    network: a.network,
-    address: a.address,
-    activatesAt: a.activatesAt,
-  });
+  return destinationMac(key, settlementDestination(a));
 }
 
 export function refundDestinationMac(key: Buffer, r: RefundFields): string {
-  return destinationMac(key, {
-    kind: 'refund',
-    workspaceId: r.workspaceId,
-    id: r.id,
-    chain: r.chain,
-    network: r.network,
-    tokenAddress: r.tokenAddress,
-    address: r.toAddress,
-  });
+  return destinationMac(key, refundDestination(r));
 }
 
 /** One row the operator's authorisation covers (or would, with --dry-run). */

@@ -11,7 +11,13 @@
 //   gas    → the sender of the transaction it funds, itself a sweep or refund leg that passes.
 // Anything else is refused with a reason; the engine then signs nothing.
 import type { EntityManager } from 'typeorm';
-import { destinationMacVerifies, type OutboundPurpose, type RefundStatus } from '@svc/domain';
+import {
+  destinationMacVerifies,
+  refundDestination,
+  settlementDestination,
+  type OutboundPurpose,
+  type RefundStatus,
+} from '@svc/domain';
 
 /** The leg about to be signed, as the signer holds it. */
 export interface LegToVerify {
@@ -146,18 +152,9 @@ function judgeSweep(leg: LegToVerify, s: SweepFacts | null, key: Buffer): Destin
   }
   if (!sameAddress(leg.toAddress, a.address))
     return no(`the leg pays ${leg.toAddress}, not settlement address ${a.id}`);
-  const mac = {
-    kind: 'settlement_address' as const,
-    workspaceId: a.workspaceId,
-    id: a.id,
-    chain: a.chain,
-    network: a.network,
-    address: a.address,
-    activatesAt: a.activatesAt,
-  };
   if (!a.destinationMac)
     return no(`settlement address ${a.id} carries no destination MAC (not created through the API)`);
-  if (!destinationMacVerifies(key, mac, a.destinationMac)) {
+  if (!destinationMacVerifies(key, settlementDestination(a), a.destinationMac)) {
     return no(`the destination MAC of settlement address ${a.id} does not verify (written or changed outside the API)`);
   }
   return { ok: true };
@@ -177,16 +174,7 @@ function judgeRefund(leg: LegToVerify, r: RefundFacts | null, key: Buffer): Dest
   if (!sameAddress(leg.toAddress, r.toAddress))
     return no(`the leg pays ${leg.toAddress}, not refund ${leg.purposeId}'s toAddress`);
   if (!r.destinationMac) return no(`refund ${leg.purposeId} carries no destination MAC (not created through the API)`);
-  const mac = {
-    kind: 'refund' as const,
-    workspaceId: r.workspaceId,
-    id: leg.purposeId,
-    chain: r.chain,
-    network: r.network,
-    tokenAddress: r.tokenAddress,
-    address: r.toAddress,
-  };
-  if (!destinationMacVerifies(key, mac, r.destinationMac)) {
+  if (!destinationMacVerifies(key, refundDestination({ ...r, id: leg.purposeId }), r.destinationMac)) {
     return no(`the destination MAC of refund ${leg.purposeId} does not verify (written or changed outside the API)`);
   }
   return { ok: true };

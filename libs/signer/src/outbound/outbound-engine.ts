@@ -21,7 +21,7 @@ import type { SourceClaims } from './claims';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
 import type { LegToVerify } from './destination-check';
 import { OutboundNotFoundError } from './outbound.errors';
-import type { OutboundAttempt, OutboundTransfer } from './outbound-transfer';
+import { inclusionState, type OutboundAttempt, type OutboundTransfer } from './outbound-transfer';
 
 type Transfer = OutboundTransfer;
 type Attempt = OutboundAttempt;
@@ -147,9 +147,12 @@ export class OutboundEngine {
   }
 
   private async recordReceipt(id: string, { attempt, receipt }: Mined, head: bigint, rail: EvmRail) {
-    const confirmations = Number(head >= receipt.blockNumber ? head - receipt.blockNumber + 1n : 1n);
-    const final = confirmations >= rail.requiredConfirmations;
-    const state: OutboundState = !final ? 'mined' : receipt.status === 1 ? 'completed' : 'failed';
+    const { confirmations, state } = inclusionState(
+      head,
+      receipt.blockNumber,
+      rail.requiredConfirmations,
+      receipt.status === 1,
+    );
     return this.ctx.db.transaction(async (m) => {
       const t = await this.ctx.repo.lock(m, id);
       if (!t || isFinalOutboundState(t.state)) return t as Transfer;
@@ -167,12 +170,12 @@ export class OutboundEngine {
         waitReason: null,
         error: receipt.status === 1 ? null : `reverted in block ${receipt.blockNumber} (${receipt.hash})`,
         minedAt: t.minedAt ?? now,
-        finishedAt: final ? now : null,
+        finishedAt: state !== 'mined' ? now : null,
         updatedAt: now,
       });
       await this.ctx.write(m, t);
       // gas top-ups never signed are no longer needed
-      if (final) await this.ctx.repo.cancelPlannedTopUps(m, t.id, now);
+      if (state !== 'mined') await this.ctx.repo.cancelPlannedTopUps(m, t.id, now);
       return t;
     });
   }

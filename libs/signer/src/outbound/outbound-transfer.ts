@@ -253,3 +253,19 @@ export function attemptColumns(a: OutboundAttempt): Omit<OutboundAttemptEntity, 
     lastError: a.lastError,
   };
 }
+
+/**
+ * Where a transaction included at `includedAt` (a block, a checkpoint) stands once the chain is at
+ * `head`: its confirmations, and `mined` until they reach `required`, then `completed` or `failed`
+ * as it executed.
+ */
+export function inclusionState(
+  head: bigint,
+  includedAt: bigint,
+  required: number,
+  succeeded: boolean,
+): { confirmations: number; state: 'mined' | 'completed' | 'failed' } {
+  const confirmations = Number(head >= includedAt ? head - includedAt + 1n : 1n);
+  if (confirmations < required) return { confirmations, state: 'mined' };
+  return { confirmations, state: succeeded ? 'completed' : 'failed' };
+}

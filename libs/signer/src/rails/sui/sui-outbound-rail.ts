@@ -20,7 +20,7 @@ import type { SignerKeyRef } from '../../keys/keyring';
 import type { SuiKeyring } from '../../keys/sui-keyring';
 import { OutboundNotFoundError, OutboundRequestError } from '../../outbound/outbound.errors';
 import type { OutboundRail } from '../../outbound/outbound-rail';
-import type { FamilyFence, OutboundTransfer } from '../../outbound/outbound-transfer';
+import { inclusionState, type FamilyFence, type OutboundTransfer } from '../../outbound/outbound-transfer';
 import type { TransferRequest } from '../../outbound/outbound.service';
 import type { SourceClaims } from '../../outbound/claims';
 import { refuseUnverifiedDestination } from '../../outbound/outbound-engine';
@@ -329,9 +329,12 @@ export class SuiOutboundRail implements OutboundRail {
   private async recordEffects(id: string, a: OutboundAttemptEntity, fx: SuiEffects): Promise<Transfer> {
     if (fx.checkpoint === null) return (await this.ctx.repo.get(this.ctx.db.manager, id)) as Transfer;
     const head = await this.sponsored.head();
-    const confirmations = Number(head >= fx.checkpoint ? head - fx.checkpoint + 1n : 1n);
-    const final = confirmations >= Math.max(1, this.config.confirmations);
-    const state: OutboundState = !final ? 'mined' : fx.success ? 'completed' : 'failed';
+    const { confirmations, state } = inclusionState(
+      head,
+      fx.checkpoint,
+      Math.max(1, this.config.confirmations),
+      fx.success,
+    );
     return this.ctx.db.transaction(async (m) => {
       const t = await this.ctx.repo.lock(m, id);
       if (!t || isFinalOutboundState(t.state)) return t as Transfer;
@@ -350,7 +353,7 @@ export class SuiOutboundRail implements OutboundRail {
         error: fx.success ? null : `failed in checkpoint ${fx.checkpoint} (${fx.digest}): ${fx.error}`,
         submittedAt: t.submittedAt ?? now,
         minedAt: t.minedAt ?? now,
-        finishedAt: final ? now : null,
+        finishedAt: state !== 'mined' ? now : null,
         updatedAt: now,
       });
       return this.ctx.write(m, t);
