@@ -40,7 +40,7 @@ import * as webhookMessages from '../apps/api/src/modules/webhooks/webhooks.erro
 import { ADDRESSES_EXHAUSTED, DEPOSIT_POOL_EMPTY } from '../apps/api/src/modules/payments/address-allocator.service';
 import { SIGNER_KEYS_MISSING } from '@svc/core';
 import { DEFAULT_PAYOUTS_OPTIONS } from '../apps/payouts/src/payouts.options';
-import { DEFAULT_FEE_POLICY } from '@svc/signer';
+import { DEFAULT_FEE_POLICY, PAYOUT_FEE_POLICY } from '@svc/signer';
 
 const ROOT = join(__dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -245,11 +245,12 @@ describe('the docs stand alone', () => {
 });
 
 describe('figures the docs quote from the code', () => {
-  test('money-out.md: the stuck-transaction timer of the payout process and of the signer library', () => {
+  test('money-out.md: the stuck-transaction timer of the signer process and of the signer library', () => {
     const moneyOut = read('docs/money-out.md');
-    const payouts = (DEFAULT_PAYOUTS_OPTIONS.feePolicy as { stuckAfterSeconds: number }).stuckAfterSeconds;
+    const payouts = PAYOUT_FEE_POLICY.stuckAfterSeconds as number;
+    expect(DEFAULT_PAYOUTS_OPTIONS.feePolicy).toBe(PAYOUT_FEE_POLICY); // the planner quotes by what the signer signs by
     expect(moneyOut).toContain(`not mined ${payouts} s after its broadcast`);
-    expect(moneyOut).toContain(`**${payouts} s in the payout process**`);
+    expect(moneyOut).toContain(`**${payouts} s in the signer process**`);
     expect(moneyOut).toContain(`${DEFAULT_FEE_POLICY.stuckAfterSeconds} s is only the signer\n  library's own default`);
   });
 

@@ -31,6 +31,7 @@ import {
   PAY_URL,
   RAISED_RATE_LIMITS,
   TEST_DATA_KEY,
+  TEST_DESTINATION_KEY,
   TestApp,
 } from './support/test-app';
 
@@ -73,7 +74,10 @@ async function waitFor<T>(
 }
 
 async function startSigner(seed: string): Promise<INestApplicationContext> {
-  const config = loadConfig({ ...env, SVC_MNEMONIC: seed }, { dataKey: false });
+  const config = loadConfig(
+    { ...env, SVC_MNEMONIC: seed, SVC_DESTINATION_KEY: TEST_DESTINATION_KEY },
+    { dataKey: false, destinationKey: true },
+  );
   // started as start:signer starts it; a refused seed throws here with the application closed
   return createSignerApp({ ...config, logLevel: 'silent' }, { levels: POOL, intervalMs: 100 });
 }

@@ -97,7 +97,7 @@ test('a refund planned from a deposit with a live unsigned sweep leg gives that 
   const payment = await h.paidPayment(m, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
   const buyer = h.payer('bnb').address;
   await h.advanceClock(DELAY_SECONDS + 1);
-  const app = h.payoutApps[0];
+  const app = h.payoutApps[0].payouts;
   const rail = app.get(ChainRegistry).get('bnb', 'mainnet')!;
   await app.get(ClockService).refresh(); // the dev clock moved
   // only the planning half of a run: the sweep's transaction is planned, nothing signed
@@ -237,7 +237,7 @@ test('one module decides for all three callers (claims.ts): the deposit is free,
 
 test('a refund transaction signed from the deposit but not yet recorded mined holds a new payout held / refund_in_progress (property seed 2611), which then pays the rest', async () => {
   const payment = await h.paidPayment(m, { chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' });
-  const app = h.payoutApps[0];
+  const app = h.payoutApps[0].payouts;
   const rail = app.get(ChainRegistry).get('bnb', 'mainnet')!;
   const created = await refund(payment.id, { amount: '5' });
   expect(created.status).toBe(201);

@@ -2,10 +2,8 @@
 // API, the listener and the payout process run by run (e2e/support/payouts-harness). Balances are
 // read on chain. Each test failed on the build before its fix (56be2c5).
 import { Wallet } from 'ethers';
-import { ClockService } from '@svc/core';
 import { WorkspacesService } from '@svc/workspaces';
-import { createPayoutsApp } from '../apps/payouts/src/payouts.factory';
-import { PayoutRunner } from '../apps/payouts/src/payout-runner.service';
+import { startPayoutPair } from './support/payout-pair';
 import type { Merchant } from './factories/merchant.factory';
 import type { Row } from './support/listener-harness';
 import { PayoutsHarness, startPayoutsHarness } from './support/payouts-harness';
@@ -364,13 +362,11 @@ describe('case 8: every price the signer pays has a cap per chain (chains file m
     await h.activeAddress(owner, 'bnb', 'mainnet', Wallet.createRandom().address);
     const payment = await h.paidPayment(owner, { chain: 'bnb', token: 'BNB', amount: '1', currency: 'BNB' });
     await h.advanceClock(DELAY_SECONDS + 1);
-    const capped = await createPayoutsApp({ ...h.t.config, chainsFile: file }, { autoStart: false });
-    await capped.init();
+    const capped = await startPayoutPair({ ...h.t.config, chainsFile: file });
     try {
-      await capped.get(ClockService).refresh();
-      await capped.get(PayoutRunner).runOnce();
+      await capped.runOnce();
       await h.mineAll(1);
-      await capped.get(PayoutRunner).runOnce();
+      await capped.runOnce();
     } finally {
       await capped.close();
     }

@@ -26,9 +26,10 @@
 //
 // One Anvil node, API, listener and in-process payout engine serve every interleaving; each gets a
 // fresh workspace (so a fresh refund wallet), payment, buyer and settlement address, and checks only
-// what belongs to it. Payout runs are in-process except in kill steps, which start the real payout
-// process (apps/payouts/src/main.ts, as `npm run start:payouts`; loaded ahead of time, see
-// processes.ts › warmPayoutsProcess) and SIGKILL it. The engine keeps
+// what belongs to it. Payout runs are in-process (the payout process and the signer) except in kill
+// steps, which plan in-process and then start the real signer (apps/signer/src/main.ts, as
+// `npm run start:signer`; loaded ahead of time, see processes.ts › warmSignerProcess), the one
+// process that signs, and SIGKILL it. The engine keeps
 // no state outside the database (runs read everything afresh), so the in-process run after a kill
 // is the restart.
 //
@@ -41,7 +42,7 @@ import { TOKEN_INTERFACE } from '@svc/devnet';
 import type { Merchant } from './factories/merchant.factory';
 import type { Row } from './support/listener-harness';
 import { legOfTransaction, liveLegsFrom } from './support/money-invariant';
-import { CrashPoint, ONE_BNB_RAIL, warmPayoutsProcess, WarmPayoutsProcess } from './support/processes';
+import { CrashPoint, ONE_BNB_RAIL, warmSignerProcess, WarmSignerProcess } from './support/processes';
 import { PayoutsHarness, startPayoutsHarness, toAtomicUnits, waitFor } from './support/payouts-harness';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
@@ -68,8 +69,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** the next payout process to kill, loaded ahead (processes.ts › warmPayoutsProcess) */
-let spare: WarmPayoutsProcess | null = null;
+/** the next signer process to kill, loaded ahead (processes.ts › warmSignerProcess) */
+let spare: WarmSignerProcess | null = null;
 const PAYOUTS_ENV = { SVC_PAYOUT_DELAY_SECONDS: String(DELAY_SECONDS), LOG_LEVEL: 'info' };
 
 type Pay = 'exact' | 'over' | 'under';
@@ -357,7 +358,7 @@ async function run(): Promise<void> {
 }
 
 /**
- * The real payout process, killed -9 by the signer's crash hook or at a random moment once it is up.
+ * The real signer process, killed -9 by its crash hook or at a random moment once it is up.
  * A crash point is reached only when something is signed: while a refund is open or the payout is
  * due, the process gets long enough for its first run to sign; otherwise it is killed after a while.
  */
@@ -366,14 +367,15 @@ async function kill(w: World, at: CrashPoint | 'random', afterMs: number): Promi
   const work =
     s.refunds.some((r) => OPEN_REFUND.includes(r.status as string)) ||
     (w.due && !s.sweeps.some((x) => ['completed', 'cancelled'].includes(x.payoutState as string)));
-  const p = (spare ?? warmPayoutsProcess(h, PAYOUTS_ENV)).start(at === 'random' ? undefined : at);
+  await h.plan(); // what the signer will sign: the payout process's decision, made in-process
+  const p = (spare ?? warmSignerProcess(h, PAYOUTS_ENV)).start(at === 'random' ? undefined : at);
   spare = null;
   const spawned = Date.now();
   let exited = false;
   let byUs = false;
   void p.exit.then(() => (exited = true));
   try {
-    await waitFor('the payout process to start', () => exited || p.output().includes('started ('), 90_000);
+    await waitFor('the signer to start', () => exited || p.output().includes('started ('), 90_000);
     startup.ms += Date.now() - spawned;
     startup.n++;
     await Promise.race([p.exit, sleep(at === 'random' ? afterMs : work ? 10_000 : 1_000)]);
@@ -384,8 +386,8 @@ async function kill(w: World, at: CrashPoint | 'random', afterMs: number): Promi
     }
   }
   const ended = await p.exit;
-  spare = warmPayoutsProcess(h, PAYOUTS_ENV);
-  if (ended.signal !== 'SIGKILL') violation(w, 'the payout process ended by itself', ended.output.slice(-3_000));
+  spare = warmSignerProcess(h, PAYOUTS_ENV);
+  if (ended.signal !== 'SIGKILL') violation(w, 'the signer ended by itself', ended.output.slice(-3_000));
   return byUs ? (work && at !== 'random' ? 'killed, crash point not reached' : 'killed') : 'crashed';
 }
 

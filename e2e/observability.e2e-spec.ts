@@ -132,7 +132,7 @@ test('the listener, the worker and the payout process: /healthz and /metrics on 
   const worker = await createWorkerApp(h.t.config);
   apps.push(worker);
   await worker.init();
-  const payouts = await createPayoutsApp(h.t.config, { autoStart: false });
+  const payouts = await createPayoutsApp({ ...h.t.config, mnemonic: null }, { autoStart: false });
   apps.push(payouts);
   await payouts.init();
   const paid = await h.m.payment({ chain: 'bnb', token: 'USDC', amount: '3', currency: 'USDC' });

@@ -7,7 +7,7 @@
 // completes once with one settlement.completed.
 import { Wallet } from 'ethers';
 import type { Row } from './support/listener-harness';
-import { killedAt, ONE_BNB_RAIL, payoutsProcess } from './support/processes';
+import { killedAt, ONE_BNB_RAIL, payoutsProcess, signerProcess } from './support/processes';
 import { PayoutsHarness, startPayoutsHarness, toAtomicUnits, waitFor } from './support/payouts-harness';
 
 jest.setTimeout(300_000);
@@ -23,9 +23,10 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-/** A clean process until the payment's sweep completed, then stopped. */
+/** Clean processes until the payment's sweep completed, then stopped. */
 async function cleanRunUntilCompleted(paymentId: string): Promise<Row[]> {
-  const { child, exit } = payoutsProcess(h);
+  // the real processes: the payout process (no seed) plans, the signer signs
+  const processes = [payoutsProcess(h), signerProcess(h)];
   try {
     await waitFor(
       'the sweep to complete',
@@ -33,8 +34,8 @@ async function cleanRunUntilCompleted(paymentId: string): Promise<Row[]> {
       90_000,
     );
   } finally {
-    child.kill('SIGTERM');
-    await exit;
+    for (const p of processes) p.child.kill('SIGTERM');
+    for (const p of processes) await p.exit;
   }
   return h.sweepsOf(h.m, paymentId);
 }

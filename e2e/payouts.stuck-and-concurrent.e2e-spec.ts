@@ -7,7 +7,6 @@
 import { HDNodeWallet, Interface, Wallet } from 'ethers';
 import { ChainRegistry } from '@svc/chains';
 import { PayoutPlanner } from '../apps/payouts/src/payout-planner.service';
-import { PayoutRunner } from '../apps/payouts/src/payout-runner.service';
 import type { Row } from './support/listener-harness';
 import { ONE_BNB_RAIL } from './support/processes';
 import { PayoutsHarness, startPayoutsHarness, toAtomicUnits } from './support/payouts-harness';
@@ -39,9 +38,9 @@ const sweepRows = (paymentIds: string[]): Promise<Row[]> =>
 
 test('two payout processes at once: every payment swept once, the settlement address receives exactly the sum', async () => {
   const second = await h.payoutsApp();
-  const runners = [h.runner, second.get(PayoutRunner)];
-  const planners = [h.payoutApps[0].get(PayoutPlanner), second.get(PayoutPlanner)];
-  const rail = h.payoutApps[0].get(ChainRegistry).get('bnb', 'mainnet')!;
+  const runners = [h.runner, second];
+  const planners = [h.payoutApps[0].payouts.get(PayoutPlanner), second.payouts.get(PayoutPlanner)];
+  const rail = h.payoutApps[0].payouts.get(ChainRegistry).get('bnb', 'mainnet')!;
   const amounts = ['1', '2.5', '3', '4.25', '5', '6'];
   const payments: Row[] = [];
   for (const amount of amounts) {

@@ -26,7 +26,8 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 async function killedAt(point: CrashPoint): Promise<void> {
-  const ended = await h.payoutsProcess(point).exit;
+  await h.plan(); // the payout process decides (in-process); the signer process signs and is killed
+  const ended = await h.signerProcess(point).exit;
   if (ended.signal !== 'SIGKILL') throw new Error(`expected a SIGKILL at ${point}, got ${JSON.stringify(ended)}`);
 }
 

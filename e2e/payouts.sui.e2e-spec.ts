@@ -111,14 +111,13 @@ test('native SUI stays manual_required (spec)', async () => {
 
 test('two payout processes running at once pay once', async () => {
   const second = await h.payoutsApp();
-  const { PayoutRunner } = await import('../apps/payouts/src/payout-runner.service');
   const payments = [];
   for (let i = 0; i < 3; i++) {
     payments.push(await h.paidPayment({ token: 'USDC', amount: '3', currency: 'USDC' }, USDC(3)));
   }
   const before = h.balance(settlement, DEV_SUI_USDC);
   for (let round = 0; round < 6; round++) {
-    await Promise.all([h.runPayouts(), h.runPayouts(second.get(PayoutRunner))]);
+    await Promise.all([h.runPayouts(), h.runPayouts(second)]);
   }
   for (const p of payments) {
     const sweeps = await h.sweepsOf(p.id);

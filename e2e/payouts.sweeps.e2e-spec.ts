@@ -220,7 +220,7 @@ describe('recovery re-opens a paid-out payment (spec: Payment › confirmed › 
 
     // 5 more arrive on the paid payment: not detected automatically; support recovers it
     const late = await h.pay(payment, '5');
-    const recovery = h.payoutApps[0].get(RecoveryService);
+    const recovery = h.payoutApps[0].payouts.get(RecoveryService);
     const result = await recovery.recover(payment.id, late.hash);
     expect(result).toMatchObject({ outcome: 'credited', status: 'overpaid', receivedAmount: '15' });
 

@@ -108,14 +108,15 @@ describe('each built process (npm run start:<app>) is production unless SVC_ENV 
     // the signer alone reads the seed (issue 19 › Keys); the API neither reads nor judges it
     ['signer', { ...good, SVC_MNEMONIC: TEST_MNEMONIC }, /well-known test mnemonic/],
     ['signer', { SVC_DATA_KEY: DATA_KEY }, /SVC_MNEMONIC \(or SVC_MNEMONIC_FILE\) is required in production/],
-    ['payouts', { ...good, SVC_MNEMONIC: ABANDON_12 }, /well-known test mnemonic/],
+    // the payout process reads neither the seed nor the destination key: it refuses what production refuses of it
+    ['payouts', { SVC_SETTLEMENT_COOLDOWN_SECONDS: '0' }, /COOLDOWN_SECONDS=0 is refused/],
     ['api', { ...good, SVC_SETTLEMENT_COOLDOWN_SECONDS: '0' }, /COOLDOWN_SECONDS=0 is refused/],
     ['worker', {}, /SVC_DATA_KEY \(or SVC_DATA_KEY_FILE\) is required in production/],
     ['api', { SVC_MNEMONIC: OWN_MNEMONIC }, /SVC_DATA_KEY \(or SVC_DATA_KEY_FILE\) is required in production/],
     // issue 19 › Keys: the API authorises destinations with SVC_DESTINATION_KEY, whatever signs checks them
     ['api', { SVC_DATA_KEY: DATA_KEY }, NO_DESTINATION_KEY],
     ['signer', { SVC_MNEMONIC: OWN_MNEMONIC }, NO_DESTINATION_KEY],
-    ['payouts', { SVC_MNEMONIC: OWN_MNEMONIC }, NO_DESTINATION_KEY],
+    ['payouts', { SVC_DEV_CLOCK: '1' }, /SVC_DEV_CLOCK is refused in production/],
   ] as Array<[string, Record<string, string>, RegExp]>)('start:%s refuses %p', async (app, env, reason) => {
     const ended = await npm(['run', `start:${app}`], env);
     expect(ended.code).not.toBe(0);

@@ -6,7 +6,7 @@
 // a token refund's gas is topped up once, and the refund completes with one credit note.
 import { Wallet } from 'ethers';
 import type { Row } from './support/listener-harness';
-import { killedAt, ONE_BNB_RAIL, payoutsProcess } from './support/processes';
+import { killedAt, ONE_BNB_RAIL, payoutsProcess, signerProcess } from './support/processes';
 import { PayoutsHarness, startPayoutsHarness, toAtomicUnits, waitFor } from './support/payouts-harness';
 
 jest.setTimeout(300_000);
@@ -20,9 +20,10 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-/** A clean process until the refund completed and, with `sweptPaymentId`, that payment's rest was paid out. */
+/** Clean processes until the refund completed and, with `sweptPaymentId`, that payment's rest was paid out. */
 async function cleanRunUntilCompleted(refundId: string, sweptPaymentId?: string): Promise<Row> {
-  const { child, exit } = payoutsProcess(h);
+  // the real processes: the payout process (no seed) plans, the signer signs
+  const processes = [payoutsProcess(h), signerProcess(h)];
   try {
     return await waitFor(
       'the refund to complete',
@@ -35,8 +36,8 @@ async function cleanRunUntilCompleted(refundId: string, sweptPaymentId?: string)
       90_000,
     );
   } finally {
-    child.kill('SIGTERM');
-    await exit;
+    for (const p of processes) p.child.kill('SIGTERM');
+    for (const p of processes) await p.exit;
   }
 }
 

@@ -19,8 +19,8 @@ const PROCESSES = [
   node('api', dist('api')),
   node('listener', dist('listener')),
   node('worker', dist('worker')),
-  node('payouts', dist('payouts')), // signs payouts until signing moves into the signer (issue 19)
-  node('signer', dist('signer')), // reads the seed: publishes the public keys the api derives addresses from, fills the pools
+  node('payouts', dist('payouts')), // plans payouts and refunds; no seed
+  node('signer', dist('signer')), // the only process that reads the seed: publishes the public keys, fills the pools, signs
   payProcess(), // the hosted pages: next start apps/pay on PAY_PORT (its build is apps/pay/.next)
 ];
 

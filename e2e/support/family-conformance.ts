@@ -244,7 +244,7 @@ export function familyConformance(name: string, start: () => Promise<FamilyDevne
 
     outboundTest('outbound: a token sweep completes — all of the deposit moves, nothing stays', async () => {
       await fundTank();
-      const deposit = rail().address(depositKey(11));
+      const deposit = await rail().address(depositKey(11));
       await devnet.send(deposit, 2_500_000n);
       const to = devnet.outbound!.freshAddress();
       const planned = await out().planTokenSweep({
@@ -263,7 +263,7 @@ export function familyConformance(name: string, start: () => Promise<FamilyDevne
 
     outboundTest('outbound: a token refund completes — exactly the amount arrives from the refund wallet', async () => {
       await fundTank();
-      const wallet = rail().address(refundWalletKey(3));
+      const wallet = await rail().address(refundWalletKey(3));
       await devnet.send(wallet, 3_000_000n);
       const to = devnet.outbound!.freshAddress();
       const planned = await out().planRefund({
@@ -285,7 +285,7 @@ export function familyConformance(name: string, start: () => Promise<FamilyDevne
       'outbound: a fence expires — spent behind our back, a new attempt follows; one transfer arrives',
       async () => {
         await fundTank();
-        const deposit = rail().address(depositKey(12));
+        const deposit = await rail().address(depositKey(12));
         await devnet.send(deposit, 4_000_000n);
         const to = devnet.outbound!.freshAddress();
         const planned = await out().planTokenSweep({

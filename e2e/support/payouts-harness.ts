@@ -1,16 +1,14 @@
 // Payouts end to end: the devnet (Anvil, auto-mining, real OpenZeppelin ERC-20s), the real API,
-// the listener in-process confirming payments from real transfers, and the payout process built
-// exactly as `npm run start:payouts` builds it (createPayoutsApp), driven run by run (runOnce).
+// the listener in-process confirming payments from real transfers, and the payout process and the
+// signer built exactly as `npm run start:payouts` and `start:signer` build them (payout-pair.ts),
+// driven run by run (runOnce).
 // The service gets a seed of its own: with Anvil's well-known one, the first deposit addresses
 // would be Anvil's funded dev accounts.
-import { INestApplicationContext } from '@nestjs/common';
 import { Contract } from 'ethers';
 import { generateMnemonic } from '@svc/chains';
-import { ClockService } from '@svc/core';
 import { OutboundService } from '@svc/signer';
-import { createPayoutsApp } from '../../apps/payouts/src/payouts.factory';
 import type { PayoutsOptions } from '../../apps/payouts/src/payouts.options';
-import { PayoutRunner, RailPayoutReport } from '../../apps/payouts/src/payout-runner.service';
+import { PayoutPair, RailPayoutRun, startPayoutPair } from './payout-pair';
 import { merchant, Merchant } from '../factories/merchant.factory';
 import { DevChainSpec, defaultDevChains } from './anvil';
 import { Harness, Row, startHarness, toAtomicUnits, waitFor } from './listener-harness';
@@ -19,14 +17,17 @@ export const COOLDOWN_SECONDS = 86_400;
 
 export interface PayoutsHarness extends Harness {
   mnemonic: string;
-  payoutApps: INestApplicationContext[];
-  /** the payout process (the first one started) */
-  runner: PayoutRunner;
+  payoutApps: PayoutPair[];
+  /** the payout process and the signer (the first pair started) */
+  runner: PayoutPair;
+  /** the signer's engine */
   signer: OutboundService;
-  /** another payout process on the same database */
-  payoutsApp(options?: Partial<PayoutsOptions>): Promise<INestApplicationContext>;
-  /** one payout run over every rail */
-  runPayouts(runner?: PayoutRunner): Promise<RailPayoutReport[]>;
+  /** another payout process and signer on the same database */
+  payoutsApp(options?: Partial<PayoutsOptions>): Promise<PayoutPair>;
+  /** one payout run and one signing run over every rail */
+  runPayouts(runner?: PayoutPair): Promise<RailPayoutRun[]>;
+  /** one payout run over every rail, nothing signed (before a signer process a test kills) */
+  plan(): Promise<void>;
   /** payout runs (a block mined on every chain between them) until the payment's sweeps satisfy `done` */
   settle(m: Merchant, paymentId: string, done: (sweeps: Row[]) => boolean, what?: string): Promise<Row[]>;
   sweepsOf(m: Merchant, paymentId: string): Promise<Row[]>;
@@ -52,21 +53,20 @@ export async function startPayoutsHarness(
     SVC_SETTLEMENT_COOLDOWN_SECONDS: String(COOLDOWN_SECONDS),
     ...options.env,
   });
-  const payoutApps: INestApplicationContext[] = [];
+  const payoutApps: PayoutPair[] = [];
   try {
     await base.listener();
     const payoutsApp = async (o: Partial<PayoutsOptions> = {}) => {
-      const app = await createPayoutsApp(
+      const pair = await startPayoutPair(
         { ...base.t.config, ...(process.env.E2E_LOG ? { logLevel: 'info' as const } : {}) },
-        { autoStart: false, ...options.payouts, ...o },
+        { ...options.payouts, ...o },
       );
-      await app.init();
-      payoutApps.push(app);
-      return app;
+      payoutApps.push(pair);
+      return pair;
     };
     const first = await payoutsApp();
-    const runner = first.get(PayoutRunner);
-    const signer = first.get(OutboundService);
+    const runner = first;
+    const signer = first.outbound;
     const nodes = () => [...new Map(base.devnet.chains.map((c) => [c.node.url, c.node])).values()];
     const h: PayoutsHarness = {
       ...base,
@@ -75,8 +75,8 @@ export async function startPayoutsHarness(
       runner,
       signer,
       payoutsApp,
+      plan: () => runner.plan(),
       async runPayouts(r = runner) {
-        for (const app of payoutApps) await app.get(ClockService).refresh();
         const reports = await r.runOnce();
         for (const report of reports) {
           if (report.errors.length) console.warn(`${report.chain}/${report.network}: ${report.errors.join('; ')}`);

@@ -31,7 +31,10 @@ export interface AppProcess {
   exit: Promise<{ code: number | null; signal: string | null; output: string }>;
 }
 
-export function spawnApp(app: 'api' | 'listener' | 'worker' | 'payouts', env: Record<string, string>): AppProcess {
+export function spawnApp(
+  app: 'api' | 'listener' | 'worker' | 'payouts' | 'signer',
+  env: Record<string, string>,
+): AppProcess {
   const child = spawn(
     process.execPath,
     ['-e', `require('./scripts/swc-register.js'); require('./apps/${app}/src/main.ts')`],
@@ -58,52 +61,65 @@ export function spawnApp(app: 'api' | 'listener' | 'worker' | 'payouts', env: Re
 
 export type CrashPoint = 'after_sign' | 'after_broadcast';
 
+const harnessEnv = (h: PayoutsHarness): Record<string, string> => ({
+  SVC_ENV: 'test',
+  SVC_DEV_CLOCK: '1',
+  DATABASE_URL: h.t.config.databaseUrl,
+  REDIS_URL: h.t.config.redisUrl,
+  SVC_CHAINS_FILE: h.devnet.chainsFile,
+  SVC_PAYOUT_INTERVAL_MS: '100',
+});
+
 /**
- * The payout process on a payouts harness's database and devnet; with `crashAt`, the signer kills it
- * there. `env` adds to (or overrides) its environment, e.g. the harness's SVC_PAYOUT_DELAY_SECONDS.
+ * The payout process (plans; no seed in its environment) on a payouts harness's database and devnet.
+ * `env` adds to (or overrides) its environment, e.g. the harness's SVC_PAYOUT_DELAY_SECONDS.
  */
-export function payoutsProcess(h: PayoutsHarness, crashAt?: CrashPoint, env: Record<string, string> = {}): AppProcess {
-  return spawnApp('payouts', {
-    SVC_ENV: 'test',
-    SVC_DEV_CLOCK: '1',
-    DATABASE_URL: h.t.config.databaseUrl,
-    REDIS_URL: h.t.config.redisUrl,
-    SVC_CHAINS_FILE: h.devnet.chainsFile,
+export function payoutsProcess(h: PayoutsHarness, env: Record<string, string> = {}): AppProcess {
+  return spawnApp('payouts', { ...harnessEnv(h), ...env });
+}
+
+/** The signer (the seed: signs) on a payouts harness's database and devnet; with `crashAt`, its crash hook kills it there. */
+export function signerProcess(h: PayoutsHarness, crashAt?: CrashPoint, env: Record<string, string> = {}): AppProcess {
+  return spawnApp('signer', {
+    ...harnessEnv(h),
     SVC_MNEMONIC: h.mnemonic,
-    SVC_PAYOUT_INTERVAL_MS: '100',
     ...(crashAt ? { SVC_SIGNER_CRASH_AT: crashAt } : {}),
     ...env,
   });
 }
 
-/** One run of the payout process that the signer's crash hook kills at `point` (SIGKILL, or the test fails). */
+/**
+ * A payout run (in-process: it plans), then the signer process, which its crash hook kills at
+ * `point` (SIGKILL, or the test fails).
+ */
 export async function killedAt(h: PayoutsHarness, point: CrashPoint): Promise<void> {
-  const ended = await payoutsProcess(h, point).exit;
+  await h.plan();
+  const ended = await signerProcess(h, point).exit;
   if (ended.signal !== 'SIGKILL') throw new Error(`expected a SIGKILL at ${point}, got ${JSON.stringify(ended)}`);
 }
 
 /**
- * A payout process spawned ahead of time: its modules are compiled and loaded, and it runs
- * apps/payouts/src/main.ts (exactly as `payoutsProcess` does, same environment) only once `start`
- * is called, with the crash point given then. A test that kills many payout processes keeps the
+ * A signer process spawned ahead of time: its modules are compiled and loaded, and it runs
+ * apps/signer/src/main.ts (exactly as `signerProcess` does, same environment) only once `start`
+ * is called, with the crash point given then. A test that kills many signer processes keeps the
  * next one warm while it does other things, so each kill does not pay for loading the code.
  */
-export interface WarmPayoutsProcess {
+export interface WarmSignerProcess {
   start(crashAt?: CrashPoint): AppProcess;
   /** ends it unstarted (SIGKILL) */
   discard(): Promise<void>;
 }
 
-export function warmPayoutsProcess(h: PayoutsHarness, env: Record<string, string> = {}): WarmPayoutsProcess {
+export function warmSignerProcess(h: PayoutsHarness, env: Record<string, string> = {}): WarmSignerProcess {
   const child = spawn(
     process.execPath,
     [
       '-e',
-      `require('./scripts/swc-register.js'); require('./apps/payouts/src/payouts.factory.ts');
+      `require('./scripts/swc-register.js'); require('./apps/signer/src/signer.factory.ts');
        process.stdin.once('data', (line) => {
          const point = String(line).trim();
          if (point) process.env.SVC_SIGNER_CRASH_AT = point;
-         require('./apps/payouts/src/main.ts');
+         require('./apps/signer/src/main.ts');
        });`,
     ],
     {
@@ -113,13 +129,8 @@ export function warmPayoutsProcess(h: PayoutsHarness, env: Record<string, string
         HOME: process.env.HOME ?? '',
         SVC_DATA_KEY: TEST_DATA_KEY,
         SVC_DESTINATION_KEY: TEST_DESTINATION_KEY,
-        SVC_ENV: 'test',
-        SVC_DEV_CLOCK: '1',
-        DATABASE_URL: h.t.config.databaseUrl,
-        REDIS_URL: h.t.config.redisUrl,
-        SVC_CHAINS_FILE: h.devnet.chainsFile,
+        ...harnessEnv(h),
         SVC_MNEMONIC: h.mnemonic,
-        SVC_PAYOUT_INTERVAL_MS: '100',
         ...env,
       },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 // Sui payouts end to end: the Sui devnet (libs/devnet/src/sui, executing signed transactions, what
 // `npm run dev` runs), the real API, the listener in-process confirming payments from real Sui
-// transfers, and the payout process built exactly as `npm run start:payouts` builds it
-// (createPayoutsApp), driven run by run (runOnce). The service gets a seed of its own; the gas
+// transfers, and the payout process and the signer built exactly as `npm run start:payouts` and
+// `start:signer` build them (payout-pair.ts), driven run by run (runOnce). The service gets a seed of its own; the gas
 // tank's Sui address is funded from the devnet's payer like `npm run dev` funds it.
 import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,11 +14,10 @@ import { DEV_SUI_USDC, DevSui, SUI, fundDevSuiAccount, startDevSui, writeChainsF
 import { SettlementActivation } from '@svc/payments';
 import { OutboundService, RefundWallets, SuiKeyring } from '@svc/signer';
 import { createListenerApp } from '../../apps/listener/src/listener.factory';
-import { createPayoutsApp } from '../../apps/payouts/src/payouts.factory';
 import type { PayoutsOptions } from '../../apps/payouts/src/payouts.options';
-import { PayoutRunner, RailPayoutReport } from '../../apps/payouts/src/payout-runner.service';
 import { SettlementActivationJob } from '../../apps/worker/src/settlement-activation.job';
 import { merchant, Merchant } from '../factories/merchant.factory';
+import { PayoutPair, RailPayoutRun, startPayoutPair } from './payout-pair';
 import { spawnApp, type AppProcess, type CrashPoint } from './processes';
 import { startTestApp, TestApp } from './test-app';
 
@@ -33,11 +32,15 @@ export interface SuiPayoutsHarness {
   mnemonic: string;
   chainsFile: string;
   keyring: SuiKeyring;
-  runner: PayoutRunner;
+  /** the payout process and the signer */
+  runner: PayoutPair;
+  /** the signer's engine */
   signer: OutboundService;
   refundWallets: RefundWallets;
-  payoutsApp(options?: Partial<PayoutsOptions>): Promise<INestApplicationContext>;
-  runPayouts(runner?: PayoutRunner): Promise<RailPayoutReport[]>;
+  payoutsApp(options?: Partial<PayoutsOptions>): Promise<PayoutPair>;
+  runPayouts(runner?: PayoutPair): Promise<RailPayoutRun[]>;
+  /** one payout run over every rail, nothing signed (before a signer process a test kills) */
+  plan(): Promise<void>;
   /** payout runs until the payment's sweeps satisfy `done` */
   settle(paymentId: string, done: (sweeps: Row[]) => boolean, what?: string): Promise<Row[]>;
   sweepsOf(paymentId: string): Promise<Row[]>;
@@ -49,8 +52,8 @@ export interface SuiPayoutsHarness {
   balance(address: string, coinType: string): bigint;
   /** GET /v1/payments/:id until `predicate` holds */
   until(paymentId: string, predicate: (p: Row) => boolean, what?: string): Promise<Row>;
-  /** the payout process as operators run it (apps/payouts/src/main.ts), optionally killed by the crash hook */
-  payoutsProcess(crashAt?: CrashPoint): AppProcess;
+  /** the signer as operators run it (apps/signer/src/main.ts), optionally killed by the crash hook */
+  signerProcess(crashAt?: CrashPoint): AppProcess;
   close(): Promise<void>;
 }
 
@@ -75,7 +78,9 @@ export async function startSuiPayoutsHarness(
   writeChainsFile(chainsFile, [sui.entry]);
   let t: TestApp | null = null;
   const apps: INestApplicationContext[] = [];
+  const pairs: PayoutPair[] = [];
   const close = async () => {
+    while (pairs.length) await pairs.pop()!.close();
     while (apps.length) await apps.pop()!.close();
     await t?.close();
     await sui.stop();
@@ -100,17 +105,16 @@ export async function startSuiPayoutsHarness(
     await listener.init();
     apps.push(listener);
     const payoutsApp = async (o: Partial<PayoutsOptions> = {}) => {
-      const p = await createPayoutsApp(
+      const p = await startPayoutPair(
         { ...app.config, logLevel: process.env.E2E_LOG ? 'info' : 'silent' },
-        { autoStart: false, ...options.payouts, ...o },
+        { ...options.payouts, ...o },
       );
-      await p.init();
-      apps.push(p);
+      pairs.push(p);
       return p;
     };
     const first = await payoutsApp();
-    const runner = first.get(PayoutRunner);
-    const signer = first.get(OutboundService);
+    const runner = first;
+    const signer = first.outbound;
     await fundDevSuiAccount(sui, keyring.gasTankAddress, { sui: options.tankSui ?? 10n * 10n ** 9n, usdc: 0n });
     const h: SuiPayoutsHarness = {
       sui,
@@ -121,10 +125,10 @@ export async function startSuiPayoutsHarness(
       keyring,
       runner,
       signer,
-      refundWallets: first.get(RefundWallets),
+      refundWallets: first.signer.get(RefundWallets),
       payoutsApp,
+      plan: () => runner.plan(),
       async runPayouts(r = runner) {
-        for (const a of apps) await a.get(ClockService).refresh();
         const reports = await r.runOnce();
         for (const report of reports) {
           if (report.errors.length) console.warn(`${report.chain}/${report.network}: ${report.errors.join('; ')}`);
@@ -154,6 +158,7 @@ export async function startSuiPayoutsHarness(
         const clock = await app.http().post('/v1/dev/clock').send({ advanceSeconds: COOLDOWN_SECONDS });
         if (clock.status !== 200 && clock.status !== 201) throw new Error(`dev clock ${clock.status}`);
         for (const a of apps) await a.get(ClockService).refresh();
+        for (const p of pairs) for (const a of [p.payouts, p.signer]) await a.get(ClockService).refresh();
         await app.app.get(ClockService).refresh();
         await new SettlementActivationJob(app.app.get(SettlementActivation), app.config, { jobs: false }).runOnce();
         const got = await m.get(`/v1/settlement-addresses/${res.body.id}`);
@@ -178,8 +183,8 @@ export async function startSuiPayoutsHarness(
           return predicate(p) && p;
         });
       },
-      payoutsProcess(crashAt) {
-        return spawnApp('payouts', {
+      signerProcess(crashAt) {
+        return spawnApp('signer', {
           SVC_ENV: 'test',
           SVC_DEV_CLOCK: '1',
           DATABASE_URL: app.config.databaseUrl,

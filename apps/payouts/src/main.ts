@@ -1,19 +1,19 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ChainRegistry, family, generateMnemonic, redactRpcText } from '@svc/chains';
+import { ChainRegistry, family, redactRpcText } from '@svc/chains';
 import { exitOnSignals } from '@svc/runtime';
-import { ConfigError, loadConfig, resolveMnemonic } from '@svc/config';
-import { OutboundService } from '@svc/signer';
+import { ConfigError, loadConfig } from '@svc/config';
 import { createPayoutsApp } from './payouts.factory';
 
-// `npm run start:payouts`: payouts (sweeps) to the merchants' settlement addresses, every
-// SVC_PAYOUT_INTERVAL_MS. Any number of copies may run: each rail is worked by one copy at a time.
+// `npm run start:payouts`: decides the payouts (sweeps) to the merchants' settlement addresses and
+// the refunds' sources every SVC_PAYOUT_INTERVAL_MS; apps/signer signs them. It reads neither the
+// seed nor SVC_DESTINATION_KEY (issue 19 › Keys). Any number of copies may run: each rail is
+// worked by one copy at a time.
 async function main(): Promise<void> {
-  const config = resolveMnemonic(loadConfig(process.env, { dataKey: false, destinationKey: true }), generateMnemonic);
+  const config = loadConfig(process.env, { seed: false, dataKey: false });
   const app = await createPayoutsApp(config);
   await app.init();
   exitOnSignals(app, new Logger('payouts')); // SIGTERM: drain, close, exit 0 (docs/operations.md › Shutdown)
-  const signer = app.get(OutboundService);
   const rails = app
     .get(ChainRegistry)
     .all()
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     .map((c) => `${c.chain}/${c.network}`);
   new Logger('payouts').log(
     `started (${config.env}); every ${config.payoutIntervalMs} ms, delay ${config.payoutDelaySeconds} s; ` +
-      `signing on ${rails.join(', ') || 'no rail'}; gas tank ${signer.ctx.keyring.gasTankAddress}`,
+      `planning on ${rails.join(', ') || 'no rail'}; apps/signer signs`,
   );
 }
 

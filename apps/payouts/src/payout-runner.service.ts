@@ -4,9 +4,10 @@
 //   1. open sweeps without a transfer are decided again (held ones resume by themselves), and an
 //      unsigned transfer whose settlement address was retired is given up first;
 //   2. payments with money not yet paid out get their sweep (written before anything is signed);
-//   3. the signer moves every open transaction of the rail on (sign, broadcast, receipt, replace);
-//      sweeps and refunds follow in the same db transactions (SweepLegs, RefundLegs), so completion,
-//      settlement.completed and the credit note commit with the receipt.
+//   3. refunds get their source and their transaction planned.
+// Nothing is signed here: this process holds no seed (issue 19 › Keys). When a run wrote work it
+// notifies the signer (apps/signer › SigningRunner, NOTIFY svc_outbound), which signs, broadcasts
+// and follows every open transaction; sweeps and refunds follow there in the engine's transactions.
 // Rails of a family without an outbound rail (the family table's `outbound`: today Solana, Tron)
 // only get their manual_required sweeps; a signing rail without RPC URLs is skipped.
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
@@ -18,20 +19,14 @@ import { OutboundService } from '@svc/signer';
 import { PayoutPlanner } from './payout-planner.service';
 import { PAYOUTS_LOCK_NAMESPACE, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
 import { RefundPlanner } from './refund-planner.service';
-import { RefundLegs } from './refund-legs.handler';
-import { SweepLegs } from './sweep-legs.handler';
 
 export interface RailPayoutReport {
   chain: string;
   network: Network;
   resumed: number;
   planned: number;
-  /** open transfers the signer advanced */
-  advanced: number;
-  completed: number;
-  failed: number;
-  /** refunds planned, completed and failed */
-  refunds: { planned: number; completed: number; failed: number };
+  /** refunds planned */
+  refunds: { planned: number };
   errors: string[];
 }
 
@@ -47,9 +42,7 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly db: DataSource,
     private readonly chains: ChainRegistry,
     private readonly planner: PayoutPlanner,
-    private readonly sweepLegs: SweepLegs,
     private readonly refundPlanner: RefundPlanner,
-    private readonly refundLegs: RefundLegs,
     private readonly signer: OutboundService,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
     @Inject(PAYOUTS_OPTIONS) private readonly options: PayoutsOptions,
@@ -87,9 +80,16 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
       );
       if (!ok) return null;
       try {
-        // one run over the rail: planning checks and signing share what the chain said (docs/performance.md › Sweeps)
-        if (family(rail.kind).outbound === null) return await this.work(rail);
-        return await this.signer.withinRun(rail.chain, rail.network, () => this.work(rail));
+        // one run over the rail: the planning checks share what the chain said (docs/performance.md › Sweeps)
+        const report =
+          family(rail.kind).outbound === null
+            ? await this.work(rail)
+            : await this.signer.withinRun(rail.chain, rail.network, () => this.work(rail));
+        if (report.resumed || report.planned || report.refunds.planned) {
+          // the signer wakes at once instead of at its next interval
+          await runner.query(`SELECT pg_notify('svc_outbound', $1)`, [`${rail.chain}/${rail.network}`]);
+        }
+        return report;
       } finally {
         await runner.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', lock);
       }
@@ -104,10 +104,7 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
       network: rail.network,
       resumed: 0,
       planned: 0,
-      advanced: 0,
-      completed: 0,
-      failed: 0,
-      refunds: { planned: 0, completed: 0, failed: 0 },
+      refunds: { planned: 0 },
       errors: [],
     };
     const size = this.options.batchSize;
@@ -123,18 +120,6 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
     // after resume (which gives up an unsigned payout while a refund is in flight), before new payouts
     await step('refunds', async () => void (report.refunds.planned = await this.refundPlanner.planOpen(rail, size)));
     await step('plan', async () => void (report.planned = await this.planner.planNew(rail, size)));
-    if (signs) {
-      await step('sign', async () => {
-        const before = [this.sweepLegs.tally, this.refundLegs.tally].map((t) => ({ ...t }));
-        const run = await this.signer.runPending(rail.chain, rail.network);
-        report.advanced = run?.advanced ?? 0;
-        for (const e of run?.errors ?? []) report.errors.push(`transfer ${e.id}: ${e.message}`);
-        report.completed = this.sweepLegs.tally.completed - before[0].completed;
-        report.failed = this.sweepLegs.tally.failed - before[0].failed;
-        report.refunds.completed = this.refundLegs.tally.completed - before[1].completed;
-        report.refunds.failed = this.refundLegs.tally.failed - before[1].failed;
-      });
-    }
     return report;
   }
 
@@ -157,9 +142,9 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
       const run = this.runOnce()
         .then((reports) => {
           for (const r of reports) {
-            if (r.resumed || r.planned || r.completed || r.failed || r.refunds.planned || r.refunds.completed) {
+            if (r.resumed || r.planned || r.refunds.planned) {
               this.logger.log(
-                `${r.chain}/${r.network}: ${r.planned} planned, ${r.resumed} resumed, ${r.advanced} transfer(s) advanced, ${r.completed} completed, ${r.failed} failed; refunds: ${r.refunds.planned} planned, ${r.refunds.completed} completed, ${r.refunds.failed} failed`,
+                `${r.chain}/${r.network}: ${r.planned} planned, ${r.resumed} resumed; refunds: ${r.refunds.planned} planned`,
               );
             }
             for (const e of r.errors) this.logger.warn(`${r.chain}/${r.network}: ${e}`);

@@ -1,60 +1,51 @@
 import { OpsServerService, opsServerProviders, RuntimeModule } from '@svc/runtime';
 import { PayoutsMetrics } from './payouts-metrics';
-import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
-import { ClockService, CoreModule, SvcConfig } from '@svc/core';
-import { PaymentLedgerModule, PayoutsDataModule } from '@svc/payments';
-import { macDestinations, SignerModule } from '@svc/signer';
+import { ClockService, CoreModule, DepositKeysModule, PublishedKeys, SvcConfig } from '@svc/core';
+import { PaymentLedgerModule, PayoutsDataModule, RefundLegs, SweepLegs } from '@svc/payments';
+import { SignerModule } from '@svc/signer';
 import { PayoutPlanner } from './payout-planner.service';
 import { PayoutRunner } from './payout-runner.service';
 import { DEFAULT_PAYOUTS_OPTIONS, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
 import { RefundPlanner } from './refund-planner.service';
-import { RefundLegs } from './refund-legs.handler';
-import { SweepLegs } from './sweep-legs.handler';
 
 /**
- * The payout process (`npm run start:payouts`): the only process besides the API that holds the
- * seed, and the only one that turns it into spending keys (money contract › Payouts 6).
+ * The payout process (`npm run start:payouts`): it decides what is paid out and refunded from where
+ * (sweeps, refunds, their outbound legs and claims) and holds no key material (issue 19 › Keys):
+ * addresses come from what the signer published, and apps/signer, the only process that reads the
+ * seed, signs what it planned. Any number of copies may run.
  */
 @Module({})
 export class PayoutsModule {
   static forRoot(config: SvcConfig, options: Partial<PayoutsOptions> = {}): DynamicModule {
-    if (!config.mnemonic) throw new Error('the payout process needs the seed (SVC_MNEMONIC)');
-    const mnemonic = config.mnemonic;
-    // issue 19 › Keys: the signer pays only destinations the API authorised with SVC_DESTINATION_KEY
-    if (!config.destinationKey) throw new Error('the payout process needs SVC_DESTINATION_KEY (it signs)');
-    const destinations = macDestinations({ key: config.destinationKey, devClock: config.devClock });
+    // issue 19 › Keys: the seed stays in apps/signer (main.ts loads the configuration without it)
+    if (config.mnemonic)
+      throw new Error('the payout process is not given the seed: only the signer (apps/signer) reads it');
     const tuning: PayoutsOptions = { ...DEFAULT_PAYOUTS_OPTIONS, ...options };
-    const signerLog = new Logger('signer');
     return {
       module: PayoutsModule,
       imports: [
         CoreModule.forRoot(config),
         RuntimeModule.forRoot(config, 'payouts'),
+        DepositKeysModule.forRoot(),
         PaymentLedgerModule,
         PayoutsDataModule,
         SignerModule.forRootAsync({
-          inject: [DataSource, ClockService, ChainRegistry],
-          useFactory: (dataSource: DataSource, clock: ClockService, registry: ChainRegistry) => ({
+          inject: [DataSource, ClockService, ChainRegistry, PublishedKeys],
+          useFactory: (dataSource: DataSource, clock: ClockService, registry: ChainRegistry, keys: PublishedKeys) => ({
             dataSource,
             clock,
             registry,
-            mnemonic,
+            published: (path: string) => keys.xpub(path),
             feePolicy: tuning.feePolicy,
-            crashAt: config.signerCrashAt,
-            destinations,
-            logger: {
-              log: (m: string) => signerLog.log(m),
-              warn: (m: string) => signerLog.warn(m),
-              error: (m: string) => signerLog.error(m),
-            },
           }),
         }),
       ],
       providers: [
         { provide: PAYOUTS_OPTIONS, useValue: tuning },
-        // sweeps and refunds follow their legs inside the signer's transactions (no trackers)
+        // a transaction the planner gives up releases its sweep or refund in the same db transaction
         SweepLegs,
         RefundLegs,
         RefundPlanner,

@@ -1,6 +1,8 @@
 import { DynamicModule, Inject, Injectable, Logger, Module, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
+  ChainConfig,
+  ChainRegistry,
   DEFAULT_POOL_LEVELS,
   DepositAddressDeriver,
   PoolLevels,
@@ -9,8 +11,18 @@ import {
 } from '@svc/chains';
 import { SvcConfig } from '@svc/config';
 import { ClockService, CoreModule } from '@svc/core';
-import { provisionRefundWallets, RefundWallets, seedRefundWalletKeys } from '@svc/signer';
+import { PaymentLedgerModule, PayoutsDataModule, RefundLegs, SweepLegs } from '@svc/payments';
+import {
+  FeePolicy,
+  macDestinations,
+  PAYOUT_FEE_POLICY,
+  provisionRefundWallets,
+  RefundWallets,
+  seedRefundWalletKeys,
+  SignerModule,
+} from '@svc/signer';
 import { opsServerProviders, RuntimeModule } from '@svc/runtime';
+import { SigningRunner } from './signing-runner.service';
 
 export const SIGNER_APP_OPTIONS = Symbol('SIGNER_APP_OPTIONS');
 
@@ -19,14 +31,18 @@ export interface SignerAppOptions {
   /** how often the pools are checked (default: SVC_JOB_INTERVAL_MS) */
   intervalMs: number;
   levels: PoolLevels;
+  /** sign on an interval and when woken (off when a test drives SigningRunner.runOnce()) */
+  autoStart: boolean;
+  /** the fee policy it signs by, for every chain or per chain (default PAYOUT_FEE_POLICY) */
+  feePolicy: Partial<FeePolicy> | ((chain: ChainConfig) => Partial<FeePolicy>);
 }
 
 /**
  * The seed's work for the seedless processes (issue 19 › Keys): at start it publishes the account
  * xpubs the API derives deposit addresses from (refusing a seed that is not the database's) and
  * fills the deposit-address pools of the families without public derivation; then it tops the
- * pools up to their low-water mark on every interval. Signing moves here after the money engine
- * (issue 18) lands; until then apps/payouts signs.
+ * pools up to their low-water mark on every interval. It signs too (SigningRunner): the one process
+ * that turns the seed into keys.
  */
 @Injectable()
 export class DepositKeysKeeper implements OnModuleDestroy {
@@ -93,14 +109,46 @@ export class SignerAppModule {
       mnemonic: config.mnemonic,
       intervalMs: config.jobIntervalMs,
       levels: DEFAULT_POOL_LEVELS,
+      autoStart: true,
+      feePolicy: PAYOUT_FEE_POLICY,
       ...options,
     };
+    // issue 19 › Keys: the signer pays only destinations the API authorised with SVC_DESTINATION_KEY
+    if (!config.destinationKey) throw new Error('the signer needs SVC_DESTINATION_KEY');
+    const destinations = macDestinations({ key: config.destinationKey, devClock: config.devClock });
+    const log = new Logger('signer');
     return {
       module: SignerAppModule,
-      imports: [CoreModule.forRoot(config), RuntimeModule.forRoot(config, 'signer')],
+      imports: [
+        CoreModule.forRoot(config),
+        RuntimeModule.forRoot(config, 'signer'),
+        PaymentLedgerModule,
+        PayoutsDataModule,
+        SignerModule.forRootAsync({
+          inject: [DataSource, ClockService, ChainRegistry],
+          useFactory: (dataSource: DataSource, clock: ClockService, registry: ChainRegistry) => ({
+            dataSource,
+            clock,
+            registry,
+            mnemonic: resolved.mnemonic,
+            feePolicy: resolved.feePolicy,
+            crashAt: config.signerCrashAt,
+            destinations,
+            logger: {
+              log: (m: string) => log.log(m),
+              warn: (m: string) => log.warn(m),
+              error: (m: string) => log.error(m),
+            },
+          }),
+        }),
+      ],
       providers: [
         { provide: SIGNER_APP_OPTIONS, useValue: resolved },
         DepositKeysKeeper,
+        // sweeps and refunds follow their legs inside the engine's transactions (no trackers)
+        SweepLegs,
+        RefundLegs,
+        SigningRunner,
         // its own /healthz and /metrics on SIGNER_PORT (docs/operations.md › Metrics)
         ...opsServerProviders(config.opsPorts.signer, config.opsHost),
       ],

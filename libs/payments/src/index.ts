@@ -23,3 +23,5 @@ export * from './payouts/payouts-data.module';
 export * from './refunds/refund.repository';
 export * from './presenters/refund.presenter';
 export * from './settlement/destination-macs';
+export * from './payouts/sweep-legs.handler';
+export * from './refunds/refund-legs.handler';

@@ -65,6 +65,11 @@ export interface SignerOptions {
 
 const SILENT: SignerLogger = { log: () => undefined, warn: () => undefined };
 
+/** The guard of a process that cannot sign anyway (no seed): nothing verifies. */
+const REFUSE_EVERY_DESTINATION: DestinationGuard = {
+  verify: () => Promise.resolve({ ok: false, reason: 'this process holds no seed and signs nothing' }),
+};
+
 export class SignerContext {
   readonly repo = new OutboundRepository();
   readonly logger: SignerLogger;
@@ -80,9 +85,11 @@ export class SignerContext {
     readonly options: SignerOptions = {},
   ) {
     this.logger = options.logger ?? SILENT;
-    // issue 19 › Keys: no signer without the check of what it pays
-    if (!options.destinations) throw new Error('the signer needs a destination guard (SVC_DESTINATION_KEY)');
-    this.destinations = options.destinations;
+    // issue 19 › Keys: no signer without the check of what it pays (a seedless planner signs nothing)
+    if (!options.destinations && keyring.canSign) {
+      throw new Error('the signer needs a destination guard (SVC_DESTINATION_KEY)');
+    }
+    this.destinations = options.destinations ?? REFUSE_EVERY_DESTINATION;
   }
 
   now(): Date {

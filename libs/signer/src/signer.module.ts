@@ -1,5 +1,8 @@
-// The signer inside a Nest process (the worker or a payout process, later): the process hands in
-// its DataSource, clock, seed and chain registry through a factory; nothing here reads apps/*.
+// The outbound engine inside a Nest process: the process hands in its DataSource, clock, chain
+// registry and keys through a factory; nothing here reads apps/*. Two kinds of process hold it:
+//   apps/signer   with the seed (`mnemonic`): it signs, so it also holds the destination guard;
+//   apps/payouts  without it (`published`): it plans (writes legs, asks the claims, quotes fees)
+//                 from the addresses the signer published, and `sign` refuses (issue 19 › Keys).
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
@@ -12,11 +15,50 @@ import { RefundWallets, seedRefundWalletKeys } from './refund-wallets';
 export interface SignerModuleOptions extends SignerOptions {
   dataSource: DataSource;
   clock: Clock;
-  mnemonic: string;
   registry: ChainRegistry;
+  /** the seed: the signing process only */
+  mnemonic?: string;
+  /** without the seed: what the signer published under an account path (throws while missing) */
+  published?: (path: string) => string;
 }
 
 export const SIGNER_MODULE_OPTIONS = Symbol('SIGNER_MODULE_OPTIONS');
+
+/** The Sui addresses the signer made, read back by a seedless process. */
+function suiPublished(o: SignerModuleOptions & { published: (path: string) => string }): SuiKeyring {
+  return SuiKeyring.published({
+    published: o.published,
+    async lookup(kind, index) {
+      const rows: Array<{ address: string }> =
+        kind === 'deposit'
+          ? await o.dataSource.query(
+              `SELECT payment_address AS address FROM payments WHERE address_kind = 'sui' AND address_index = $1`,
+              [index.toString()],
+            )
+          : await o.dataSource.query(
+              `SELECT address FROM refund_wallets WHERE address_kind = 'sui' AND address_index = $1`,
+              [index.toString()],
+            );
+      if (!rows[0]) throw new Error(`no Sui ${kind} address ${index} has been made by the signer`);
+      return rows[0].address;
+    },
+  });
+}
+
+function outboundService(o: SignerModuleOptions): OutboundService {
+  if (o.mnemonic) {
+    return new OutboundService(o.dataSource, o.registry, new EvmKeyring(o.mnemonic), o.clock, {
+      suiKeyring: new SuiKeyring(o.mnemonic),
+      ...o,
+    });
+  }
+  if (!o.published) throw new Error('the outbound engine needs the seed or the published keys');
+  const published = o.published;
+  return new OutboundService(o.dataSource, o.registry, EvmKeyring.fromXpubs(published), o.clock, {
+    suiKeyring: suiPublished({ ...o, published }),
+    ...o,
+  });
+}
 
 @Module({})
 export class SignerModule {
@@ -30,20 +72,18 @@ export class SignerModule {
       imports: options.imports ?? [],
       providers: [
         { provide: SIGNER_MODULE_OPTIONS, inject: options.inject ?? [], useFactory: options.useFactory },
-        {
-          provide: OutboundService,
-          inject: [SIGNER_MODULE_OPTIONS],
-          useFactory: (o: SignerModuleOptions) =>
-            new OutboundService(o.dataSource, o.registry, new EvmKeyring(o.mnemonic), o.clock, {
-              suiKeyring: new SuiKeyring(o.mnemonic),
-              ...o,
-            }),
-        },
+        { provide: OutboundService, inject: [SIGNER_MODULE_OPTIONS], useFactory: outboundService },
         {
           provide: RefundWallets,
           inject: [SIGNER_MODULE_OPTIONS],
           useFactory: (o: SignerModuleOptions) =>
-            new RefundWallets(o.dataSource, seedRefundWalletKeys(o.mnemonic), o.clock),
+            new RefundWallets(
+              o.dataSource,
+              o.mnemonic
+                ? seedRefundWalletKeys(o.mnemonic)
+                : { xpub: o.published as (path: string) => string, seed: null },
+              o.clock,
+            ),
         },
       ],
       exports: [OutboundService, RefundWallets],

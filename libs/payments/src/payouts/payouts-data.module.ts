@@ -6,7 +6,7 @@ import { SettlementAddressRepository } from '../settlement/settlement-address.re
 /**
  * Settlement addresses and sweeps as data (money contract › Settlement addresses, › Payouts): the
  * repositories the API, the listener's activation job and the payout process share. No keys and
- * no chain access here: signing is the payout process's (apps/payouts). Needs CoreModule (global).
+ * no chain access here: signing is the signer's (apps/signer). Needs CoreModule (global).
  */
 @Module({
   providers: [SettlementAddressRepository, SweepRepository, SettlementActivation],

@@ -162,3 +162,17 @@ export function isStuck(
     head - attempt.broadcastBlock >= BigInt(policy.stuckAfterBlocks)
   );
 }
+
+/**
+ * The service's payouts and refunds: a transaction not mined 3 minutes after its broadcast is
+ * replaced at +12.5 % (at most 8 times), handed to the node again every 30 s meanwhile; no price
+ * cap unless the operator sets one. On a chain with fast blocks (bnb: 3 s) three minutes is 60
+ * blocks: long enough not to replace what is merely waiting its turn, short enough that a payout
+ * never sits for long. The signer signs by it and the payout planner quotes by it.
+ */
+export const PAYOUT_FEE_POLICY: Readonly<Partial<FeePolicy>> = Object.freeze({
+  stuckAfterSeconds: 180,
+  rebroadcastAfterSeconds: 30,
+  replacementBumpBps: 1250,
+  maxReplacements: 8,
+});

@@ -1,6 +1,7 @@
 // The only place the service turns its seed into spending keys (money contract › Payouts 6:
 // "private keys are derived only in the process that signs"). Keys never leave this class: callers
-// get addresses and signed transactions.
+// get addresses and signed transactions. The seedless processes (apps/payouts, which plans) build
+// it from the published account xpubs instead (`EvmKeyring.fromXpubs`): the same addresses, no key.
 import { Transaction, TransactionLike, Wallet } from 'ethers';
 import { EvmAccounts } from '@svc/chains';
 import type { SignerKeyKind } from '@svc/domain';
@@ -25,11 +26,24 @@ export interface SignedTransaction {
   hash: string;
 }
 
+/** What a process without the seed says when asked to sign (issue 19 › Keys: only apps/signer signs). */
+export const NO_SEED_TO_SIGN = 'this process holds no seed: only the signer (apps/signer) signs';
+
 export class EvmKeyring {
   readonly #accounts: EvmAccounts;
+  /** false for a keyring of public material only (fromXpubs): addresses, no signature */
+  readonly canSign: boolean;
 
-  constructor(mnemonic: string) {
-    this.#accounts = new EvmAccounts(mnemonic);
+  constructor(mnemonic: string);
+  constructor(mnemonic: null, accounts: EvmAccounts);
+  constructor(mnemonic: string | null, accounts?: EvmAccounts) {
+    this.#accounts = mnemonic === null ? (accounts as EvmAccounts) : new EvmAccounts(mnemonic);
+    this.canSign = mnemonic !== null;
+  }
+
+  /** Addresses from the published account xpubs (`xpubs` throws while one is missing); `sign` refuses. */
+  static fromXpubs(xpubs: (path: string) => string): EvmKeyring {
+    return new EvmKeyring(null, EvmAccounts.fromXpubs(xpubs));
   }
 
   address(key: SignerKeyRef): string {
@@ -42,6 +56,7 @@ export class EvmKeyring {
 
   /** Signs `tx` with `key`; `from` must be the key's address (a row that names another sender is refused). */
   async sign(key: SignerKeyRef, from: string, tx: TransactionLike): Promise<SignedTransaction> {
+    if (!this.canSign) throw new Error(NO_SEED_TO_SIGN);
     const wallet = new Wallet(this.#accounts.privateKey(key.kind, key.index));
     if (wallet.address !== from) {
       throw new Error(`key ${key.kind}/${key.index} is ${wallet.address}, not the sender ${from}`);

@@ -1,28 +1,64 @@
 // The signer's Sui keys (money contract › Payouts 6: keys are derived only in the process that
-// signs). Same contract as EvmKeyring: callers get addresses and signatures, never a key.
-import { SuiAccounts } from '@svc/chains';
-import type { SignerKeyRef } from './keyring';
+// signs). Same contract as EvmKeyring: callers get addresses and signatures, never a key. Sui keys
+// are hardened ed25519 (no public derivation), so a process without the seed (apps/payouts, which
+// plans) reads the addresses the signer made: the gas tank it published, deposit addresses from
+// the payments that claimed them from the pool, refund wallets from refund_wallets.
+import { family, SuiAccounts } from '@svc/chains';
+import type { SignerKeyKind } from '@svc/domain';
+import { NO_SEED_TO_SIGN, type SignerKeyRef } from './keyring';
 
 /** The operator's Sui gas tank, m/44'/784'/1'/0'/0': the gas owner of every Sui payout. */
 export const SUI_GAS_TANK_KEY: Readonly<SignerKeyRef> = Object.freeze({ kind: 'gas_tank', index: 0n });
 
-export class SuiKeyring {
-  readonly #accounts: SuiAccounts;
+/** Where a seedless process finds the Sui addresses the signer made. */
+export interface SuiPublishedAddresses {
+  /** what the signer published under a path (throws while it is missing) */
+  published(path: string): string;
+  /** the address the signer made for a deposit or refund-wallet index (throws when there is none) */
+  lookup(kind: Exclude<SignerKeyKind, 'gas_tank'>, index: bigint): Promise<string>;
+}
 
-  constructor(mnemonic: string) {
-    this.#accounts = new SuiAccounts(mnemonic);
+export class SuiKeyring {
+  readonly #accounts: SuiAccounts | null;
+  readonly #published: SuiPublishedAddresses | null;
+  /** false for a keyring of published addresses only (`SuiKeyring.published`) */
+  readonly canSign: boolean;
+
+  constructor(mnemonic: string);
+  constructor(mnemonic: null, published: SuiPublishedAddresses);
+  constructor(mnemonic: string | null, published?: SuiPublishedAddresses) {
+    this.#accounts = mnemonic === null ? null : new SuiAccounts(mnemonic);
+    this.#published = mnemonic === null ? (published as SuiPublishedAddresses) : null;
+    this.canSign = mnemonic !== null;
   }
 
+  /** Addresses the signer made, read back; `sign` refuses. */
+  static published(source: SuiPublishedAddresses): SuiKeyring {
+    return new SuiKeyring(null, source);
+  }
+
+  /** The address of a key, from the seed (the signer only; a seedless keyring answers the gas tank alone). */
   address(key: SignerKeyRef): string {
-    return this.#accounts.address(key.kind, key.index);
+    if (this.#accounts) return this.#accounts.address(key.kind, key.index);
+    if (key.kind === 'gas_tank') return this.gasTankAddress;
+    throw new Error(`${NO_SEED_TO_SIGN}; a Sui ${key.kind} address is read back with addressOf`);
+  }
+
+  /** The address of a key, with or without the seed. */
+  async addressOf(key: SignerKeyRef): Promise<string> {
+    if (this.#accounts || key.kind === 'gas_tank') return this.address(key);
+    return (this.#published as SuiPublishedAddresses).lookup(key.kind, key.index);
   }
 
   get gasTankAddress(): string {
-    return this.address(SUI_GAS_TANK_KEY);
+    if (this.#accounts) return this.#accounts.address(SUI_GAS_TANK_KEY.kind, SUI_GAS_TANK_KEY.index);
+    const tank = family('sui').gasTank as NonNullable<ReturnType<typeof family>['gasTank']>;
+    return tank.address((this.#published as SuiPublishedAddresses).published(tank.path));
   }
 
   /** The Base64 signature of `key` over the TransactionData `bytes`; `signer` must be the key's address. */
   async sign(key: SignerKeyRef, signer: string, bytes: Uint8Array): Promise<string> {
+    if (!this.#accounts) throw new Error(NO_SEED_TO_SIGN);
     const keypair = this.#accounts.keypair(key.kind, key.index);
     if (keypair.toSuiAddress() !== signer) {
       throw new Error(`key ${key.kind}/${key.index} is ${keypair.toSuiAddress()}, not the signer ${signer}`);

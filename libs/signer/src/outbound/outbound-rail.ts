@@ -16,8 +16,8 @@ export interface OutboundRail {
   readonly config: ChainConfig;
   /** How the network fee of a token transfer is funded (the family table's `outbound.feeFunding`). */
   readonly feeFunding: OutboundSupport['feeFunding'];
-  /** The address of a key of the seed on this rail. */
-  address(key: SignerKeyRef): string;
+  /** The address of a key of the seed on this rail (a seedless process reads the ones the signer made). */
+  address(key: SignerKeyRef): Promise<string>;
   /** A destination (`to`) or token id (`token`) in the spelling the rail stores; throws OutboundRequestError. */
   parse(value: string, field: 'to' | 'token'): string;
   /**

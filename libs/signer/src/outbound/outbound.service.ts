@@ -90,7 +90,7 @@ export class OutboundService {
    */
   async plan(req: PlanRequest, m?: EntityManager): Promise<OutboundTransfer> {
     if (!m) return this.ctx.db.transaction((tx) => this.plan(req, tx));
-    const row = this.newRow(req);
+    const row = await this.newRow(req);
     // docs/money-out.md › Claims: the leg claims its amount from its source under the source's lock
     await this.claims.lock(m, { chain: row.chain, network: row.network, address: row.fromAddress }, row.createdAt);
     const existing = await this.ctx.repo.byPurpose(m, req.purpose, req.purposeId);
@@ -251,12 +251,12 @@ export class OutboundService {
 
   // ---- helpers ----------------------------------------------------------------------------
 
-  private newRow(req: PlanRequest): OutboundTransfer {
+  private async newRow(req: PlanRequest): Promise<OutboundTransfer> {
     const rail = this.rail(req.chain, req.network);
     if (req.from.kind === 'gas_tank' && req.from.index !== GAS_TANK_KEY.index) {
       throw new OutboundRequestError('The gas tank is index 0.');
     }
-    const from = rail.address(req.from);
+    const from = await rail.address(req.from);
     const to = rail.parse(req.to, 'to');
     if (to === from) throw new OutboundRequestError('A transfer to its own sender moves nothing.');
     if (req.amount !== 'all' && req.amount <= 0n) throw new OutboundRequestError('amount must be positive.');

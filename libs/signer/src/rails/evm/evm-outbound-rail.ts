@@ -22,8 +22,8 @@ export class EvmOutboundRail implements OutboundRail {
     private readonly engine: OutboundEngine,
   ) {}
 
-  address(key: SignerKeyRef): string {
-    return this.ctx.keyring.address(key);
+  address(key: SignerKeyRef): Promise<string> {
+    return Promise.resolve(this.ctx.keyring.address(key));
   }
 
   parse(value: string, field: 'to' | 'token'): string {
@@ -34,8 +34,8 @@ export class EvmOutboundRail implements OutboundRail {
     }
   }
 
-  check(req: TransferRequest): Promise<PayCheck> {
-    return checkPay(this.ctx, { ...req, to: this.parse(req.to, 'to') }, this.address(req.from));
+  async check(req: TransferRequest): Promise<PayCheck> {
+    return checkPay(this.ctx, { ...req, to: this.parse(req.to, 'to') }, await this.address(req.from));
   }
 
   advance(id: string): Promise<OutboundTransfer> {

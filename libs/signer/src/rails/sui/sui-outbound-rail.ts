@@ -88,8 +88,8 @@ export class SuiOutboundRail implements OutboundRail {
     return this.sponsored.node;
   }
 
-  address(key: SignerKeyRef): string {
-    return this.keyring.address(key);
+  address(key: SignerKeyRef): Promise<string> {
+    return this.keyring.addressOf(key);
   }
 
   parse(value: string, field: 'to' | 'token'): string {
@@ -112,7 +112,7 @@ export class SuiOutboundRail implements OutboundRail {
   // ---- quote ------------------------------------------------------------------------------
 
   async check(req: TransferRequest): Promise<PayCheck> {
-    const from = this.address(req.from);
+    const from = await this.address(req.from);
     const to = this.parse(req.to, 'to');
     const where = `${from} on ${this.config.chain}/${this.config.network}`;
     if (to === from) return { ok: false, waitReason: 'nothing_to_send', reason: 'a transfer to its own sender' };

@@ -8,9 +8,10 @@ import { EntityManager } from 'typeorm';
 import { ClockService } from '@svc/core';
 import { RefundEntity } from '@svc/db';
 import { refundFromTransfer } from '@svc/domain';
-import { PaymentLedger, RefundChanges, RefundRepository } from '@svc/payments';
+import { PaymentLedger } from '../payment-ledger';
+import { RefundChanges, RefundRepository } from './refund.repository';
 import { OutboundPurposeHandler, OutboundService, OutboundTransfer } from '@svc/signer';
-import type { LegTally } from './sweep-legs.handler';
+import type { LegTally } from '../payouts/sweep-legs.handler';
 
 @Injectable()
 export class RefundLegs implements OutboundPurposeHandler, OnModuleInit {

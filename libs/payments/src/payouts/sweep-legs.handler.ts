@@ -3,12 +3,16 @@
 // while the signer waits for the gas tank or the fee cap, completed once the transaction is final
 // (with settlement.completed), failed only when it reverted. A transaction given up unsigned
 // detaches the sweep, which the planner decides again. spec: money contract › Payouts 7, 8.
+// Registered in both processes that hold the outbound engine: the signer (its transactions move
+// on) and the payout planner (a transaction it cancels releases its sweep).
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ClockService } from '@svc/core';
 import { PaymentEntity, SweepEntity } from '@svc/db';
 import { payoutFromTransfer, sweptFromDeposit } from '@svc/domain';
-import { appendEvents, settlementCompletedEvent, SweepChanges, SweepRepository } from '@svc/payments';
+import { appendEvents } from '../events/outbox';
+import { settlementCompletedEvent } from '../events/settlement-events';
+import { SweepChanges, SweepRepository } from './sweep.repository';
 import { OutboundPurposeHandler, OutboundService, OutboundTransfer } from '@svc/signer';
 
 /** What the handlers moved since the runner last read it (the run report). */

@@ -1,0 +1,159 @@
+// The signer's loop (issue 19 › Keys: the process that reads the seed is the only one that signs):
+// every SVC_PAYOUT_INTERVAL_MS, and as soon as a planner says it wrote work (NOTIFY svc_outbound),
+// for each rail of a family with an outbound rail and RPC URLs, the engine moves every open
+// transaction on: sign, store, broadcast, receipt, replace (OutboundService.runPending, one runner
+// per rail across processes). Sweeps and refunds follow inside the engine's db transactions
+// (SweepLegs, RefundLegs), so completion, settlement.completed and the credit note commit with the
+// receipt. What to pay is decided by apps/payouts, which holds no seed; the engine checks every
+// destination against its MAC before it signs (docs/money-out.md › Destinations).
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import type { PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
+import { ChainConfig, ChainRegistry, family } from '@svc/chains';
+import { SVC_CONFIG, SvcConfig } from '@svc/core';
+import type { Network } from '@svc/domain';
+import { RefundLegs, SweepLegs } from '@svc/payments';
+import { OutboundService } from '@svc/signer';
+
+/** The channel a planner notifies after it wrote outbound work (apps/payouts › PayoutRunner). */
+export const OUTBOUND_CHANNEL = 'svc_outbound';
+
+export interface RailSigningReport {
+  chain: string;
+  network: Network;
+  /** open transactions the engine looked at */
+  advanced: number;
+  /** sweeps completed and failed in this run */
+  completed: number;
+  failed: number;
+  refunds: { completed: number; failed: number };
+  errors: string[];
+}
+
+@Injectable()
+export class SigningRunner implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('signer');
+  private timer: NodeJS.Timeout | null = null;
+  private current: Promise<unknown> | null = null;
+  private stopped = false;
+  private again = false;
+  private listener: PoolClient | null = null;
+  private readonly skipped = new Set<string>();
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly chains: ChainRegistry,
+    private readonly outbound: OutboundService,
+    private readonly sweepLegs: SweepLegs,
+    private readonly refundLegs: RefundLegs,
+    @Inject(SVC_CONFIG) private readonly config: SvcConfig,
+  ) {}
+
+  /** Starts the loop, and wakes it on the planners' notifications (createSignerApp, once the keys are checked). */
+  async start(): Promise<void> {
+    this.schedule(0);
+    try {
+      const pool = (this.db.driver as unknown as { master: { connect(): Promise<PoolClient> } }).master;
+      const client = await pool.connect();
+      client.on('notification', () => this.wake());
+      client.on('error', (err) => this.logger.warn(`listening for planned work failed: ${err.message}`));
+      await client.query(`LISTEN ${OUTBOUND_CHANNEL}`);
+      this.listener = client;
+    } catch (err) {
+      // the interval still runs every transaction on
+      this.logger.warn(`listening for planned work failed: ${(err as Error).message}`);
+    }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.current?.catch(() => undefined);
+    const listener = this.listener;
+    this.listener = null;
+    if (listener) {
+      await listener.query(`UNLISTEN ${OUTBOUND_CHANNEL}`).catch(() => undefined);
+      listener.release();
+    }
+  }
+
+  /** One run over every rail; a rail another signer is running is left out of the report. */
+  async runOnce(): Promise<RailSigningReport[]> {
+    const reports: RailSigningReport[] = [];
+    for (const rail of this.rails()) {
+      const report = await this.runRail(rail);
+      if (report) reports.push(report);
+    }
+    return reports;
+  }
+
+  /** One run of one rail; null when another signer holds it. */
+  async runRail(rail: ChainConfig): Promise<RailSigningReport | null> {
+    const before = [this.sweepLegs.tally, this.refundLegs.tally].map((t) => ({ ...t }));
+    const run = await this.outbound.runPending(rail.chain, rail.network);
+    if (!run) return null;
+    return {
+      chain: rail.chain,
+      network: rail.network,
+      advanced: run.advanced,
+      completed: this.sweepLegs.tally.completed - before[0].completed,
+      failed: this.sweepLegs.tally.failed - before[0].failed,
+      refunds: {
+        completed: this.refundLegs.tally.completed - before[1].completed,
+        failed: this.refundLegs.tally.failed - before[1].failed,
+      },
+      errors: run.errors.map((e) => `transaction ${e.id}: ${e.message}`),
+    };
+  }
+
+  /** Every rail the engine signs on: a family with an outbound rail, and an RPC URL. */
+  rails(): ChainConfig[] {
+    return this.chains.all().filter((c) => {
+      if (family(c.kind).outbound === null) return false;
+      if (c.rpcUrls.length > 0) return true;
+      const key = `${c.chain}/${c.network}`;
+      if (!this.skipped.has(key)) {
+        this.skipped.add(key);
+        this.logger.log(`${key}: no rpcUrls in the chain registry, so nothing is signed on it`);
+      }
+      return false;
+    });
+  }
+
+  /** A planner wrote work: run now (or right after the run in progress). */
+  private wake(): void {
+    if (this.stopped) return;
+    if (this.current) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  private schedule(delayMs = this.config.payoutIntervalMs): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const run = this.runOnce()
+        .then((reports) => {
+          for (const r of reports) {
+            if (r.completed || r.failed || r.refunds.completed || r.refunds.failed) {
+              this.logger.log(
+                `${r.chain}/${r.network}: ${r.advanced} transaction(s) advanced; sweeps: ${r.completed} completed, ${r.failed} failed; refunds: ${r.refunds.completed} completed, ${r.refunds.failed} failed`,
+              );
+            }
+            for (const e of r.errors) this.logger.warn(`${r.chain}/${r.network}: ${e}`);
+          }
+        })
+        .catch((err: Error) => this.logger.error(`signing run failed: ${err.message}`))
+        .finally(() => {
+          this.current = null;
+          const again = this.again;
+          this.again = false;
+          this.schedule(again ? 0 : undefined);
+        });
+      this.current = run;
+    }, delayMs);
+  }
+}
