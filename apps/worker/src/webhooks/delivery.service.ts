@@ -25,6 +25,8 @@ const STRUGGLING_ENDPOINT_SLOTS = 4;
 const USER_AGENT = 'svc-webhooks/1';
 /** A delivery whose endpoint secret does not open (SVC_DATA_KEY changed) waits this long, pending. */
 const SEALED_SECRET_RETRY_MS = 60_000;
+/** Opened endpoint secrets kept in memory (cleared when full). */
+const OPENED_SECRETS_KEPT = 1_000;
 /** An unexpected error (database down…) in a relayed delivery's first attempt: its job comes after this long. */
 const ERROR_RETRY_MS = 5_000;
 
@@ -43,6 +45,8 @@ export class DeliveryService implements OnApplicationShutdown {
   /** HTTP attempts at once in this process (WorkerOptions.concurrency), from the queue's jobs and the relay together. */
   private readonly slots: Slots;
   private readonly inHand = new Set<string>();
+  /** Endpoint secrets opened, by context and sealed value (`open`). */
+  private readonly opened = new Map<string, string>();
   private readonly logger = new Logger('webhooks');
   /** svc_webhook_deliveries_total{outcome}: each attempt's result (docs/operations.md › Metrics). */
   private readonly attempts: Counter<'outcome'> | null;
@@ -192,15 +196,30 @@ export class DeliveryService implements OnApplicationShutdown {
   private secretsOf(d: DeliveryForAttempt, now: Date): string[] {
     const context = `webhook_endpoint:${d.endpoint_id}` as const;
     try {
-      const secrets = [openSecret(this.dataKey, d.secret_sealed, context)];
+      const secrets = [this.open(d.secret_sealed, context)];
       if (d.previous_secret_sealed && d.previous_secret_expires_at && d.previous_secret_expires_at > now)
-        secrets.push(openSecret(this.dataKey, d.previous_secret_sealed, context));
+        secrets.push(this.open(d.previous_secret_sealed, context));
       return secrets;
     } catch (err) {
       if (!(err instanceof SecretBoxError)) throw err;
       // never send unsigned or wrongly signed: the delivery stays pending until the key is right
       throw new RetryLater(SEALED_SECRET_RETRY_MS, err.message);
     }
+  }
+
+  /**
+   * A sealed secret, opened once per process while it is the one stored (a rotation stores a new
+   * sealed value, so it is opened anew); a failure to open is never kept.
+   */
+  private open(sealed: string, context: `webhook_endpoint:${string}`): string {
+    const key = `${context} ${sealed}`;
+    let secret = this.opened.get(key);
+    if (secret === undefined) {
+      secret = openSecret(this.dataKey, sealed, context);
+      if (this.opened.size >= OPENED_SECRETS_KEPT) this.opened.clear();
+      this.opened.set(key, secret);
+    }
+    return secret;
   }
 
   /** The exact bytes every attempt sends: a test send's stored envelope, or the event's. */
