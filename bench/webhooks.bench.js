@@ -15,8 +15,9 @@
 // delivery of the worker, PostgreSQL, Redis and this process (the figures move with whatever else
 // runs on the machine). BENCH_EVENTS, BENCH_RATE, BENCH_REDIS_URL (default db 12),
 // BENCH_WORKER_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run; BENCH_COUNT_QUERIES=1
-// preloads bench/support/count-queries.js into the worker and prints the PostgreSQL statements and
-// Redis commands per delivery of each phase.
+// preloads bench/support/count-queries.js into the worker and prints the PostgreSQL statements,
+// Redis commands and the worker's stages (slot, gate, HTTP attempt, record) per delivery of each
+// phase, each with its mean time from call to answer.
 'use strict';
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
@@ -60,11 +61,15 @@ async function counts(worker) {
 function perDelivery(name, before, after, deliveries) {
   if (!before || !after) return;
   const lines = Object.entries(after)
-    .map(([text, [n]]) => [text, (n - (before[text]?.[0] ?? 0)) / deliveries])
+    .map(([text, [n, ms]]) => {
+      const calls = n - (before[text]?.[0] ?? 0);
+      const total = ms - (before[text]?.[1] ?? 0);
+      return [text, calls / deliveries, calls ? total / calls : 0];
+    })
     .filter(([, n]) => n >= 0.001)
     .sort((a, b) => b[1] - a[1]);
-  console.log(`\n${name}: per delivery`);
-  for (const [text, n] of lines) console.log(`  ${n.toFixed(3)}  ${text}`);
+  console.log(`\n${name}: per delivery (calls, then mean ms from call to answer)`);
+  for (const [text, n, ms] of lines) console.log(`  ${n.toFixed(3)}  ${ms.toFixed(2).padStart(8)} ms  ${text}`);
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -83,6 +83,27 @@ if (isApi && fs.existsSync(guard)) {
   };
 }
 
+// the worker's stages of one delivery, timed from call to answer (bench:webhooks): a relayed
+// delivery in all, the wait for one of the process's slots, the wait for the endpoint's gate, the
+// HTTP attempt, the wait for its record to commit (batched), and the relay's dispatch statement
+const isWorker = /apps[/\\]worker[/\\]/.test(process.argv[1] ?? '');
+const webhooks = path.join(__dirname, '../../dist/apps/worker/src/webhooks');
+function timeMethod(file, cls, method, key) {
+  const full = path.join(webhooks, file);
+  if (!isWorker || !fs.existsSync(full)) return;
+  const C = require(full)[cls];
+  const original = C?.prototype?.[method];
+  if (!original) return;
+  C.prototype[method] = function timedStage(...args) {
+    return timed(key, Promise.resolve(original.apply(this, args)));
+  };
+}
+timeMethod('delivery.service.js', 'DeliveryService', 'attemptClaimed', '(stage) relayed delivery, in all');
+timeMethod('slots.js', 'Slots', 'acquire', '(stage) wait for a delivery slot');
+timeMethod('endpoint-gate.js', 'EndpointGate', 'acquire', '(stage) wait for the endpoint gate');
+timeMethod('webhook-sender.js', 'WebhookSender', 'send', '(stage) HTTP attempt (sign excluded)');
+timeMethod('delivery.repository.js', 'DeliveryRepository', 'recordAttempt', '(stage) record the attempt (batched)');
+
 // how many writes the logs make (a line each, or one per turn of the event loop when buffered)
 const write = process.stdout.write;
 process.stdout.write = function countedWrite(...args) {

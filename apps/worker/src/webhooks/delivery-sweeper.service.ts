@@ -2,14 +2,17 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { ensureDeliveryJob } from '@svc/webhooks';
 import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { DeliveryRepository } from './delivery.repository';
+import { DeliveryService } from './delivery.service';
 import { WebhookQueue } from './webhook-queue';
 
 /**
- * A due delivery gets this long to be picked up through its own job before the sweeper looks:
- * two sweep periods, at least 2 s (production: 10 s), so a backlog that is merely waiting its turn
- * in the queue is not re-checked on every sweep.
+ * A due delivery gets this long to be picked up through its own job, or attempted by the relay
+ * that created it, before the sweeper looks: two sweep periods, at least 2 s, and at least an
+ * attempt's timeout and 2 s (as long as a job's lock), so a first attempt still running in another
+ * worker is not given a job as well (production: 12 s).
  */
-export const sweepGraceMs = (jobIntervalMs: number) => Math.max(2_000, 2 * jobIntervalMs);
+export const sweepGraceMs = (jobIntervalMs: number, timeoutMs = 0) =>
+  Math.max(2_000, 2 * jobIntervalMs, timeoutMs + 2_000);
 const SWEEP_BATCH = 1_000;
 const PARALLEL = 50;
 
@@ -27,6 +30,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
 
   constructor(
     private readonly repo: DeliveryRepository,
+    private readonly deliveries: DeliveryService,
     private readonly queue: WebhookQueue,
     private readonly clock: ClockService,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
@@ -50,10 +54,12 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** Returns how many deliveries it (re-)enqueued or promoted. */
   async sweep(): Promise<number> {
-    const ids = await this.repo.overdue(
-      new Date(this.clock.now().getTime() - sweepGraceMs(this.config.jobIntervalMs)),
-      SWEEP_BATCH,
-    );
+    const ids = await this.repo
+      .overdue(
+        new Date(this.clock.now().getTime() - sweepGraceMs(this.config.jobIntervalMs, this.config.webhookTimeoutMs)),
+        SWEEP_BATCH,
+      )
+      .then((all) => all.filter((id) => !this.deliveries.isInHand(id)));
     let woken = 0;
     for (let i = 0; i < ids.length; i += PARALLEL) {
       const results = await Promise.all(

@@ -62,14 +62,16 @@ export class DeliveryRepository {
    * undispatched events (FOR UPDATE SKIP LOCKED, so several workers share the work), stamp them,
    * and create one pending delivery per (event, enabled endpoint of its workspace that existed
    * when the event happened and whose filters match). Returns the claimed count and the new
-   * delivery ids. An event no endpoint wants gets no delivery at all.
+   * deliveries, each with what its first attempt needs (the columns `loadForAttempt` reads), so
+   * the relay attempts them at once without a job or a second read. An event no endpoint wants
+   * gets no delivery at all.
    * The match is `filterMatches` (libs/webhooks event-types.ts) in SQL: `*`, the exact type, or
    * a `prefix.*` wildcard; e2e/webhooks.e2e-spec.ts › filters and wildcards holds them together.
    * `webhook_endpoint.updated` instead goes to every other endpoint, whatever its filters.
    */
-  async dispatch(limit: number, now: Date): Promise<{ claimed: number; deliveryIds: string[] }> {
-    const rows = await this.sql.rows<{ claimed: number; ids: string[] }>(
-      'webhook_relay_dispatch',
+  async dispatch(limit: number, now: Date): Promise<{ claimed: number; deliveries: DeliveryForAttempt[] }> {
+    const rows = await this.sql.rows<DeliveryForAttempt & { claimed: number }>(
+      'webhook_relay_dispatch_load',
       `WITH claimed AS (
          SELECT id, workspace_id, type, created_at FROM events WHERE dispatched_at IS NULL
          ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED
@@ -92,12 +94,25 @@ export class DeliveryRepository {
          END
          ORDER BY c.created_at, c.id
          ON CONFLICT (endpoint_id, event_id) DO NOTHING
-         RETURNING id
-       )
-       SELECT (SELECT count(*)::int FROM stamped) AS claimed, coalesce((SELECT array_agg(id) FROM inserted), '{}') AS ids`,
+         RETURNING id, endpoint_id, event_id, event_type
+       ), n AS (SELECT count(*)::int AS claimed FROM stamped)
+       SELECT n.claimed, d.* FROM n LEFT JOIN (
+         SELECT i.id, 'pending'::varchar AS status, false AS test, 0 AS attempt_count, 0 AS run_attempts,
+                $2::timestamptz AS next_attempt_at, i.event_id, i.event_type, NULL::text AS payload,
+                w.id AS endpoint_id, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at,
+                w.enabled, c.created_at AS event_created_at, s.data::text AS event_data
+         FROM inserted i
+         JOIN webhook_endpoints w ON w.id = i.endpoint_id
+         JOIN claimed c ON c.id = i.event_id
+         JOIN stamped s ON s.id = i.event_id
+         ORDER BY c.created_at, c.id
+       ) d ON true`,
       [limit, now],
     );
-    return { claimed: rows[0].claimed, deliveryIds: rows[0].ids };
+    const claimed = rows[0]?.claimed ?? 0;
+    const deliveries: DeliveryForAttempt[] = [];
+    for (const { claimed: _claimed, ...d } of rows) if (d.id !== null) deliveries.push(d);
+    return { claimed, deliveries };
   }
 
   /** One delivery with its endpoint and event; concurrent calls share one query. */

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import {
   afterAttempt,
@@ -13,7 +13,8 @@ import { dataKeyOf, openSecret, SecretBoxError } from '@svc/config';
 import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { Metrics } from '@svc/runtime';
 import { DeliveryForAttempt, DeliveryRepository } from './delivery.repository';
-import { EndpointGate } from './endpoint-gate';
+import { EndpointGate, GateSlot } from './endpoint-gate';
+import { Slots } from './slots';
 import { WebhookSender } from './webhook-sender';
 import { DEFAULT_CONCURRENCY, WORKER_OPTIONS, WorkerOptions } from './worker-options';
 
@@ -24,6 +25,10 @@ const STRUGGLING_ENDPOINT_SLOTS = 4;
 const USER_AGENT = 'svc-webhooks/1';
 /** A delivery whose endpoint secret does not open (SVC_DATA_KEY changed) waits this long, pending. */
 const SEALED_SECRET_RETRY_MS = 60_000;
+/** Opened endpoint secrets kept in memory (cleared when full). */
+const OPENED_SECRETS_KEPT = 1_000;
+/** An unexpected error (database down…) in a relayed delivery's first attempt: its job comes after this long. */
+const ERROR_RETRY_MS = 5_000;
 
 /**
  * One attempt of one delivery (architecture › Events and webhooks): sign the exact body, POST it,
@@ -37,6 +42,12 @@ export class DeliveryService implements OnApplicationShutdown {
   private readonly gate: EndpointGate;
   readonly schedule: readonly number[];
   private readonly dataKey: Buffer;
+  /** HTTP attempts at once in this process (WorkerOptions.concurrency), from the queue's jobs and the relay together. */
+  private readonly slots: Slots;
+  private readonly inHand = new Set<string>();
+  /** Endpoint secrets opened, by context and sealed value (`open`). */
+  private readonly opened = new Map<string, string>();
+  private readonly logger = new Logger('webhooks');
   /** svc_webhook_deliveries_total{outcome}: each attempt's result (docs/operations.md › Metrics). */
   private readonly attempts: Counter<'outcome'> | null;
 
@@ -58,6 +69,7 @@ export class DeliveryService implements OnApplicationShutdown {
       production: config.env === 'production',
       allowPrivate: privateAllowList(config.webhookAllowPrivate),
     });
+    this.slots = new Slots(options.concurrency ?? DEFAULT_CONCURRENCY);
     this.gate = new EndpointGate({
       perEndpoint: Math.max(1, Math.ceil((options.concurrency ?? DEFAULT_CONCURRENCY) / 2)),
       strugglingSlots: STRUGGLING_ENDPOINT_SLOTS,
@@ -72,10 +84,49 @@ export class DeliveryService implements OnApplicationShutdown {
     this.sender.close();
   }
 
+  /**
+   * A delivery's job came up (a retry, a struggling endpoint's turn, the sweeper, a redelivery
+   * from the API): read it and attempt it.
+   */
   async attempt(deliveryId: string): Promise<void> {
     const d = await this.repo.loadForAttempt(deliveryId);
     // Gone with its endpoint, already finished, or a stale duplicate job: nothing to do.
     if (!d || d.status !== 'pending') return;
+    await this.attemptLoaded(d);
+  }
+
+  /**
+   * A delivery the relay has just created and read (DeliveryRepository.dispatch): its first
+   * attempt now, with no job in Redis and no second read. Whatever would have sent a job back to
+   * the queue (a failed attempt's next slot, a struggling endpoint) adds a delayed job for it
+   * instead; if even that fails (Redis down), the delivery is still pending in PostgreSQL and the
+   * sweeper finds it. Never rejects. While it runs the delivery is `inHand`, so this process's
+   * sweeper does not give it a job as well.
+   */
+  async attemptClaimed(
+    d: DeliveryForAttempt,
+    requeue: (id: string, delayMs: number) => Promise<unknown>,
+  ): Promise<void> {
+    this.inHand.add(d.id);
+    try {
+      await this.attemptLoaded(d);
+    } catch (err) {
+      const delayMs = err instanceof RetryLater ? err.delayMs : ERROR_RETRY_MS;
+      if (!(err instanceof RetryLater)) this.logger.warn(`delivery ${d.id}: ${(err as Error).message}`);
+      await requeue(d.id, delayMs).catch((e: Error) =>
+        this.logger.warn(`delivery ${d.id}: no job (${e.message}); the sweeper will find it`),
+      );
+    } finally {
+      this.inHand.delete(d.id);
+    }
+  }
+
+  /** Deliveries this process is attempting from the relay (they have no job to be seen in Redis). */
+  isInHand(id: string): boolean {
+    return this.inHand.has(id);
+  }
+
+  private async attemptLoaded(d: DeliveryForAttempt): Promise<void> {
     const now = this.clock.now();
     const dueIn = (d.next_attempt_at?.getTime() ?? 0) - now.getTime();
     if (dueIn > EARLY_TOLERANCE_MS) throw new RetryLater(dueIn, 'not due yet');
@@ -84,12 +135,17 @@ export class DeliveryService implements OnApplicationShutdown {
     if (body === null) return this.repo.abandon(d.id, 'event not found', now);
     const secrets = this.secretsOf(d, now);
 
-    const slot = await this.gate.acquire(d.endpoint_id);
-    if (!slot) throw new RetryLater(1_000 + Math.random() * 1_000, 'endpoint struggling');
+    // A delivery slot, then the endpoint's gate, for the HTTP attempt only: the record that follows
+    // waits for its batch's commit without holding either.
+    await this.slots.acquire();
+    let slot: GateSlot | null = null;
     const attempt = d.attempt_count + 1;
-    const attemptedAt = this.clock.now();
+    let attemptedAt = now;
     let result = { ok: false, status: null as number | null, durationMs: 0, error: 'not sent' as string | null };
     try {
+      slot = await this.gate.acquire(d.endpoint_id);
+      if (!slot) throw new RetryLater(1_000 + Math.random() * 1_000, 'endpoint struggling');
+      attemptedAt = this.clock.now();
       result = await this.sender.send(d.url, body, {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
@@ -103,7 +159,8 @@ export class DeliveryService implements OnApplicationShutdown {
         'x-svc-delivery-id': d.id,
       });
     } finally {
-      this.gate.release(slot, result.ok, result.durationMs);
+      if (slot) this.gate.release(slot, result.ok, result.durationMs);
+      this.slots.release();
     }
 
     const at = this.clock.now();
@@ -139,15 +196,30 @@ export class DeliveryService implements OnApplicationShutdown {
   private secretsOf(d: DeliveryForAttempt, now: Date): string[] {
     const context = `webhook_endpoint:${d.endpoint_id}` as const;
     try {
-      const secrets = [openSecret(this.dataKey, d.secret_sealed, context)];
+      const secrets = [this.open(d.secret_sealed, context)];
       if (d.previous_secret_sealed && d.previous_secret_expires_at && d.previous_secret_expires_at > now)
-        secrets.push(openSecret(this.dataKey, d.previous_secret_sealed, context));
+        secrets.push(this.open(d.previous_secret_sealed, context));
       return secrets;
     } catch (err) {
       if (!(err instanceof SecretBoxError)) throw err;
       // never send unsigned or wrongly signed: the delivery stays pending until the key is right
       throw new RetryLater(SEALED_SECRET_RETRY_MS, err.message);
     }
+  }
+
+  /**
+   * A sealed secret, opened once per process while it is the one stored (a rotation stores a new
+   * sealed value, so it is opened anew); a failure to open is never kept.
+   */
+  private open(sealed: string, context: `webhook_endpoint:${string}`): string {
+    const key = `${context} ${sealed}`;
+    let secret = this.opened.get(key);
+    if (secret === undefined) {
+      secret = openSecret(this.dataKey, sealed, context);
+      if (this.opened.size >= OPENED_SECRETS_KEPT) this.opened.clear();
+      this.opened.set(key, secret);
+    }
+    return secret;
   }
 
   /** The exact bytes every attempt sends: a test send's stored envelope, or the event's. */

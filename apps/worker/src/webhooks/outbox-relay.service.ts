@@ -2,7 +2,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { Client } from 'pg';
 import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { DeliveryRepository } from './delivery.repository';
+import { DeliveryService } from './delivery.service';
 import { WebhookQueue } from './webhook-queue';
+import { DEFAULT_CONCURRENCY, WORKER_OPTIONS, WorkerOptions } from './worker-options';
 
 const BATCH = 500;
 const RECONNECT_MS = 1_000;
@@ -12,11 +14,16 @@ const COALESCE_MS = 5;
 export const EVENTS_CHANNEL = 'svc_events';
 
 /**
- * The outbox relay: hands committed events to the delivery queue. Woken by NOTIFY at commit
- * (LISTEN on its own connection), and by a timer every SVC_JOB_INTERVAL_MS in case a
+ * The outbox relay: turns committed events into deliveries and attempts them. Woken by NOTIFY at
+ * commit (LISTEN on its own connection), and by a timer every SVC_JOB_INTERVAL_MS in case a
  * notification was missed. Each step claims a batch with FOR UPDATE SKIP LOCKED, creates the
- * deliveries and stamps the events in one transaction, then enqueues one job per delivery. If
- * the enqueue fails (Redis down), the rows are there and the sweeper enqueues them later.
+ * deliveries and stamps the events in one statement (one commit), which also returns what each
+ * first attempt needs; the relay then attempts them at once in this process's delivery slots
+ * (DeliveryService.attemptClaimed), without a job in Redis. Only what waits for later (the next
+ * slot of the retry schedule, a struggling endpoint's turn) becomes a delayed job. A crash
+ * mid-attempt leaves the delivery pending in PostgreSQL, where the sweeper finds it.
+ * Backpressure: the relay holds at most four times the slots' worth of deliveries in hand and
+ * claims more only when half of them are done, so a burst waits in the outbox, not in memory.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
@@ -28,13 +35,21 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private again = false;
   private stopped = false;
   private soon: NodeJS.Timeout | undefined;
+  /** First attempts started by the relay and not finished yet. */
+  private readonly inHand = new Set<Promise<void>>();
+  private readonly highWater: number;
+  private roomWaiter: (() => void) | null = null;
 
   constructor(
     private readonly repo: DeliveryRepository,
+    private readonly deliveries: DeliveryService,
     private readonly queue: WebhookQueue,
     private readonly clock: ClockService,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
-  ) {}
+    @Inject(WORKER_OPTIONS) options: WorkerOptions,
+  ) {
+    this.highWater = 4 * (options.concurrency ?? DEFAULT_CONCURRENCY);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.listen();
@@ -50,7 +65,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     const listener = this.listener;
     this.listener = null;
     await listener?.end().catch(() => undefined);
+    this.roomWaiter?.();
     await this.running;
+    // attempts in flight finish and are recorded while the database and the queue are still open
+    await Promise.all(this.inHand);
   }
 
   /** A commit was notified: run within a few milliseconds, together with the commits that follow. */
@@ -78,22 +96,42 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       do {
         this.again = false;
-        while (!this.stopped && (await this.step()) === BATCH);
+        for (;;) {
+          await this.room();
+          if (this.stopped) break;
+          const limit = Math.min(BATCH, this.highWater - this.inHand.size);
+          if ((await this.step(limit)) < limit) break;
+        }
       } while (this.again && !this.stopped);
     } catch (err) {
       this.logger.warn(`relay step failed: ${(err as Error).message}`);
     }
   }
 
-  /** One batch; returns how many events it claimed. */
-  async step(): Promise<number> {
-    const { claimed, deliveryIds } = await this.repo.dispatch(BATCH, this.clock.now());
-    if (deliveryIds.length) {
-      await this.queue.addNew(deliveryIds).catch((err: Error) => {
-        this.logger.warn(`${deliveryIds.length} deliveries not enqueued (${err.message}); the sweeper will`);
-      });
+  /** One batch; returns how many events it claimed. Their deliveries' first attempts start at once. */
+  async step(limit = BATCH): Promise<number> {
+    const { claimed, deliveries } = await this.repo.dispatch(limit, this.clock.now());
+    for (const d of deliveries) {
+      const run: Promise<void> = this.deliveries
+        .attemptClaimed(d, (id, delayMs) => this.queue.requeue(id, delayMs))
+        .finally(() => {
+          this.inHand.delete(run);
+          if (this.roomWaiter && this.inHand.size <= this.highWater / 2) this.roomWaiter();
+        });
+      this.inHand.add(run);
     }
     return claimed;
+  }
+
+  /** Resolves once at most half the high-water mark of first attempts is in hand (or at stop). */
+  private room(): Promise<void> {
+    if (this.inHand.size <= this.highWater / 2 || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.roomWaiter = () => {
+        this.roomWaiter = null;
+        resolve();
+      };
+    });
   }
 
   private async listen(): Promise<void> {

@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { DeliveryJobData, deliveryJobOptions, DELIVER_JOB, WEBHOOK_QUEUE } from '@svc/webhooks';
+import { DeliveryJobData, ensureDeliveryJob, EnsureResult, WEBHOOK_QUEUE } from '@svc/webhooks';
 
 /**
  * The worker's handle on the delivery queue (registered with BullModule in WebhookDeliveryModule);
@@ -15,12 +15,12 @@ export class WebhookQueue implements BeforeApplicationShutdown {
     this.queue.on('error', (err: Error) => this.warnThrottled(`queue: ${err.message}`));
   }
 
-  /** One job per new delivery, job id = delivery id (a second add of the same id is a no-op). */
-  async addNew(deliveryIds: string[]): Promise<void> {
-    if (!deliveryIds.length) return;
-    await this.queue.addBulk(
-      deliveryIds.map((id) => ({ name: DELIVER_JOB, data: { deliveryId: id }, opts: deliveryJobOptions(id) })),
-    );
+  /**
+   * A job for a delivery that must wait (the next slot of the retry schedule, a struggling
+   * endpoint's turn): job id = delivery id, so it never has two (ensureDeliveryJob).
+   */
+  requeue(deliveryId: string, delayMs: number): Promise<EnsureResult> {
+    return ensureDeliveryJob(this.queue, deliveryId, Math.max(1, Math.round(delayMs)));
   }
 
   private lastWarning = { message: '', at: 0 };

@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { BlockList } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import { destinationLookup, DestinationLookup, literalHostBlocked } from '@svc/webhooks';
 
 export interface SendResult {
@@ -12,6 +13,11 @@ export interface SendResult {
 }
 
 const ERROR_MAX = 500;
+/** Endpoint URLs whose parsed request options are kept (a handful in practice; cleared when full). */
+const TARGETS_KEPT = 1_000;
+
+/** An endpoint URL, parsed and checked once: its request options, or why it is never dialled. */
+type Target = { options: http.RequestOptions; isHttps: boolean; refused: null } | { refused: string };
 
 /**
  * One HTTP POST of a delivery: the exact body, no redirect followed (node's client never
@@ -36,6 +42,7 @@ export class WebhookSender {
   });
 
   private readonly lookup: DestinationLookup;
+  private readonly targets = new Map<string, Target>();
 
   constructor(private readonly opts: { timeoutMs: number; production: boolean; allowPrivate?: BlockList | null }) {
     this.lookup = destinationLookup(opts.allowPrivate ?? null);
@@ -45,6 +52,39 @@ export class WebhookSender {
     const started = performance.now();
     const result = await this.post(url, body, headers, started, true);
     return { ...result, durationMs: Math.round(performance.now() - started) };
+  }
+
+  /**
+   * The URL parsed once, with the checks that depend on it alone (an IP-literal or `localhost`
+   * host in production). A host name is still looked up and its address checked on every new
+   * connection (the `lookup` option).
+   */
+  private targetOf(url: string): Target {
+    const kept = this.targets.get(url);
+    if (kept) return kept;
+    let target: Target;
+    try {
+      const parsed = new URL(url);
+      const blocked = this.opts.production ? literalHostBlocked(parsed, this.opts.allowPrivate ?? null) : null;
+      const isHttps = parsed.protocol === 'https:';
+      target = blocked
+        ? { refused: blocked }
+        : {
+            refused: null,
+            isHttps,
+            options: {
+              ...urlToHttpOptions(parsed),
+              method: 'POST',
+              agent: isHttps ? this.httpsAgent : this.httpAgent,
+              ...(this.opts.production ? { lookup: this.lookup as unknown as http.RequestOptions['lookup'] } : {}),
+            },
+          };
+    } catch {
+      target = { refused: 'invalid url' };
+    }
+    if (this.targets.size >= TARGETS_KEPT) this.targets.clear();
+    this.targets.set(url, target);
+    return target;
   }
 
   close(): void {
@@ -59,17 +99,8 @@ export class WebhookSender {
     started: number,
     mayRetry: boolean,
   ): Promise<Omit<SendResult, 'durationMs'>> {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return Promise.resolve(failure('invalid url'));
-    }
-    if (this.opts.production) {
-      const blocked = literalHostBlocked(target, this.opts.allowPrivate ?? null);
-      if (blocked) return Promise.resolve(failure(blocked));
-    }
-    const isHttps = target.protocol === 'https:';
+    const target = this.targetOf(url);
+    if (target.refused !== null) return Promise.resolve(failure(target.refused));
     const remaining = Math.max(1, this.opts.timeoutMs - (performance.now() - started));
     return new Promise((resolve) => {
       let settled = false;
@@ -80,11 +111,9 @@ export class WebhookSender {
         clearTimeout(timer);
         resolve(r);
       };
-      const req = (isHttps ? https : http).request(target, {
-        method: 'POST',
-        agent: isHttps ? this.httpsAgent : this.httpAgent,
+      const req = (target.isHttps ? https : http).request({
+        ...target.options,
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        ...(this.opts.production ? { lookup: this.lookup as unknown as http.RequestOptions['lookup'] } : {}),
       });
       const timer = setTimeout(() => {
         req.destroy();

@@ -1,5 +1,6 @@
 // The worker's gauges (docs/operations.md › Metrics), read at scrape time: the Bull queue's depth
-// and the age of the oldest delivery still pending in PostgreSQL (the truth the queue follows).
+// (jobs only: a first attempt runs in the relay without one) and the age of the oldest delivery
+// still pending in PostgreSQL (the truth the queue follows).
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ClockService } from '@svc/core';
@@ -11,7 +12,7 @@ export class WorkerMetrics {
   constructor(metrics: Metrics, queue: WebhookQueue, db: DataSource, clock: ClockService) {
     metrics.gauge(
       'svc_webhook_queue_depth',
-      'Delivery jobs waiting, delayed (retries) or active',
+      'Delivery jobs waiting, delayed or active (retries, sweeps, redeliveries; a first attempt has none)',
       ['state'],
       async (g) => {
         const counts = await queue.queue.getJobCounts();
