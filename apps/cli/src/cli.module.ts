@@ -41,7 +41,11 @@ export class CliModule implements OnModuleDestroy {
         },
         { provide: DevPayCommand, useFactory: (db: DataSource) => new DevPayCommand(db, config), inject: [DataSource] },
         { provide: ListenCommand, useFactory: () => new ListenCommand(config) },
-        { provide: GasTankCommand, useFactory: () => new GasTankCommand(config) },
+        {
+          provide: GasTankCommand,
+          useFactory: (db: DataSource) => new GasTankCommand(db, config),
+          inject: [DataSource],
+        },
         {
           provide: DestinationsAuthoriseCommand,
           useFactory: (db: DataSource) => new DestinationsAuthoriseCommand(db, config),

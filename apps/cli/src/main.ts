@@ -89,11 +89,11 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  // Only gas-tank reads the seed (its address is derived from it); every other command derives no key.
+  // No command reads the seed (issue 19 › Keys: only the signer does); gas-tank reads what it published.
   // Only migrate reads the data key (it encrypts the secrets of rows stored before encryption at rest).
   // Only destinations:authorise reads the destination key (the one-time upgrade to destination MACs).
   const config = loadConfig(process.env, {
-    seed: argv[0] === 'gas-tank',
+    seed: false,
     dataKey: argv[0] === 'migrate',
     destinationKey: argv[0] === 'destinations:authorise',
   });

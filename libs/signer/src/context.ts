@@ -86,7 +86,7 @@ export class SignerContext {
   ) {
     this.logger = options.logger ?? SILENT;
     // issue 19 › Keys: no signer without the check of what it pays (a seedless planner signs nothing)
-    if (!options.destinations && keyring.canSign) {
+    if (!options.destinations && keyring.canSign !== false) {
       throw new Error('the signer needs a destination guard (SVC_DESTINATION_KEY)');
     }
     this.destinations = options.destinations ?? REFUSE_EVERY_DESTINATION;

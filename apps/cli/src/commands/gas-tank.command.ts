@@ -1,17 +1,18 @@
 import * as fs from 'node:fs';
+import type { DataSource } from 'typeorm';
 import {
   ChainConfig,
   ChainKind,
   ChainRegistry,
-  DepositAddressDeriver,
   family,
   gasTankAddress,
-  generateMnemonic,
+  loadAccountXpubs,
   TokenConfig,
 } from '@svc/chains';
-import { resolveMnemonic, SvcConfig } from '@svc/config';
+import { SvcConfig } from '@svc/config';
 import { formatAtomic } from '@svc/domain';
 import { parseOptions } from '../cli-args';
+import { connect } from './database';
 import { DEV_CHAINS_FILE } from './dev-pay.command';
 
 export interface GasTankArgs {
@@ -41,24 +42,32 @@ export interface GasTankLine {
  * runtime contract › Operator CLI › `gas-tank [--json]`: per (chain, network) of the registry whose
  * family has a gas tank (the family table's `gasTank`: EVM m/44'/60'/1'/0/0, one address on every
  * EVM chain; Sui m/44'/784'/1'/0'/0', the sponsor of Sui payouts) the tank's address and its native
- * balance, read through the family's balance read from the registry's RPC URLs. The address is
- * derived from the seed; no private key is ever made here. `--json` prints one JSON line per rail
+ * balance, read through the family's balance read from the registry's RPC URLs. The address comes
+ * from what the signer published in the database (an xpub, or the Sui tank's address): the CLI
+ * reads no seed (issue 19 › Keys). `--json` prints one JSON line per rail
  * (JSON lines). Outside production without SVC_CHAINS_FILE, the devnet's chains file of `npm run dev`
  * is read (as dev:pay does).
  */
 export class GasTankCommand {
-  constructor(private readonly config: SvcConfig) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly config: SvcConfig,
+  ) {}
 
   async run({ json }: GasTankArgs): Promise<void> {
-    const config = resolveMnemonic(this.config, generateMnemonic);
-    const deriver = new DepositAddressDeriver(config.mnemonic as string);
+    const config = this.config;
+    const published = await loadAccountXpubs((await connect(this.db)).manager);
     const devnet = config.env !== 'production' && fs.existsSync(DEV_CHAINS_FILE) ? DEV_CHAINS_FILE : undefined;
     const tanks = new Map<ChainKind, string | null>();
     const tankOf = (kind: ChainKind): string | null => {
       if (!tanks.has(kind))
         tanks.set(
           kind,
-          gasTankAddress(kind, (path) => deriver.published(path)),
+          gasTankAddress(kind, (path) => {
+            const value = published.get(path);
+            if (!value) throw new GasTankUnknownError();
+            return value;
+          }),
         );
       return tanks.get(kind) ?? null;
     };
@@ -114,5 +123,12 @@ export class GasTankCommand {
     } catch (err) {
       return { ...out, error: (err as Error).message.slice(0, 300) };
     }
+  }
+}
+
+/** The signer has never run on this database: it publishes the gas tanks' public keys at start. */
+export class GasTankUnknownError extends Error {
+  constructor() {
+    super('the signer has not published the gas tanks yet: start it once (npm run start:signer)');
   }
 }

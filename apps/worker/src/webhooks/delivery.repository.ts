@@ -96,7 +96,10 @@ export class DeliveryRepository {
          ON CONFLICT (endpoint_id, event_id) DO NOTHING
          RETURNING id, endpoint_id, event_id, event_type
        ), n AS (SELECT count(*)::int AS claimed FROM stamped)
-       SELECT n.claimed, d.* FROM n LEFT JOIN (
+       SELECT n.claimed, d.id, d.status, d.test, d.attempt_count, d.run_attempts, d.next_attempt_at, d.event_id,
+              d.event_type, d.payload, d.endpoint_id, d.url, d.secret_sealed, d.previous_secret_sealed,
+              d.previous_secret_expires_at, d.enabled, d.event_created_at, d.event_data
+       FROM n LEFT JOIN (
          SELECT i.id, 'pending'::varchar AS status, false AS test, 0 AS attempt_count, 0 AS run_attempts,
                 $2::timestamptz AS next_attempt_at, i.event_id, i.event_type, NULL::text AS payload,
                 w.id AS endpoint_id, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at,

@@ -31,14 +31,18 @@ export const NO_SEED_TO_SIGN = 'this process holds no seed: only the signer (app
 
 export class EvmKeyring {
   readonly #accounts: EvmAccounts;
-  /** false for a keyring of public material only (fromXpubs): addresses, no signature */
-  readonly canSign: boolean;
+  readonly #canSign: boolean;
 
   constructor(mnemonic: string);
   constructor(mnemonic: null, accounts: EvmAccounts);
   constructor(mnemonic: string | null, accounts?: EvmAccounts) {
     this.#accounts = mnemonic === null ? (accounts as EvmAccounts) : new EvmAccounts(mnemonic);
-    this.canSign = mnemonic !== null;
+    this.#canSign = mnemonic !== null;
+  }
+
+  /** false for a keyring of public material only (fromXpubs): addresses, no signature */
+  get canSign(): boolean {
+    return this.#canSign;
   }
 
   /** Addresses from the published account xpubs (`xpubs` throws while one is missing); `sign` refuses. */
@@ -56,7 +60,7 @@ export class EvmKeyring {
 
   /** Signs `tx` with `key`; `from` must be the key's address (a row that names another sender is refused). */
   async sign(key: SignerKeyRef, from: string, tx: TransactionLike): Promise<SignedTransaction> {
-    if (!this.canSign) throw new Error(NO_SEED_TO_SIGN);
+    if (!this.#canSign) throw new Error(NO_SEED_TO_SIGN);
     const wallet = new Wallet(this.#accounts.privateKey(key.kind, key.index));
     if (wallet.address !== from) {
       throw new Error(`key ${key.kind}/${key.index} is ${wallet.address}, not the sender ${from}`);

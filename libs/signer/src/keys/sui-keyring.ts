@@ -21,15 +21,17 @@ export interface SuiPublishedAddresses {
 export class SuiKeyring {
   readonly #accounts: SuiAccounts | null;
   readonly #published: SuiPublishedAddresses | null;
-  /** false for a keyring of published addresses only (`SuiKeyring.published`) */
-  readonly canSign: boolean;
 
   constructor(mnemonic: string);
   constructor(mnemonic: null, published: SuiPublishedAddresses);
   constructor(mnemonic: string | null, published?: SuiPublishedAddresses) {
     this.#accounts = mnemonic === null ? null : new SuiAccounts(mnemonic);
     this.#published = mnemonic === null ? (published as SuiPublishedAddresses) : null;
-    this.canSign = mnemonic !== null;
+  }
+
+  /** false for a keyring of published addresses only (`SuiKeyring.published`) */
+  get canSign(): boolean {
+    return this.#accounts !== null;
   }
 
   /** Addresses the signer made, read back; `sign` refuses. */
