@@ -7,6 +7,9 @@
 // BENCH_COUNT_QUERIES=1 preloads bench/support/count-queries.js into the API and prints the `pg`
 // statements each measured request sent, by text (load-independent, unlike requests/s), and the
 // mean waits for a pool connection and for the key guard's revocation round trip.
+// Every row prints the CPU ms per request of the API, of this process and of the PostgreSQL
+// backends (Linux /proc), and the run prints the CPU of one deposit address derived from the
+// xpub (the API now) and from the seed (before issue 19).
 'use strict';
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
@@ -211,8 +214,49 @@ async function bareInserts(dbUrl, dbName, workspaceId, productId) {
   };
 }
 
+/**
+ * Issue 19's figure: CPU per deposit address as the API makes it now (public derivation from the
+ * account xpub the signer published) and as it made it before issue 19 (from the seed on the
+ * request path: BIP-32 CKDpriv of the child key, then its public key; that code left the API with
+ * commit 374ed97, so its function is copied here as it was). Same addresses, same process.
+ */
+function derivationFigures() {
+  const { createHmac } = require('node:crypto');
+  const { HDNodeWallet, SigningKey, computeAddress, getBytes, toBeHex } = require('ethers');
+  const { xpubChildAddress } = require(path.join(DIST, 'libs/chains/src/derivation'));
+  const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+  const account = HDNodeWallet.fromPhrase(MNEMONIC, undefined, 'm').derivePath("m/44'/60'/0'/0");
+  const xpub = account.neuter().extendedKey;
+  const parent = {
+    key: BigInt(account.privateKey),
+    chainCode: Buffer.from(getBytes(account.chainCode)),
+    publicKey: Buffer.from(getBytes(account.publicKey)),
+  };
+  const fromSeed = (index) => {
+    const data = Buffer.alloc(37);
+    parent.publicKey.copy(data);
+    data.writeUInt32BE(index, 33);
+    const I = createHmac('sha512', parent.chainCode).update(data).digest();
+    const key = (BigInt('0x' + I.subarray(0, 32).toString('hex')) + parent.key) % N;
+    return computeAddress(SigningKey.computePublicKey(toBeHex(key, 32)));
+  };
+  const cpuMs = (fn, n) => {
+    for (let i = 0; i < 50; i++) fn(i);
+    const t0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) fn(1000 + i);
+    const t = process.cpuUsage(t0);
+    return (t.user + t.system) / 1000 / n;
+  };
+  for (let i = 0; i < 20; i++)
+    if (xpubChildAddress(xpub, i) !== fromSeed(i)) throw new Error(`address ${i} differs between the two ways`);
+  const rounds = [0, 1].map(() => [cpuMs((i) => xpubChildAddress(xpub, i), 1000), cpuMs(fromSeed, 1000)]);
+  const [pub, seed] = [0, 1].map((k) => Math.min(...rounds.map((r) => r[k])));
+  return `deposit address (EVM), CPU ms each (best of 2 × 1,000): public derivation from the xpub (the API now) ${pub.toFixed(3)}; from the seed as before issue 19 ${seed.toFixed(3)} (load ${loadavg()})`;
+}
+
 async function main() {
   const startLoad = loadavg();
+  const derivation = derivationFigures();
   let logLines = 0;
   const dbName = `svc_bench_${Date.now()}`;
   const dbUrl = `${PG}/${dbName}`;
@@ -341,6 +385,7 @@ async function main() {
       '\n(this process: autocannon for the API rows, the INSERT loop for the bare row; PostgreSQL: the backends of the bench database)',
     );
     console.log(`\nrequests sent to the API in all, warm-up included: ${requestsInAll}`);
+    console.log(`\n${derivation}`);
     const ratio = results[0].rps / results[1].rps;
     console.log(
       `\nsession create / bare INSERT = ${(ratio * 100).toFixed(1)}% (goal >= 50%, issue 23); session create p99 = ${results[0].p99} ms (goal < 50 ms)` +
