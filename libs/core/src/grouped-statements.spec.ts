@@ -102,3 +102,21 @@ test('a lot answered with the wrong number of outcomes is sent again row by row'
   expect(await Promise.all([grouped.write(1), grouped.write(2)])).toEqual(['one:1', 'one:2']);
   expect(sent).toEqual([[1, 2], [1], [2]]);
 });
+
+test('a writer that throws instead of rejecting still answers every row', async () => {
+  const grouped = new GroupedStatements<number, string>(
+    (i) => {
+      if (i === 2) throw new Error('thrown');
+      return Promise.resolve(`one:${i}`);
+    },
+    () => {
+      throw new Error('thrown by many');
+    },
+  );
+  const settled = await Promise.allSettled([1, 2, 3].map((i) => grouped.write(i)));
+  expect(settled.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+    'one:1',
+    'thrown',
+    'one:3',
+  ]);
+});

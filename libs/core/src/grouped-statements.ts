@@ -38,10 +38,12 @@ export class GroupedStatements<I, R> {
       while (this.inFlight < this.maxInFlight && this.waiting.length) {
         const lot = this.waiting.splice(0, this.maxPerStatement);
         this.inFlight++;
-        void this.send(lot).finally(() => {
-          this.inFlight--;
-          this.schedule();
-        });
+        this.send(lot)
+          .catch((err: unknown) => lot.forEach((w) => w.reject(err))) // never left unanswered (a no-op for the answered)
+          .finally(() => {
+            this.inFlight--;
+            this.schedule();
+          });
       }
     });
   }
@@ -50,9 +52,10 @@ export class GroupedStatements<I, R> {
     if (lot.length > 1) {
       let outcomes: R[] | null = null;
       try {
-        outcomes = await this.many(lot.map((w) => w.item));
-        if (outcomes.length !== lot.length)
-          throw new Error(`a grouped write answered ${outcomes.length} of ${lot.length}`);
+        const answered: R[] = await Promise.resolve().then(() => this.many(lot.map((w) => w.item)));
+        if (answered.length !== lot.length)
+          throw new Error(`a grouped write answered ${answered.length} of ${lot.length}`);
+        outcomes = answered;
       } catch {
         outcomes = null; // written again one by one below
       }
@@ -61,6 +64,12 @@ export class GroupedStatements<I, R> {
         return;
       }
     }
-    await Promise.all(lot.map((w) => this.one(w.item).then(w.resolve, w.reject)));
+    await Promise.all(
+      lot.map((w) =>
+        Promise.resolve()
+          .then(() => this.one(w.item))
+          .then(w.resolve, w.reject),
+      ),
+    );
   }
 }
