@@ -7,6 +7,9 @@
 // BENCH_COUNT_QUERIES=1 preloads bench/support/count-queries.js into the API and prints the `pg`
 // statements each measured request sent, by text (load-independent, unlike requests/s), and the
 // mean waits for a pool connection and for the key guard's revocation round trip.
+// Every row prints the CPU ms per request of the API, of this process and of the PostgreSQL
+// backends (Linux /proc), and the run prints the CPU of one deposit address derived from the
+// xpub (the API now) and from the seed (before issue 19).
 'use strict';
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
@@ -27,6 +30,8 @@ const POOL = 32; // the API's pool size (libs/core/src/core.module.ts)
 // Production refuses the well-known test mnemonics (docs/configuration.md › SVC_ENV): a fresh seed each run.
 const MNEMONIC = require('ethers').Mnemonic.fromEntropy(require('node:crypto').randomBytes(16)).phrase;
 const DATA_KEY = require('node:crypto').randomBytes(32).toString('hex');
+/** the MAC key of payout and refund destinations, required by the API in production (issue 19) */
+const DESTINATION_KEY = require('node:crypto').randomBytes(32).toString('hex');
 const NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** BENCH_ONLY=sessions: session create and the bare INSERTs only (a profile of that path alone). */
 const SESSIONS_ONLY = process.env.BENCH_ONLY === 'sessions';
@@ -37,6 +42,52 @@ const loadavg = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
+
+/**
+ * CPU ms used so far (Linux /proc; null elsewhere) by the API, by this process (the load generator
+ * or the bare INSERT loop) and by the PostgreSQL backends serving the bench database: divided by
+ * the requests of a phase, a figure that does not move with the machine's load as requests/s do.
+ */
+const TICK_MS = 1000 / 100; // USER_HZ, 100 on Linux
+function procCpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * TICK_MS;
+  } catch {
+    return null;
+  }
+}
+function cpuSnapshot(api, dbName) {
+  if (!fs.existsSync('/proc/self/stat')) return null;
+  const own = process.cpuUsage();
+  let pg = 0;
+  const backends = new Map();
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let cmd;
+    try {
+      cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!cmd.startsWith('postgres: ') || !cmd.includes(` ${dbName} `)) continue;
+    const ms = procCpuMs(pid);
+    if (ms !== null) {
+      pg += ms;
+      backends.set(pid, ms);
+    }
+  }
+  return { api: api ? procCpuMs(api.pid) : 0, self: (own.user + own.system) / 1000, pg, backends };
+}
+/** CPU ms per request between two snapshots; backends that ended between them are not counted. */
+function cpuPerRequest(before, after, requests) {
+  if (!before || !after) return null;
+  let pg = 0;
+  for (const [pid, ms] of after.backends) pg += ms - (before.backends.get(pid) ?? 0);
+  return { api: (after.api - before.api) / requests, self: (after.self - before.self) / requests, pg: pg / requests };
+}
+const cpuText = (c) => (c ? `${c.api.toFixed(3)} / ${c.self.toFixed(3)} / ${c.pg.toFixed(3)}` : 'n/a');
 
 /** The API's `pg` statement counts so far (BENCH_COUNT_QUERIES): it writes them on SIGUSR2. */
 async function queryCounts(api) {
@@ -102,7 +153,7 @@ function cannon(opts) {
   });
 }
 
-function row(name, res) {
+function row(name, res, cpu) {
   const errors = res.non2xx + res.errors;
   if (errors) {
     const codes = Object.entries(res.statusCodeStats ?? {})
@@ -110,11 +161,16 @@ function row(name, res) {
       .map(([code, { count }]) => `${count} × ${code}`);
     console.error(`${name}: ${[...codes, `${res.errors} errors, ${res.timeouts} timeouts`].join(', ')}`);
   }
-  return { name, rps: res.requests.average, p50: res.latency.p50, p99: res.latency.p99, errors };
+  return { name, rps: res.requests.average, p50: res.latency.p50, p99: res.latency.p99, errors, cpu };
 }
 
-async function bareInserts(dbUrl, workspaceId, productId) {
+async function bareInserts(dbUrl, dbName, workspaceId, productId) {
   const pool = new Pool({ connectionString: dbUrl, max: POOL });
+  // the pool's connections open before the first snapshot, so their backends are counted whole
+  await Promise.all(Array.from({ length: POOL }, () => pool.connect())).then((clients) =>
+    clients.forEach((c) => c.release()),
+  );
+  const cpu0 = cpuSnapshot(null, dbName);
   pool.on('error', () => undefined); // an idle connection ended from outside (a shared server): the pool replaces it
   let count = 0;
   const latencies = [];
@@ -144,14 +200,63 @@ async function bareInserts(dbUrl, workspaceId, productId) {
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const cpu = cpuPerRequest(cpu0, cpuSnapshot(null, dbName), count);
   await pool.end();
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  return { name: 'bare pg INSERT (same row, same pool)', rps: count / DURATION, p50: pct(50), p99: pct(99), errors: 0 };
+  return {
+    name: 'bare pg INSERT (same row, same pool)',
+    rps: count / DURATION,
+    p50: pct(50),
+    p99: pct(99),
+    errors: 0,
+    cpu,
+  };
+}
+
+/**
+ * Issue 19's figure: CPU per deposit address as the API makes it now (public derivation from the
+ * account xpub the signer published) and as it made it before issue 19 (from the seed on the
+ * request path: BIP-32 CKDpriv of the child key, then its public key; that code left the API with
+ * commit 374ed97, so its function is copied here as it was). Same addresses, same process.
+ */
+function derivationFigures() {
+  const { createHmac } = require('node:crypto');
+  const { HDNodeWallet, SigningKey, computeAddress, getBytes, toBeHex } = require('ethers');
+  const { xpubChildAddress } = require(path.join(DIST, 'libs/chains/src/derivation'));
+  const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+  const account = HDNodeWallet.fromPhrase(MNEMONIC, undefined, 'm').derivePath("m/44'/60'/0'/0");
+  const xpub = account.neuter().extendedKey;
+  const parent = {
+    key: BigInt(account.privateKey),
+    chainCode: Buffer.from(getBytes(account.chainCode)),
+    publicKey: Buffer.from(getBytes(account.publicKey)),
+  };
+  const fromSeed = (index) => {
+    const data = Buffer.alloc(37);
+    parent.publicKey.copy(data);
+    data.writeUInt32BE(index, 33);
+    const I = createHmac('sha512', parent.chainCode).update(data).digest();
+    const key = (BigInt('0x' + I.subarray(0, 32).toString('hex')) + parent.key) % N;
+    return computeAddress(SigningKey.computePublicKey(toBeHex(key, 32)));
+  };
+  const cpuMs = (fn, n) => {
+    for (let i = 0; i < 50; i++) fn(i);
+    const t0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) fn(1000 + i);
+    const t = process.cpuUsage(t0);
+    return (t.user + t.system) / 1000 / n;
+  };
+  for (let i = 0; i < 20; i++)
+    if (xpubChildAddress(xpub, i) !== fromSeed(i)) throw new Error(`address ${i} differs between the two ways`);
+  const rounds = [0, 1].map(() => [cpuMs((i) => xpubChildAddress(xpub, i), 1000), cpuMs(fromSeed, 1000)]);
+  const [pub, seed] = [0, 1].map((k) => Math.min(...rounds.map((r) => r[k])));
+  return `deposit address (EVM), CPU ms each (best of 2 × 1,000): public derivation from the xpub (the API now) ${pub.toFixed(3)}; from the seed as before issue 19 ${seed.toFixed(3)} (load ${loadavg()})`;
 }
 
 async function main() {
   const startLoad = loadavg();
+  const derivation = derivationFigures();
   let logLines = 0;
   const dbName = `svc_bench_${Date.now()}`;
   const dbUrl = `${PG}/${dbName}`;
@@ -178,6 +283,7 @@ async function main() {
       PORT: String(PORT),
       SVC_ENV: 'production',
       SVC_DATA_KEY: DATA_KEY,
+      SVC_DESTINATION_KEY: DESTINATION_KEY,
     };
     const preload = COUNT_QUERIES ? ['-r', path.join(__dirname, 'support/count-queries.js')] : [];
     api = spawn(process.execPath, [...NODE_ARGS, ...preload, path.join(DIST, 'apps/api/src/main.js')], {
@@ -229,12 +335,14 @@ async function main() {
     const counted = async (name, opts) => {
       const before = await queryCounts(api);
       const lines0 = logLines;
+      const cpu0 = cpuSnapshot(api, dbName);
       const res = await cannon(opts);
+      const cpu = cpuPerRequest(cpu0, cpuSnapshot(api, dbName), res.requests.total);
       await new Promise((r) => setTimeout(r, 100)); // the last lines reach the pipe
       const n = res.requests.total;
       console.log(`\n${name}: ${((logLines - lines0) / n).toFixed(3)} log lines per request on the API's stdout`);
       perRequest(name, before, await queryCounts(api), n);
-      return row(name, res);
+      return row(name, res, cpu);
     };
     results.push(
       await counted('POST /v1/checkout/sessions', {
@@ -244,7 +352,7 @@ async function main() {
         body: JSON.stringify({ productId: product.id, reference: 'bench-ref' }),
       }),
     );
-    results.push(await bareInserts(dbUrl, merchantId, product.id));
+    results.push(await bareInserts(dbUrl, dbName, merchantId, product.id));
     if (!SESSIONS_ONLY) {
       results.push(
         await counted('POST /v1/payments', {
@@ -265,11 +373,19 @@ async function main() {
     console.log(
       `\nbench:api — ${CONNECTIONS} connections, ${DURATION} s each, API pool ${POOL}, ${os.cpus().length} cores, load average ${startLoad} → ${loadavg()}\n`,
     );
-    console.log('| what | requests/s | p50 ms | p99 ms | errors |');
-    console.log('|---|---:|---:|---:|---:|');
+    console.log(
+      '| what | requests/s | p50 ms | p99 ms | errors | CPU ms per request: API / this process / PostgreSQL |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|');
     for (const r of results)
-      console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`);
+      console.log(
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${cpuText(r.cpu)} |`,
+      );
+    console.log(
+      '\n(this process: autocannon for the API rows, the INSERT loop for the bare row; PostgreSQL: the backends of the bench database)',
+    );
     console.log(`\nrequests sent to the API in all, warm-up included: ${requestsInAll}`);
+    console.log(`\n${derivation}`);
     const ratio = results[0].rps / results[1].rps;
     console.log(
       `\nsession create / bare INSERT = ${(ratio * 100).toFixed(1)}% (goal >= 50%, issue 23); session create p99 = ${results[0].p99} ms (goal < 50 ms)` +

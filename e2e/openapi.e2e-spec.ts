@@ -180,7 +180,7 @@ test('every route documents exactly the query parameters its handler reads', () 
   ]);
 });
 
-test('no code reads the raw query string but the input-hygiene interceptor, which checks every parameter', () => {
+test('no code reads the raw query string but the input-hygiene guard, which checks every parameter', () => {
   const raw: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { GlobalErrorFilter } from './common/error.filter';
-import { InputHygieneInterceptor } from './common/input-hygiene';
+import { InputHygieneGuard } from './common/input-hygiene';
 import { CoreModule, DepositKeysModule, SvcConfig } from '@svc/core';
 import { RuntimeModule } from '@svc/runtime';
 import { ApiKeyRevocations } from './modules/auth/api-key-revocations.service';
@@ -53,8 +53,9 @@ export class AppModule {
         ApiKeyRevocations,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
+        // last: after the key and the rate limit, before the validation pipe (common/input-hygiene.ts)
+        { provide: APP_GUARD, useClass: InputHygieneGuard },
         { provide: APP_FILTER, useClass: GlobalErrorFilter },
-        { provide: APP_INTERCEPTOR, useClass: InputHygieneInterceptor },
       ],
     };
   }

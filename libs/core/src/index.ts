@@ -5,3 +5,4 @@ export * from './deposit-keys.module';
 export * from './sql.service';
 export * from './errors';
 export * from './transaction-retry';
+export * from './grouped-statements';

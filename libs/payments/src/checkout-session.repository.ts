@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { SqlService } from '@svc/core';
+import { GroupedStatements, SqlService } from '@svc/core';
 import { CheckoutSessionEntity, PaymentEntity, ProductEntity } from '@svc/db';
 import { SessionStatus } from '@svc/domain';
 import type { SessionContext } from './presenters/session.presenter';
@@ -170,11 +170,25 @@ export class CheckoutSessionRepository {
    * only while the product row is still the version read (`xmin`, which every update of the row
    * changes, whoever makes it), checked in the same statement. 'stale' when the product changed
    * (nothing inserted: read it again), 'taken' when the idempotency key is taken.
+   *
+   * Creates that arrive while other inserts are out go in together, as one statement (one round
+   * trip and one commit for the lot, issue 23: GroupedStatements), each row with its own checks
+   * and its own outcome; an idle service sends each create alone, as before. Should a grouped
+   * statement fail, its rows are sent again one by one, so each request gets its own answer.
    */
-  async insertForProductVersion(
+  insertForProductVersion(session: CheckoutSessionEntity, productVersion: string): Promise<VersionedInsertOutcome> {
+    return this.versionedInserts.write({ session, productVersion });
+  }
+
+  private readonly versionedInserts = new GroupedStatements<VersionedInsert, VersionedInsertOutcome>(
+    (i) => this.insertOneForProductVersion(i.session, i.productVersion),
+    (lot) => this.insertManyForProductVersion(lot),
+  );
+
+  private async insertOneForProductVersion(
     s: CheckoutSessionEntity,
     productVersion: string,
-  ): Promise<'inserted' | 'taken' | 'stale'> {
+  ): Promise<VersionedInsertOutcome> {
     const rows = await this.sql.rows<{ current: number; inserted: number }>(
       'session_insert_for_product_version',
       `WITH product AS (
@@ -190,6 +204,43 @@ export class CheckoutSessionRepository {
     );
     if (rows[0].current === 0) return 'stale';
     return rows[0].inserted === 1 ? 'inserted' : 'taken';
+  }
+
+  /**
+   * insertOneForProductVersion for several sessions in one statement (one commit): the rows travel
+   * as one JSON array, each is checked against its own product version, and the idempotency key
+   * decides between rows of the same lot as between statements (the first in the lot wins).
+   */
+  private async insertManyForProductVersion(lot: VersionedInsert[]): Promise<VersionedInsertOutcome[]> {
+    const input = lot.map(({ session, productVersion }, i) => {
+      const row: Record<string, unknown> = { ord: i, product_version: productVersion };
+      sessionInsertParams(session).forEach((v, j) => (row[SESSION_INSERT_PARAM_COLUMNS[j]] = v));
+      row.metadata = session.metadata; // a JSON value of the array, the same text as the single insert's parameter
+      return row;
+    });
+    const rows = await this.sql.rows<{ ord: number; current: boolean; inserted: boolean }>(
+      'session_insert_many_for_product_version',
+      `WITH input AS (
+         SELECT ${SESSION_RECORDSET_NAMES}, product_version, ord
+         FROM json_to_recordset($1::json) AS x(${SESSION_RECORDSET_COLUMNS}, product_version text, ord int)
+       ), fresh AS (
+         SELECT i.ord, ${SESSION_INSERT_PARAM_COLUMNS.map((c) => `i.${c}`).join(', ')} FROM input i
+         JOIN products p ON p.id = i.product_id AND p.workspace_id = i.workspace_id AND p.xmin = i.product_version::xid
+       ), inserted AS (
+         INSERT INTO checkout_sessions (${SESSION_INSERT_COLUMNS})
+         SELECT ${SESSION_RECORDSET_VALUES} FROM fresh ORDER BY ord
+         ON CONFLICT (workspace_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+         RETURNING id
+       )
+       SELECT i.ord,
+              EXISTS (SELECT 1 FROM fresh f WHERE f.ord = i.ord) AS current,
+              EXISTS (SELECT 1 FROM inserted n WHERE n.id = i.id) AS inserted
+       FROM input i ORDER BY i.ord`,
+      [JSON.stringify(input)],
+    );
+    if (rows.length !== lot.length)
+      throw new Error(`grouped session insert answered ${rows.length} of ${lot.length} rows`);
+    return rows.map((r) => (!r.current ? 'stale' : r.inserted ? 'inserted' : 'taken'));
   }
 
   /** The session row, locked for update; with `skipLocked` a busy row is null (left to the next run). */
@@ -250,6 +301,49 @@ const SESSION_INSERT_COLUMNS = `id, workspace_id, source, product_id, invoice_id
   livemode, created_at, updated_at`;
 const SESSION_INSERT_VALUES = `$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
   NULL, false, NULL, $22, NULL, $23, $24, $24`;
+
+/** The names and types of $1…$24 (sessionInsertParams), for the grouped insert's JSON rows. */
+const SESSION_INSERT_PARAMS: ReadonlyArray<readonly [string, string]> = [
+  ['id', 'varchar'],
+  ['workspace_id', 'uuid'],
+  ['source', 'varchar'],
+  ['product_id', 'uuid'],
+  ['invoice_id', 'uuid'],
+  ['invoice_number', 'varchar'],
+  ['status', 'varchar'],
+  ['reference', 'varchar'],
+  ['metadata', 'json'],
+  ['reference_origin', 'varchar'],
+  ['amount', 'numeric'],
+  ['pinned_chain', 'varchar'],
+  ['network', 'varchar'],
+  ['locale', 'varchar'],
+  ['success_url', 'varchar'],
+  ['pending_url', 'varchar'],
+  ['cancel_url', 'varchar'],
+  ['expired_url', 'varchar'],
+  ['failed_url', 'varchar'],
+  ['return_url', 'varchar'],
+  ['idempotency_key', 'varchar'],
+  ['expires_at', 'timestamptz'],
+  ['livemode', 'boolean'],
+  ['created_at', 'timestamptz'],
+];
+const SESSION_INSERT_PARAM_COLUMNS = SESSION_INSERT_PARAMS.map(([name]) => name);
+const SESSION_RECORDSET_COLUMNS = SESSION_INSERT_PARAMS.map(([name, type]) => `${name} ${type}`).join(', ');
+const SESSION_RECORDSET_NAMES = SESSION_INSERT_PARAM_COLUMNS.join(', ');
+/** SESSION_INSERT_VALUES with the JSON row's columns for $1…$24. */
+const SESSION_RECORDSET_VALUES = SESSION_INSERT_VALUES.replace(
+  /\$(\d+)/g,
+  (_, n: string) => SESSION_INSERT_PARAM_COLUMNS[Number(n) - 1],
+);
+
+export type VersionedInsertOutcome = 'inserted' | 'taken' | 'stale';
+
+interface VersionedInsert {
+  session: CheckoutSessionEntity;
+  productVersion: string;
+}
 
 /** $1…$24 of a session INSERT, in SESSION_INSERT_COLUMNS order. */
 function sessionInsertParams(s: CheckoutSessionEntity): unknown[] {

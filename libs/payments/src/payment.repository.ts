@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { SqlService } from '@svc/core';
+import { GroupedStatements, SqlService } from '@svc/core';
 import { BlockchainTransactionEntity, PaymentEntity } from '@svc/db';
 import { EvaluableTransfer, Network, PaymentStatus } from '@svc/domain';
 import type { CheckoutSessionRef } from './presenters/payment.presenter';
@@ -22,6 +22,69 @@ export interface PaymentWalkPage {
   updatedAfter?: Date;
   cursor?: { updatedAt: Date; id: string };
   limit: number;
+}
+
+/** What PaymentRepository.insert takes: a new payment, before any transfer. */
+export type NewPayment = Omit<
+  PaymentEntity,
+  'receivedAmountAtomic' | 'feeBps' | 'feeAmountAtomic' | 'confirmedAt' | 'status'
+>;
+
+const PAYMENT_INSERT_COLUMNS = `id, workspace_id, chain, network, token, token_address, decimals, amount, currency,
+  expected_amount_atomic, received_amount_atomic, fee_bps, fee_amount_atomic, payment_address, address_kind,
+  address_index, status, idempotency_key, idempotency_scope, metadata, product_id, checkout_session_id,
+  expires_at, confirmed_at, created_at, updated_at`;
+
+/** The names and types of $1…$21 of a payment insert (paymentInsertParams), for the grouped insert's JSON rows. */
+const PAYMENT_INSERT_PARAMS: ReadonlyArray<readonly [string, string]> = [
+  ['id', 'uuid'],
+  ['workspace_id', 'uuid'],
+  ['chain', 'varchar'],
+  ['network', 'varchar'],
+  ['token', 'varchar'],
+  ['token_address', 'varchar'],
+  ['decimals', 'int'],
+  ['amount', 'varchar'],
+  ['currency', 'varchar'],
+  ['expected_amount_atomic', 'numeric'],
+  ['payment_address', 'varchar'],
+  ['address_kind', 'varchar'],
+  ['address_index', 'bigint'],
+  ['idempotency_key', 'varchar'],
+  ['idempotency_scope', 'varchar'],
+  ['metadata', 'json'],
+  ['product_id', 'uuid'],
+  ['checkout_session_id', 'varchar'],
+  ['expires_at', 'timestamptz'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
+];
+
+/** $1…$21 of a payment insert, in PAYMENT_INSERT_PARAMS order. */
+function paymentInsertParams(p: NewPayment): unknown[] {
+  return [
+    p.id,
+    p.workspaceId,
+    p.chain,
+    p.network,
+    p.token,
+    p.tokenAddress,
+    p.decimals,
+    p.amount,
+    p.currency,
+    p.expectedAmountAtomic?.toString() ?? null,
+    p.paymentAddress,
+    p.addressKind,
+    p.addressIndex.toString(),
+    p.idempotencyKey,
+    p.idempotencyScope,
+    JSON.stringify(p.metadata),
+    p.productId,
+    p.checkoutSessionId,
+    p.expiresAt,
+    p.createdAt,
+    p.updatedAt,
+  ];
 }
 
 /** One (chain, network). */
@@ -251,48 +314,58 @@ export class PaymentRepository {
 
   /**
    * Inserts a payment; null when its idempotency scope is taken (the database decides between
-   * concurrent creates: ON CONFLICT).
+   * concurrent creates: ON CONFLICT). Outside a transaction, payments created together go in as
+   * one statement (one round trip and one commit for the lot, issue 23: GroupedStatements), each
+   * with its own idempotency outcome; a failed lot is sent again payment by payment.
    */
-  async insert(
-    tx: EntityManager,
-    p: Omit<PaymentEntity, 'receivedAmountAtomic' | 'feeBps' | 'feeAmountAtomic' | 'confirmedAt' | 'status'>,
-  ): Promise<PaymentEntity | null> {
+  insert(tx: EntityManager, p: NewPayment): Promise<PaymentEntity | null> {
+    return tx.queryRunner ? this.insertOne(p, tx) : this.inserts.write(p);
+  }
+
+  private readonly inserts = new GroupedStatements<NewPayment, PaymentEntity | null>(
+    (p) => this.insertOne(p),
+    (lot) => this.insertMany(lot),
+  );
+
+  private async insertOne(p: NewPayment, tx?: EntityManager): Promise<PaymentEntity | null> {
     const rows = await this.sql.rows(
       'payment_insert',
-      `INSERT INTO payments (id, workspace_id, chain, network, token, token_address, decimals, amount, currency,
-         expected_amount_atomic, received_amount_atomic, fee_bps, fee_amount_atomic, payment_address, address_kind,
-         address_index, status, idempotency_key, idempotency_scope, metadata, product_id, checkout_session_id,
-         expires_at, confirmed_at, created_at, updated_at)
+      `INSERT INTO payments (${PAYMENT_INSERT_COLUMNS})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, 0, 0, $11, $12, $13, 'waiting_for_payment', $14, $15, $16,
          $17, $18, $19, NULL, $20, $21)
        ON CONFLICT (workspace_id, idempotency_scope) WHERE idempotency_scope IS NOT NULL DO NOTHING
        RETURNING ${this.paymentColumns}`,
-      [
-        p.id,
-        p.workspaceId,
-        p.chain,
-        p.network,
-        p.token,
-        p.tokenAddress,
-        p.decimals,
-        p.amount,
-        p.currency,
-        p.expectedAmountAtomic?.toString() ?? null,
-        p.paymentAddress,
-        p.addressKind,
-        p.addressIndex.toString(),
-        p.idempotencyKey,
-        p.idempotencyScope,
-        JSON.stringify(p.metadata),
-        p.productId,
-        p.checkoutSessionId,
-        p.expiresAt,
-        p.createdAt,
-        p.updatedAt,
-      ],
+      paymentInsertParams(p),
       tx,
     );
     return rows.length ? this.sql.hydrate(PaymentEntity, rows[0]) : null;
+  }
+
+  /** insertOne for several payments in one statement: the rows travel as one JSON array. */
+  private async insertMany(lot: NewPayment[]): Promise<Array<PaymentEntity | null>> {
+    const input = lot.map((p, i) => {
+      const row: Record<string, unknown> = { ord: i };
+      paymentInsertParams(p).forEach((v, j) => (row[PAYMENT_INSERT_PARAMS[j][0]] = v));
+      row.metadata = p.metadata; // a JSON value of the array, the same text as insertOne's parameter
+      return row;
+    });
+    const rows = await this.sql.rows<Record<string, unknown>>(
+      'payment_insert_many',
+      `WITH input AS (
+         SELECT ord, ${PAYMENT_INSERT_PARAMS.map(([name]) => name).join(', ')}
+         FROM json_to_recordset($1::json) AS x(ord int, ${PAYMENT_INSERT_PARAMS.map(([n, t]) => `${n} ${t}`).join(', ')})
+       )
+       INSERT INTO payments (${PAYMENT_INSERT_COLUMNS})
+       SELECT id, workspace_id, chain, network, token, token_address, decimals, amount, currency, expected_amount_atomic,
+         0, 0, 0, payment_address, address_kind, address_index, 'waiting_for_payment', idempotency_key, idempotency_scope,
+         metadata, product_id, checkout_session_id, expires_at, NULL, created_at, updated_at
+       FROM input ORDER BY ord
+       ON CONFLICT (workspace_id, idempotency_scope) WHERE idempotency_scope IS NOT NULL DO NOTHING
+       RETURNING ${this.paymentColumns}`,
+      [JSON.stringify(input)],
+    );
+    const byId = new Map(rows.map((r) => [String(r.id), this.sql.hydrate(PaymentEntity, r)]));
+    return lot.map((p) => byId.get(p.id) ?? null);
   }
 
   findTransfer(tx: EntityManager, key: TransferKey): Promise<BlockchainTransactionEntity | null> {

@@ -1,11 +1,12 @@
 // runtime contract › Input hygiene, in one place for every route: strings PostgreSQL cannot
 // store as text (a NUL, a lone UTF-16 surrogate) anywhere in the body, the query or the path,
 // repeated or bracketed query parameters, and bodies nested deeper than anything the API takes.
-// Runs on matched routes only (unknown routes stay 404), after the key guard and before the
-// validation pipe, so every refusal is a 400 naming the field.
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+// Runs on matched routes only (unknown routes stay 404), after the key guard and the rate-limit
+// guard and before the validation pipe, so every refusal is a 400 naming the field. It is the last
+// global guard, not an interceptor: with no interceptor at all, Nest skips its per-request
+// interceptor chain (an rxjs Observable and two AsyncResource.bind calls per request, issue 23).
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { Observable } from 'rxjs';
 import { badRequest } from '@svc/core';
 
 // eslint-disable-next-line no-control-regex -- the NUL is exactly what is looked for
@@ -72,8 +73,8 @@ export function paramProblems(params: Record<string, unknown>): string[] {
 }
 
 @Injectable()
-export class InputHygieneInterceptor implements NestInterceptor {
-  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+export class InputHygieneGuard implements CanActivate {
+  canActivate(ctx: ExecutionContext): boolean {
     if (ctx.getType() === 'http') {
       const req = ctx.switchToHttp().getRequest<Request>();
       const problems = [
@@ -83,6 +84,6 @@ export class InputHygieneInterceptor implements NestInterceptor {
       ];
       if (problems.length) throw badRequest(problems);
     }
-    return next.handle();
+    return true;
   }
 }
