@@ -10,13 +10,12 @@
 // looks for the receipts of every attempt it stored before anything else.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { redactRpcText } from '@svc/chains';
+import { redactRpcText, RpcResponseError } from '@svc/chains';
 import { assertUnreachable, isFinalOutboundState, type OutboundState, type OutboundWaitReason } from '@svc/domain';
 import type { SignerContext } from '../context';
 import { FeeQuote, aboveCap, feeColumns, feeFields, isStuck, quoteOf, replacementPrice } from '../fees/fees';
 import { GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
 import { ERC20, EvmRail, TxReceipt } from '../rpc/evm-rail';
-import { RpcResponseError } from '../rpc/evm-rpc-client';
 import type { SourceClaims } from './claims';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
 import type { LegToVerify } from './destination-check';
@@ -241,7 +240,7 @@ export class OutboundEngine {
         return { wait: 'fee_above_cap', message: `the price ${quote.price} wei/gas is above the cap` };
       }
     }
-    // both balances in one round trip (JsonRpcClient batches calls made together), at the block
+    // both balances in one round trip (EvmRpc batches calls made together), at the block
     // this run already read them at if it did (EvmRail.balanceBlock)
     const block = rail.balanceBlock(t.fromAddress, head);
     const [native, token] = await Promise.all([
