@@ -17,6 +17,11 @@ export interface FamilyCodec {
   depositAddressForm(address: string): string | null;
   /** A settlement address as it is stored (money contract › Settlement addresses), or what the chain wants. */
   parseSettlementAddress(chain: string, raw: string): { address: string } | { error: string };
+  /**
+   * Whether two spellings are the same address of this family (EVM checksum case, Sui's short
+   * form); false when either is not one. The signer's destination check compares with it.
+   */
+  sameAddress(a: string, b: string): boolean;
   /** Token contract / coin type / mint equality. */
   sameToken(a: string, b: string): boolean;
   /** The stored spelling of a transaction id (hash, digest or signature). */

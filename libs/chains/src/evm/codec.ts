@@ -26,6 +26,7 @@ export const evmCodec: FamilyCodec = {
       return { error: `${want}; ${a} has a wrong checksum (mixed case): check it, or send it in lower case.` };
     }
   },
+  sameAddress: (a, b) => EVM_ADDRESS.test(a) && EVM_ADDRESS.test(b) && a.toLowerCase() === b.toLowerCase(),
   sameToken: (a, b) => a.toLowerCase() === b.toLowerCase(),
   normalizeTxId: (txId) => txId.trim().toLowerCase(),
   tokenIdFormat: { pattern: EVM_ADDRESS, description: 'a 0x-prefixed 20-byte hex address' },

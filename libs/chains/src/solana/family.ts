@@ -15,6 +15,8 @@ export const solanaCodec: FamilyCodec = {
       ? { address: a }
       : { error: `address must be a Solana address on ${chain} (32 to 44 base58 characters).` };
   },
+  // base58: case is part of the address, so only the same string is the same address
+  sameAddress: (a, b) => a === b && a.trim() !== '',
   sameToken: (a, b) => a === b,
   normalizeTxId: (txId) => txId.trim(),
   tokenIdFormat: { pattern: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/, description: 'a base58 mint address' },

@@ -23,6 +23,8 @@ export const tronCodec: FamilyCodec = {
       ? { address: a }
       : { error: `address must be a Tron address on ${chain} (T followed by 33 base58 characters).` };
   },
+  // base58: case is part of the address, so only the same string is the same address
+  sameAddress: (a, b) => a === b && a.trim() !== '',
   sameToken: (a, b) => a === b,
   normalizeTxId: (txId) => txId.trim(),
   tokenIdFormat: { pattern: /^T[1-9A-HJ-NP-Za-km-z]{33}$/, description: 'a base58 Tron address starting with T' },

@@ -10,7 +10,7 @@
 // looks for the receipts of every attempt it stored before anything else.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { redactRpcText, RpcResponseError } from '@svc/chains';
+import { redactRpcText, RpcResponseError, type ChainKind } from '@svc/chains';
 import { assertUnreachable, isFinalOutboundState, type OutboundState, type OutboundWaitReason } from '@svc/domain';
 import type { SignerContext } from '../context';
 import { FeeQuote, aboveCap, feeColumns, feeFields, isStuck, quoteOf, replacementPrice } from '../fees/fees';
@@ -41,8 +41,9 @@ interface SignFacts {
 }
 
 /** The leg the destination check judges. */
-export const legOf = (t: Transfer): LegToVerify => ({
+export const legOf = (t: Transfer, kind: ChainKind): LegToVerify => ({
   transactionId: t.id,
+  kind,
   purpose: t.purpose,
   purposeId: t.purposeId,
   chain: t.chain,
@@ -64,7 +65,10 @@ export async function refuseUnverifiedDestination(
   t: Transfer,
   now: Date,
 ): Promise<boolean> {
-  const verdict = await ctx.destinations.verify(m, legOf(t));
+  const kind = ctx.registry.get(t.chain, t.network)?.kind;
+  const verdict = kind
+    ? await ctx.destinations.verify(m, legOf(t, kind))
+    : { ok: false as const, reason: `${t.chain}/${t.network} is not in the chain registry` };
   if (verdict.ok) return false;
   const message = `refused to sign ${t.purpose} ${t.purposeId} to ${t.toAddress}: ${verdict.reason}`.slice(0, 1000);
   if (t.waitReason !== 'destination_unverified' || t.error !== message) {
