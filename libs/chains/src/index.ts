@@ -1,6 +1,7 @@
 export * from './registry';
 export * from './families';
 export * from './family';
+export * from './wallet-links';
 export * from './derivation';
 export * from './sui-accounts';
 export * from './deposit-addresses';

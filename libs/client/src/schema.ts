@@ -1175,6 +1175,8 @@ export type components = {
             payment: {
                 chain: string;
                 chainId: number | null;
+                /** @enum {string|null} */
+                chainKind: "evm" | "solana" | "sui" | "tron" | null;
                 decimals: number | null;
                 expectedAmount: string;
                 expectedAmountAtomic: string | null;
@@ -5526,6 +5528,8 @@ export interface operations {
                     "application/json": {
                         chain: string;
                         chainId: number | null;
+                        /** @enum {string|null} */
+                        chainKind: "evm" | "solana" | "sui" | "tron" | null;
                         decimals: number | null;
                         expectedAmountAtomic: string | null;
                         id: string;
@@ -5913,6 +5917,8 @@ export interface operations {
                     "application/json": {
                         chain: string;
                         chainId: number | null;
+                        /** @enum {string|null} */
+                        chainKind: "evm" | "solana" | "sui" | "tron" | null;
                         decimals: number | null;
                         expectedAmountAtomic: string | null;
                         id: string;

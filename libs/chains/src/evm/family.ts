@@ -1,7 +1,8 @@
 import { xpubChildAddress } from '../derivation';
 import type { ChainFamily } from '../family';
 import type { ChainConfig, TokenConfig } from '../registry';
-import { evmCodec, evmWalletRequest } from './codec';
+import { evmCodec } from './codec';
+import { evmWalletRequest } from './wallet-link';
 import { EVM_ACCOUNT_PATHS } from './accounts';
 import { EvmRpc } from './evm-rpc';
 import { EvmTransferReader } from './evm-transfer-reader';

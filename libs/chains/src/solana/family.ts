@@ -2,6 +2,7 @@
 import { encodeBase58 } from 'ethers';
 import { ed25519Child, ed25519PublicKey } from '../derivation';
 import type { ChainFamily, FamilyCodec } from '../family';
+import { solanaWalletRequest } from './wallet-link';
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
@@ -35,7 +36,7 @@ export const solanaFamily: ChainFamily = {
   createWatcher: null,
   transferReader: null,
   readBalance: null,
-  walletRequest: ({ address }) => ({ qrText: address, uri: null }),
+  walletRequest: solanaWalletRequest,
   outbound: null,
   gasTank: null,
   refundWallet: null,

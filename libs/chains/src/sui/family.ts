@@ -7,6 +7,7 @@ import { SUI_COIN_TYPE } from './sui-transfers';
 import { suiCodec } from './codec';
 import { SuiTransferReader } from './sui-transfer-reader';
 import { SuiWatcher, SuiWatcherOptions } from './sui-watcher';
+import { suiWalletRequest } from './wallet-link';
 
 /** m/44'/784'/<account>'/0'/<index>' (SLIP-0010 ed25519): the Sui address of one key of the seed. */
 const suiAddressOf = (seed: SeedMaterial, account: number, index: number): string =>
@@ -47,8 +48,7 @@ export const suiFamily: ChainFamily = {
   createWatcher: (cfg, deps, tuning) => new SuiWatcher(cfg, deps, tuning as Partial<SuiWatcherOptions>),
   transferReader: new SuiTransferReader(),
   readBalance: readSuiBalance,
-  // No wallet URI scheme carries a Sui amount and network: the plain address.
-  walletRequest: ({ address }) => ({ qrText: address, uri: null }),
+  walletRequest: suiWalletRequest,
   // sponsored transactions: the Sui gas tank is the gas owner of every payout and refund (issue 22)
   outbound: { feeFunding: 'sponsored', sweepsNative: false, nativeManualReason: 'native_sui' },
   // m/44'/784'/1'/0'/0': the sponsor of every Sui payout; hardened, so the signer publishes the address itself

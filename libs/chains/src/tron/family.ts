@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { encodeBase58 } from 'ethers';
 import { xpubChildAddress } from '../derivation';
 import type { ChainFamily, FamilyCodec } from '../family';
+import { tronWalletRequest } from './wallet-link';
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 const sha256 = (data: Buffer): Buffer => createHash('sha256').update(data).digest();
@@ -43,7 +44,7 @@ export const tronFamily: ChainFamily = {
   createWatcher: null,
   transferReader: null,
   readBalance: null,
-  walletRequest: ({ address }) => ({ qrText: address, uri: null }),
+  walletRequest: tronWalletRequest,
   outbound: null,
   gasTank: null,
   refundWallet: null,

@@ -1,3 +1,4 @@
+import type { ChainKind } from '@svc/chains';
 import type { InvoiceEntity } from '@svc/db';
 import { formatAtomic, normalizeDecimal } from '@svc/domain';
 import { expectedAmountOf, invoiceObject } from '@svc/payments';
@@ -17,6 +18,7 @@ export function publicSessionView(
   opts: {
     url: string;
     chainId: number | null;
+    chainKind: ChainKind | null;
     returnUrl: string | null;
     invoice: InvoiceEntity | null;
     payUrl: string;
@@ -67,6 +69,7 @@ export function publicSessionView(
       id: p.id,
       chain: p.chain,
       chainId: opts.chainId,
+      chainKind: opts.chainKind,
       token: p.token,
       tokenAddress: p.tokenAddress,
       decimals: p.decimals,
