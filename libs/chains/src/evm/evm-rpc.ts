@@ -2,7 +2,7 @@
 // balance reads and the signer: a timeout on every HTTP request, calls of the same turn sent as
 // one JSON-RPC batch, failover over the chain's rpcUrls with a backoff per endpoint, retries of
 // reads only, and the RPC URL (which may carry a provider key) redacted from every error it throws.
-import { redactRpcText, rpcEndpointLabel } from '../rpc-url';
+import { redactRpcText, rpcEndpointLabel, splitCredentials } from '../rpc-url';
 
 /** Why a call failed, as far as choosing what to do next goes. */
 export type RpcFailure = 'rate_limited' | 'range_too_large' | 'unavailable' | 'bad_response';
@@ -443,21 +443,6 @@ export class EvmRpc implements EvmRpcClient {
     for (let i = 1; i < n; i++) if (this.endpoints[i].coolUntil < this.endpoints[best].coolUntil) best = i;
     this.index = best;
   }
-}
-
-/** https://user:key@host/… → the URL without them and a Basic authorization header. */
-function splitCredentials(url: string): { fetchUrl: string; authorization: string | null } {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return { fetchUrl: url, authorization: null };
-  }
-  if (!u.username && !u.password) return { fetchUrl: url, authorization: null };
-  const pair = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
-  u.username = '';
-  u.password = '';
-  return { fetchUrl: u.toString(), authorization: `Basic ${Buffer.from(pair).toString('base64')}` };
 }
 
 /** Worth another try on another endpoint: the endpoint failed, not the request. */
