@@ -1175,8 +1175,7 @@ export type components = {
             payment: {
                 chain: string;
                 chainId: number | null;
-                /** @enum {string|null} */
-                chainKind: "evm" | "solana" | "sui" | "tron" | null;
+                chainKind: string | null;
                 decimals: number | null;
                 expectedAmount: string;
                 expectedAmountAtomic: string | null;
@@ -5528,8 +5527,7 @@ export interface operations {
                     "application/json": {
                         chain: string;
                         chainId: number | null;
-                        /** @enum {string|null} */
-                        chainKind: "evm" | "solana" | "sui" | "tron" | null;
+                        chainKind: string | null;
                         decimals: number | null;
                         expectedAmountAtomic: string | null;
                         id: string;
@@ -5917,8 +5915,7 @@ export interface operations {
                     "application/json": {
                         chain: string;
                         chainId: number | null;
-                        /** @enum {string|null} */
-                        chainKind: "evm" | "solana" | "sui" | "tron" | null;
+                        chainKind: string | null;
                         decimals: number | null;
                         expectedAmountAtomic: string | null;
                         id: string;

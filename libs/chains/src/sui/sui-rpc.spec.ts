@@ -81,7 +81,7 @@ describe('SuiRpc', () => {
     const rpc = new SuiRpc([slow.url, bad.url, good.url], { ...fast, timeoutMs: 200 });
     expect(await rpc.query(EPOCH)).toEqual({ epoch: { epochId: 7 } });
     expect(rpc.label).toBe(good.url);
-    const viaSdk = await rpc.client.query({ query: EPOCH });
+    const viaSdk = await rpc.client.query({ query: EPOCH, variables: {} });
     expect(viaSdk.data).toEqual({ epoch: { epochId: 7 } });
     expect(good.requests).toHaveLength(2);
   });

@@ -1,4 +1,3 @@
-import type { ChainKind } from '@svc/chains';
 import { BlockchainTransactionEntity, PaymentEntity } from '@svc/db';
 import { formatAtomic } from '@svc/domain';
 
@@ -105,7 +104,7 @@ export function publicPayment(p: PaymentEntity, latestTransfers: BlockchainTrans
  * chain's family (`chainKind`, whose row of the family table builds the link) and its chain id
  * (null off EVM).
  */
-export function publicRail(p: PaymentEntity, chainId: number | null, chainKind: ChainKind | null) {
+export function publicRail(p: PaymentEntity, chainId: number | null, chainKind: string | null) {
   return {
     id: p.id,
     chain: p.chain,

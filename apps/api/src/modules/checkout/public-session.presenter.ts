@@ -1,4 +1,3 @@
-import type { ChainKind } from '@svc/chains';
 import type { InvoiceEntity } from '@svc/db';
 import { formatAtomic, normalizeDecimal } from '@svc/domain';
 import { expectedAmountOf, invoiceObject } from '@svc/payments';
@@ -18,7 +17,8 @@ export function publicSessionView(
   opts: {
     url: string;
     chainId: number | null;
-    chainKind: ChainKind | null;
+    /** the family-table kind of the rail (a plain string to clients: families arrive without an API change) */
+    chainKind: string | null;
     returnUrl: string | null;
     invoice: InvoiceEntity | null;
     payUrl: string;
