@@ -5,6 +5,8 @@ const swc = ['@swc/jest', JSON.parse(require('fs').readFileSync(__dirname + '/.s
 const moduleNameMapper = {
   // tsconfig.json paths: @svc/migrations is the migrations folder, every other @svc/<name> is libs/<name>/src.
   '^@svc/migrations$': '<rootDir>/migrations',
+  // apps/pay's one import from libs/chains: the wallet links, which import nothing (browser-safe)
+  '^@svc/chains/wallet-links$': '<rootDir>/libs/chains/src/wallet-links',
   '^@svc/([a-z-]+)$': '<rootDir>/libs/$1/src',
 };
 module.exports = {

@@ -4,9 +4,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChainRegistry } from '@svc/chains';
+import { ChainRegistry, SuiNode } from '@svc/chains';
 import { DEV_SUI_USDC, SUI, randomSuiAddress, startDevSui } from '@svc/devnet';
-import { SuiKeyring, SuiNode } from '@svc/signer';
+import { SuiKeyring } from '@svc/signer';
 import { SuiSponsoredRail } from '../libs/signer/src/rails/sui/sui-sponsored';
 import { familyConformance } from './support/family-conformance';
 

@@ -812,7 +812,7 @@ describe('GET /v1/public/payments/:id (public payment projection)', () => {
     });
   });
 
-  test('GET /v1/public/payments/:id/rail: the chain id, token contract, decimals and atomic amount a wallet link needs', async () => {
+  test('GET /v1/public/payments/:id/rail: the chain id, family, token contract, decimals and atomic amount a wallet link needs', async () => {
     const p = await createOk(m, paymentBody({ amount: '37.5' }));
     const res = await publicApi(t).get(`/v1/public/payments/${p.id}/rail`);
     expect(res.status).toBe(200);
@@ -821,6 +821,7 @@ describe('GET /v1/public/payments/:id (public payment projection)', () => {
       chain: 'bnb',
       network: 'mainnet',
       chainId: 56,
+      chainKind: 'evm',
       token: 'USDC',
       tokenAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
       decimals: 18,
@@ -837,6 +838,7 @@ describe('GET /v1/public/payments/:id (public payment projection)', () => {
     expect((await publicApi(t).get(`/v1/public/payments/${sui.id}/rail`)).body).toMatchObject({
       chain: 'sui',
       chainId: null,
+      chainKind: 'sui',
       decimals: 6,
       expectedAmountAtomic: '2000000',
     });

@@ -7,7 +7,8 @@
 // transfer arrives. Refunds the same: a native SUI refund from the deposit address and a USDC refund
 // from the Sui refund wallet, each killed at both points, reach the buyer once.
 import { fundDevSuiAccount, randomSuiAddress } from '@svc/devnet';
-import { depositKey, SuiNode } from '@svc/signer';
+import { SuiNode } from '@svc/chains';
+import { depositKey } from '@svc/signer';
 import { SuiSponsoredRail } from '../libs/signer/src/rails/sui/sui-sponsored';
 import type { CrashPoint } from './support/processes';
 import { DEV_SUI_USDC, Row, SUI, SuiPayoutsHarness, startSuiPayoutsHarness } from './support/sui-payouts-harness';

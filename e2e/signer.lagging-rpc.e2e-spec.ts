@@ -4,7 +4,8 @@
 // signs anything new for the row, and never signs a second transaction while the first can land:
 // the buyer is paid exactly once.
 import { randomUUID } from 'node:crypto';
-import { JsonRpcClient, OutboundService, refundWalletKey } from '@svc/signer';
+import { EvmRpc } from '@svc/chains';
+import { OutboundService, refundWalletKey } from '@svc/signer';
 import { RpcProxy, startRpcProxy } from './support/rpc-proxy';
 import { ether, freshAddress, SignerHarness, startSignerHarness } from './support/signer-harness';
 
@@ -18,7 +19,10 @@ beforeAll(async () => {
   h = await startSignerHarness({ confirmations: 2 });
   proxy = await startRpcProxy(h.node.url);
   // rebroadcast on every step, so the lagging answers are met at once
-  s = await h.service({ rpc: () => new JsonRpcClient([proxy.url]), feePolicy: { rebroadcastAfterSeconds: 0 } });
+  s = await h.service({
+    rpc: () => new EvmRpc([proxy.url]),
+    feePolicy: { rebroadcastAfterSeconds: 0 },
+  });
 });
 afterAll(async () => {
   await proxy?.close();

@@ -4,8 +4,8 @@
 // keeps nothing; executing the stored bytes again pays nothing twice; the fence (gas coin + input
 // versions) tells a dead attempt from a landed one; the tank's gas coins are handed out once.
 import { DevSui, DEV_SUI_SETTLEMENT, DEV_SUI_USDC, SUI, fundDevSuiAccount, startDevSui } from '@svc/devnet';
-import { generateMnemonic } from '@svc/chains';
-import { SuiKeyring, SuiNode, depositKey, refundWalletKey } from '@svc/signer';
+import { generateMnemonic, SuiNode } from '@svc/chains';
+import { SuiKeyring, depositKey, refundWalletKey } from '@svc/signer';
 import { SuiSponsoredRail } from '../libs/signer/src/rails/sui/sui-sponsored';
 
 jest.setTimeout(60_000);

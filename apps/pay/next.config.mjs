@@ -26,7 +26,8 @@ const nextConfig = {
   eslint: { ignoreDuringBuilds: true },
   outputFileTracingRoot: path.join(here, '..', '..'),
   // The pages share the spec's unions and id shapes with the API: `@svc/domain` (tsconfig paths,
-  // pure TypeScript outside apps/pay, compiled with the pages).
+  // pure TypeScript outside apps/pay, compiled with the pages), and the family table's wallet
+  // links: `@svc/chains/wallet-links` (files that import nothing).
   // Bodies are at most 16 kB (lib/relay.ts MAX_BODY_BYTES): what Next.js buffers for the
   // middleware is capped at that size too (its default is 10 MB).
   experimental: { externalDir: true, middlewareClientMaxBodySize: 16 * 1024 },

@@ -6,6 +6,7 @@ const payment = (over: Partial<PaymentView> = {}): PaymentView => ({
   chain: 'bnb',
   network: 'mainnet',
   chainId: 56,
+  chainKind: 'evm',
   token: 'USDC',
   tokenAddress: '0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d',
   decimals: 18,

@@ -27,6 +27,7 @@ export const session = (
           id: 'p',
           chain: 'bnb',
           chainId: 56,
+          chainKind: 'evm',
           token: 'USDC',
           tokenAddress: null,
           decimals: 18,

@@ -30,8 +30,10 @@ export interface PaymentView {
   id: string;
   chain: string;
   network: Network;
-  /** EVM chain id, null off EVM or when the registry does not know it */
+  /** the registry's chain id, null when the chain's family has none or it is not known */
   chainId: number | null;
+  /** the chain's family (the API's `chainKind`): its row of the family table builds the wallet link */
+  chainKind: string | null;
   token: string;
   /** ERC-20 contract; null for a native coin or an unregistered token */
   tokenAddress: string | null;
@@ -115,6 +117,7 @@ export interface PaymentRail {
   chain: string;
   network: Network;
   chainId: number | null;
+  chainKind: string | null;
   token: string;
   tokenAddress: string | null;
   decimals: number | null;
@@ -194,6 +197,7 @@ export function linkPayment(p: PublicPayment, rail: PaymentRail | null): Payment
     chain: p.chain,
     network: p.network,
     chainId: rail?.chainId ?? null,
+    chainKind: rail?.chainKind ?? null,
     token: p.token,
     tokenAddress: rail?.tokenAddress ?? null,
     decimals: rail?.decimals ?? null,

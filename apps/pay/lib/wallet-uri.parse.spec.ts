@@ -13,6 +13,7 @@ const payment = (over: Partial<PaymentView> = {}): PaymentView => ({
   chain: 'bnb',
   network: 'mainnet',
   chainId: 56,
+  chainKind: 'evm',
   token: 'USDC',
   tokenAddress: USDC,
   decimals: 18,

@@ -1,4 +1,7 @@
-// EIP-681 links the QR code carries (lib/wallet-uri.ts).
+// The page's wallet link comes from the family table (libs/chains/src/<family>/wallet-link.ts,
+// whose own specs hold the EIP-681 cases): here, that the page asks it for the right family and
+// amount, and that a chain the table does not know gets the plain address.
+import { walletRequestFor } from '@svc/chains/wallet-links';
 import type { PaymentView } from './types';
 import { walletRequest } from './wallet-uri';
 
@@ -10,6 +13,7 @@ const payment = (over: Partial<PaymentView> = {}): PaymentView => ({
   chain: 'bnb',
   network: 'mainnet',
   chainId: 56,
+  chainKind: 'evm',
   token: 'USDC',
   tokenAddress: USDC,
   decimals: 18,
@@ -22,40 +26,28 @@ const payment = (over: Partial<PaymentView> = {}): PaymentView => ({
   ...over,
 });
 
-test('ERC-20: ethereum:<token>@<chainId>/transfer?address=<to>&uint256=<atomic>', () => {
-  const uri = `ethereum:${USDC}@56/transfer?address=${TO}&uint256=37000000000000000000`;
-  expect(walletRequest(payment())).toEqual({ qrText: uri, uri });
-});
-
-test('native coin: ethereum:<to>@<chainId>?value=<atomic>', () => {
-  const p = payment({
-    token: 'BNB',
-    tokenAddress: null,
-    expectedAmount: '0.25',
-    expectedAmountAtomic: '250000000000000000',
+const asked = (p: PaymentView, atomic: bigint | null) =>
+  walletRequestFor(p.chainKind, {
+    address: p.paymentAddress,
+    chainId: p.chainId,
+    tokenAddress: p.tokenAddress,
+    atomic,
   });
-  expect(walletRequest(p).uri).toBe(`ethereum:${TO}@56?value=250000000000000000`);
+
+test("the family's row, asked for the whole amount", () => {
+  const p = payment();
+  expect(walletRequest(p)).toEqual(asked(p, 37_000_000_000_000_000_000n));
+  expect(walletRequest(p).uri).toBe(`ethereum:${USDC}@56/transfer?address=${TO}&uint256=37000000000000000000`);
 });
 
 test('underpaid: the link asks for the rest only', () => {
   const p = payment({ status: 'underpaid', receivedAmount: '10.5' });
-  expect(walletRequest(p).uri).toBe(`ethereum:${USDC}@56/transfer?address=${TO}&uint256=26500000000000000000`);
+  expect(walletRequest(p)).toEqual(asked(p, 26_500_000_000_000_000_000n));
 });
 
-test('Sui, an EVM chain without a known chain id, an unregistered token: the plain address', () => {
-  const suiAddress = `0x${'ab'.repeat(32)}`;
-  expect(
-    walletRequest(
-      payment({
-        chain: 'sui',
-        chainId: null,
-        paymentAddress: suiAddress,
-        decimals: 6,
-        tokenAddress: '0x5d4b::coin::COIN',
-      }),
-    ),
-  ).toEqual({ qrText: suiAddress, uri: null });
-  expect(walletRequest(payment({ chain: 'brokerchain', chainId: null }))).toEqual({ qrText: TO, uri: null });
+test('a family the table does not know, or none: the plain address', () => {
+  expect(walletRequest(payment({ chainKind: null }))).toEqual({ qrText: TO, uri: null });
+  expect(walletRequest(payment({ chainKind: 'bitcoin' }))).toEqual({ qrText: TO, uri: null });
   expect(walletRequest(payment({ decimals: null, expectedAmountAtomic: null, tokenAddress: null }))).toEqual({
     qrText: TO,
     uri: null,

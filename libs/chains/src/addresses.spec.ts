@@ -1,4 +1,5 @@
 import { depositAddressForm, parseSettlementAddress, watchAddress } from './addresses';
+import { family } from './families';
 import { sameAddress } from './registry';
 
 describe('address spellings per chain kind', () => {
@@ -31,6 +32,35 @@ describe('address spellings per chain kind', () => {
     ).toBe(true);
     expect(sameAddress('sui', '0x2::sui::SUI', `0x${'0'.repeat(63)}2::sui::SUI`)).toBe(true);
     expect(sameAddress('sui', '0x2::sui::SUI', '0x2::coin::COIN')).toBe(false);
+  });
+});
+
+describe("codec.sameAddress: one address in two spellings, per family (the signer's destination check)", () => {
+  const checksummed = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
+  it('EVM: checksum case does not matter; only 20-byte hex addresses compare', () => {
+    const c = family('evm').codec;
+    expect(c.sameAddress(checksummed, checksummed.toLowerCase())).toBe(true);
+    expect(c.sameAddress(checksummed, '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92267')).toBe(false);
+    expect(c.sameAddress('0x1234', '0x1234')).toBe(false);
+    expect(c.sameAddress(` ${checksummed}`, checksummed)).toBe(false);
+  });
+
+  it('Sui: the short form and hex case are one address', () => {
+    const c = family('sui').codec;
+    expect(c.sameAddress('0x2', `0x${'0'.repeat(63)}2`)).toBe(true);
+    expect(c.sameAddress(`0x${'AB'.repeat(32)}`, `0x${'ab'.repeat(32)}`)).toBe(true);
+    expect(c.sameAddress('0x2', '0x3')).toBe(false);
+    expect(c.sameAddress('0x2::sui::SUI', '0x2::sui::SUI')).toBe(false);
+  });
+
+  it('Solana and Tron: only the same string (base58 is case-sensitive)', () => {
+    for (const kind of ['solana', 'tron'] as const) {
+      const c = family(kind).codec;
+      expect(c.sameAddress('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toBe(true);
+      expect(c.sameAddress('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'tr7nhqjekqxgtci8q8zy4pl8otszgjlj6t')).toBe(false);
+      expect(c.sameAddress('', '')).toBe(false);
+    }
   });
 });
 

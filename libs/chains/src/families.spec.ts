@@ -2,7 +2,8 @@
 // tank and how a refund wallet is made give the same addresses as the seed's accounts always did.
 import { EvmAccounts } from './evm/accounts';
 import { DepositAddressDeriver, gasTankAddress } from './deposit-addresses';
-import { family, sweepSupport } from './families';
+import { CHAIN_KINDS, family, sweepSupport } from './families';
+import { WALLET_REQUESTS, walletRequestFor } from './wallet-links';
 import { sweepSupportOf } from '@svc/domain';
 import { seedMaterial } from './derivation';
 import { SuiAccounts } from './sui-accounts';
@@ -68,4 +69,13 @@ describe('what can be swept (money contract › Payouts 4 and 9)', () => {
       reason: 'no_sweep_support',
     });
   });
+});
+
+test("the hosted page's wallet requests (wallet-links.ts, what apps/pay compiles) are the family table's", () => {
+  for (const kind of CHAIN_KINDS) expect(WALLET_REQUESTS[kind]).toBe(family(kind).walletRequest);
+  expect(Object.keys(WALLET_REQUESTS).sort()).toEqual([...CHAIN_KINDS].sort());
+  const input = { address: 'addr', chainId: null, tokenAddress: null, atomic: 5n };
+  expect(walletRequestFor('bitcoin', input)).toEqual({ qrText: 'addr', uri: null });
+  expect(walletRequestFor(null, input)).toEqual({ qrText: 'addr', uri: null });
+  expect(walletRequestFor('toString', input)).toEqual({ qrText: 'addr', uri: null });
 });

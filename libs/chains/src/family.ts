@@ -8,6 +8,7 @@ import type { ObservedTransfer, TransferSink } from './observed-transfer';
 import type { ChainConfig, TokenConfig } from './registry';
 import type { ChainWatcher, WatchSet } from './watch/chain-watcher';
 import type { ExpiryHolds } from './watch/expiry-passes';
+import type { WalletRequest, WalletRequestInput } from './wallet-links';
 
 /** Parse, format and compare a family's addresses, transaction ids and token ids. */
 export interface FamilyCodec {
@@ -17,6 +18,11 @@ export interface FamilyCodec {
   depositAddressForm(address: string): string | null;
   /** A settlement address as it is stored (money contract › Settlement addresses), or what the chain wants. */
   parseSettlementAddress(chain: string, raw: string): { address: string } | { error: string };
+  /**
+   * Whether two spellings are the same address of this family (EVM checksum case, Sui's short
+   * form); false when either is not one. The signer's destination check compares with it.
+   */
+  sameAddress(a: string, b: string): boolean;
   /** Token contract / coin type / mint equality. */
   sameToken(a: string, b: string): boolean;
   /** The stored spelling of a transaction id (hash, digest or signature). */
@@ -83,22 +89,6 @@ export interface ChainTransferReader {
 /** No endpoint answered: the chain data could not be read (not a statement about the transaction). */
 export class ChainUnavailableError extends Error {}
 
-/** What the hosted page's QR code and "open in wallet" link carry. */
-export interface WalletRequest {
-  qrText: string;
-  /** a link a wallet app can open, or null when only the address is encoded */
-  uri: string | null;
-}
-
-export interface WalletRequestInput {
-  address: string;
-  chainId: number | null;
-  /** null for the native coin */
-  tokenAddress: string | null;
-  /** atomic units to send, null when not known */
-  atomic: bigint | null;
-}
-
 /**
  * How money leaves a family's addresses through the outbound engine (docs/money-out.md › Rails):
  * the engine signs on a family whose row has this, and calls the family's rail (libs/signer's
@@ -151,7 +141,7 @@ export interface ChainFamily {
   transferReader: ChainTransferReader | null;
   /** Balance of an address in a token (atomic), or null while the family cannot read it. */
   readBalance: ((cfg: ChainConfig, address: string, token: TokenConfig) => Promise<bigint>) | null;
-  /** The hosted page's QR payload and wallet link. */
+  /** The hosted page's QR payload and wallet link (its <family>/wallet-link.ts; apps/pay reads them through wallet-links.ts). */
   walletRequest(input: WalletRequestInput): WalletRequest;
   /** Payouts and refunds through the outbound engine, or null while money on the family leaves by hand. */
   readonly outbound: OutboundSupport | null;

@@ -1,6 +1,7 @@
 export * from './registry';
 export * from './families';
 export * from './family';
+export * from './wallet-links';
 export * from './derivation';
 export * from './sui-accounts';
 export * from './deposit-addresses';
@@ -11,6 +12,8 @@ export * from './evm/evm-transfers';
 export * from './evm/evm-transfer-reader';
 export * from './evm/evm-rpc';
 export * from './rpc-url';
+export * from './sui/sui-rpc';
+export * from './sui/sui-node';
 export * from './evm/bloom';
 export * from './watch/chain-watcher';
 export * from './watch/expiry-passes';

@@ -50,3 +50,18 @@ export function redactRpcText(text: string, urls: readonly string[] = []): strin
   for (const secret of secretParts(urls)) out = out.split(secret).join('…');
   return out;
 }
+
+/** https://user:key@host/… → the URL without them and a Basic authorization header (fetch refuses credentials in a URL). */
+export function splitCredentials(url: string): { fetchUrl: string; authorization: string | null } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { fetchUrl: url, authorization: null };
+  }
+  if (!u.username && !u.password) return { fetchUrl: url, authorization: null };
+  const pair = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+  u.username = '';
+  u.password = '';
+  return { fetchUrl: u.toString(), authorization: `Basic ${Buffer.from(pair).toString('base64')}` };
+}

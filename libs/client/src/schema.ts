@@ -1175,6 +1175,7 @@ export type components = {
             payment: {
                 chain: string;
                 chainId: number | null;
+                chainKind: string | null;
                 decimals: number | null;
                 expectedAmount: string;
                 expectedAmountAtomic: string | null;
@@ -5526,6 +5527,7 @@ export interface operations {
                     "application/json": {
                         chain: string;
                         chainId: number | null;
+                        chainKind: string | null;
                         decimals: number | null;
                         expectedAmountAtomic: string | null;
                         id: string;
@@ -5913,6 +5915,7 @@ export interface operations {
                     "application/json": {
                         chain: string;
                         chainId: number | null;
+                        chainKind: string | null;
                         decimals: number | null;
                         expectedAmountAtomic: string | null;
                         id: string;

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { BUILT_IN_CHAINS, ChainRegistry, mergeChainsFile } from '@svc/chains';
 import { macDestinations, SignerContext } from './context';
 import type { EvmKeyring } from './keys/keyring';
-import type { EvmRpcClient } from './rpc/evm-rpc-client';
+import type { EvmRpcClient } from '@svc/chains';
 
 // issue 18 case 8 / runtime contract › SVC_CHAINS_FILE: every rail's fee policy has a cap: the
 // chain's maxFeePerGas from the chains file, else the chain's built-in default; a caller's explicit

@@ -1,13 +1,20 @@
 // What every part of the signer shares: the database, the chains, the keys, the clock, the nodes.
 import type { DataSource, EntityManager } from 'typeorm';
-import { CHAIN_KINDS, family, maxFeePerGasOf, type ChainConfig, type ChainRegistry } from '@svc/chains';
+import {
+  CHAIN_KINDS,
+  EvmRpc,
+  family,
+  maxFeePerGasOf,
+  type ChainConfig,
+  type ChainRegistry,
+  type EvmRpcClient,
+} from '@svc/chains';
 import type { Network } from '@svc/domain';
 import type { SignerCrashPoint } from '@svc/config';
 import { FeePolicy, feePolicy } from './fees/fees';
 import type { EvmKeyring } from './keys/keyring';
 import type { SuiKeyring } from './keys/sui-keyring';
 import { EvmRail } from './rpc/evm-rail';
-import { EvmRpcClient, JsonRpcClient } from './rpc/evm-rpc-client';
 import { OutboundRequestError } from './outbound/outbound.errors';
 import {
   DestinationCheckOptions,
@@ -50,7 +57,7 @@ export interface SignerOptions {
   destinations?: DestinationGuard;
   /** Fee policy overrides, for every chain or per chain. */
   feePolicy?: Partial<FeePolicy> | ((chain: ChainConfig) => Partial<FeePolicy>);
-  /** The JSON-RPC client of a chain (default: JsonRpcClient over the registry's rpcUrls). */
+  /** The JSON-RPC client of a chain (default: EvmRpc over the registry's rpcUrls). */
   rpc?: (chain: ChainConfig) => EvmRpcClient;
   /** The seed's Sui keys: without them the signer does not send on Sui rails. */
   suiKeyring?: SuiKeyring;
@@ -139,7 +146,7 @@ export class SignerContext {
     }
     const overrides =
       typeof this.options.feePolicy === 'function' ? this.options.feePolicy(config) : (this.options.feePolicy ?? {});
-    const rpc = this.options.rpc ? this.options.rpc(config) : new JsonRpcClient(config.rpcUrls);
+    const rpc = this.options.rpc ? this.options.rpc(config) : new EvmRpc(config.rpcUrls);
     // runtime contract › SVC_CHAINS_FILE: every rail has a fee cap (the chain's maxFeePerGas, else its default)
     rail = new EvmRail(config, rpc, feePolicy({ maxFeePerGas: maxFeePerGasOf(config), ...overrides }));
     this.rails.set(key, rail);

@@ -4,8 +4,6 @@ export * from './context';
 export * from './fees/fees';
 export * from './keys/keyring';
 export * from './keys/sui-keyring';
-export * from './rails/sui/sui-node';
-export * from './rpc/evm-rpc-client';
 export * from './rpc/evm-rail';
 export * from './outbound/claims';
 export * from './outbound/funds';

@@ -1,5 +1,5 @@
 import { getAddress } from 'ethers';
-import type { FamilyCodec, WalletRequest, WalletRequestInput } from '../family';
+import type { FamilyCodec } from '../family';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const EVM_ZERO = /^0x0{40}$/i;
@@ -26,29 +26,8 @@ export const evmCodec: FamilyCodec = {
       return { error: `${want}; ${a} has a wrong checksum (mixed case): check it, or send it in lower case.` };
     }
   },
+  sameAddress: (a, b) => EVM_ADDRESS.test(a) && EVM_ADDRESS.test(b) && a.toLowerCase() === b.toLowerCase(),
   sameToken: (a, b) => a.toLowerCase() === b.toLowerCase(),
   normalizeTxId: (txId) => txId.trim().toLowerCase(),
   tokenIdFormat: { pattern: EVM_ADDRESS, description: 'a 0x-prefixed 20-byte hex address' },
 };
-
-/**
- * EIP-681 on a chain with a known id:
- *   ERC-20: ethereum:<token>@<chainId>/transfer?address=<to>&uint256=<atomic>
- *   native: ethereum:<to>@<chainId>?value=<atomic>
- * Elsewhere (an EVM chain whose id the registry does not know, no amount) the plain address: a
- * URI without the chain id could make a wallet pay on the wrong network.
- */
-export function evmWalletRequest(p: WalletRequestInput): WalletRequest {
-  const plain = { qrText: p.address, uri: null };
-  if (p.chainId === null || !EVM_ADDRESS.test(p.address)) return plain;
-  if (p.atomic === null || p.atomic <= 0n) return plain;
-  let uri: string;
-  if (p.tokenAddress === null) {
-    uri = `ethereum:${p.address}@${p.chainId}?value=${p.atomic}`;
-  } else if (EVM_ADDRESS.test(p.tokenAddress)) {
-    uri = `ethereum:${p.tokenAddress}@${p.chainId}/transfer?address=${p.address}&uint256=${p.atomic}`;
-  } else {
-    return plain;
-  }
-  return { qrText: uri, uri };
-}

@@ -34,7 +34,7 @@ export class EvmTransferReader implements ChainTransferReader {
     let answered = false;
     // Endpoint after endpoint: the first that knows the transaction answers.
     for (const url of cfg.rpcUrls) {
-      const rpc = new EvmRpc([url], { chainId: cfg.chainId, timeoutMs: REQUEST_TIMEOUT_MS, backoffBaseMs: 200 });
+      const rpc = new EvmRpc([url], { timeoutMs: REQUEST_TIMEOUT_MS, backoffBaseMs: 200 });
       try {
         const read = await this.readFrom(rpc, cfg, txHash);
         answered = true;

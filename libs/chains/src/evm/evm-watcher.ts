@@ -141,9 +141,10 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     this.passes = new ExpiryPasses(config.chain, config.network, deps.expiry);
     this.rpc = config.rpcUrls.length
       ? new EvmRpc(config.rpcUrls, {
-          chainId: config.chainId,
           timeoutMs: this.options.rpcTimeoutMs,
           batchMaxCount: this.options.rpcBatchSize,
+          // one try per call: the walk's own loop retries (and halves ranges), stop() is not held by a backoff
+          readAttempts: 1,
           backoffBaseMs: this.options.backoffBaseMs,
           backoffMaxMs: this.options.backoffMaxMs,
         })

@@ -1,7 +1,8 @@
 import { xpubChildAddress } from '../derivation';
 import type { ChainFamily } from '../family';
 import type { ChainConfig, TokenConfig } from '../registry';
-import { evmCodec, evmWalletRequest } from './codec';
+import { evmCodec } from './codec';
+import { evmWalletRequest } from './wallet-link';
 import { EVM_ACCOUNT_PATHS } from './accounts';
 import { EvmRpc } from './evm-rpc';
 import { EvmTransferReader } from './evm-transfer-reader';
@@ -11,7 +12,7 @@ const BALANCE_OF = '0x70a08231'; // balanceOf(address)
 
 /** Native balance (eth_getBalance) or ERC-20 balanceOf at the latest block, atomic. */
 async function readEvmBalance(cfg: ChainConfig, address: string, token: TokenConfig): Promise<bigint> {
-  const rpc = new EvmRpc(cfg.rpcUrls, { chainId: cfg.chainId });
+  const rpc = new EvmRpc(cfg.rpcUrls);
   try {
     if (token.native) return BigInt(await rpc.request<string>('eth_getBalance', [address, 'latest']));
     if (!token.address) throw new Error(`${token.symbol} on ${cfg.chain}/${cfg.network} has no contract address`);
@@ -25,7 +26,7 @@ async function readEvmBalance(cfg: ChainConfig, address: string, token: TokenCon
 
 /** Whether an address holds contract code (eth_getCode at the latest block). */
 async function evmHoldsCode(cfg: ChainConfig, address: string): Promise<boolean> {
-  const rpc = new EvmRpc(cfg.rpcUrls, { chainId: cfg.chainId, timeoutMs: 5_000 });
+  const rpc = new EvmRpc(cfg.rpcUrls, { timeoutMs: 5_000 });
   try {
     const code = await rpc.request<string>('eth_getCode', [address, 'latest']);
     return code !== '0x' && code !== '0x0';

@@ -2,6 +2,7 @@
 import { encodeBase58 } from 'ethers';
 import { ed25519Child, ed25519PublicKey } from '../derivation';
 import type { ChainFamily, FamilyCodec } from '../family';
+import { solanaWalletRequest } from './wallet-link';
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
@@ -15,6 +16,8 @@ export const solanaCodec: FamilyCodec = {
       ? { address: a }
       : { error: `address must be a Solana address on ${chain} (32 to 44 base58 characters).` };
   },
+  // base58: case is part of the address, so only the same string is the same address
+  sameAddress: (a, b) => a === b && a.trim() !== '',
   sameToken: (a, b) => a === b,
   normalizeTxId: (txId) => txId.trim(),
   tokenIdFormat: { pattern: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/, description: 'a base58 mint address' },
@@ -33,7 +36,7 @@ export const solanaFamily: ChainFamily = {
   createWatcher: null,
   transferReader: null,
   readBalance: null,
-  walletRequest: ({ address }) => ({ qrText: address, uri: null }),
+  walletRequest: solanaWalletRequest,
   outbound: null,
   gasTank: null,
   refundWallet: null,

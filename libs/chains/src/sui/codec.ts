@@ -23,6 +23,11 @@ export const suiCodec: FamilyCodec = {
       ? { address: a.toLowerCase() }
       : { error: `address must be a Sui address on ${chain} (0x followed by 64 hex characters).` };
   },
+  // 0x2 and 0x00…02 are one address; hex case is not part of it
+  sameAddress: (a, b) =>
+    SUI_ADDRESS.test(a) &&
+    SUI_ADDRESS.test(b) &&
+    normalizeSuiAddress(a.toLowerCase()) === normalizeSuiAddress(b.toLowerCase()),
   sameToken: (a, b) => normalizeSuiCoinType(a) === normalizeSuiCoinType(b),
   normalizeTxId: (txId) => txId.trim(),
   tokenIdFormat: {

@@ -1,12 +1,13 @@
 import { ed25519Child, ed25519PublicKey } from '../derivation';
 import { Ed25519PublicKey } from '@mysten/sui/keypairs/ed25519';
-import { normalizeStructTag } from '@mysten/sui/utils';
 import type { ChainFamily, SeedMaterial } from '../family';
 import type { ChainConfig, TokenConfig } from '../registry';
 import { SUI_COIN_TYPE } from './sui-transfers';
 import { suiCodec } from './codec';
+import { SuiNode } from './sui-node';
 import { SuiTransferReader } from './sui-transfer-reader';
 import { SuiWatcher, SuiWatcherOptions } from './sui-watcher';
+import { suiWalletRequest } from './wallet-link';
 
 /** m/44'/784'/<account>'/0'/<index>' (SLIP-0010 ed25519): the Sui address of one key of the seed. */
 const suiAddressOf = (seed: SeedMaterial, account: number, index: number): string =>
@@ -15,23 +16,7 @@ const suiAddressOf = (seed: SeedMaterial, account: number, index: number): strin
 /** What `address` holds of a coin type (the native coin's type for SUI), over the node's GraphQL API. */
 async function readSuiBalance(cfg: ChainConfig, address: string, token: TokenConfig): Promise<bigint> {
   if (cfg.rpcUrls.length === 0) throw new Error(`${cfg.chain}/${cfg.network} has no rpcUrls in the chain registry`);
-  const res = await fetch(cfg.rpcUrls[0], {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      query:
-        'query svcBalance($owner: SuiAddress!, $coinType: String!) { address(address: $owner) { balance(coinType: $coinType) { totalBalance } } }',
-      variables: { owner: address, coinType: normalizeStructTag(token.address ?? SUI_COIN_TYPE) },
-    }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const body = (await res.json()) as {
-    data?: { address: { balance: { totalBalance: string | null } | null } | null };
-    errors?: Array<{ message: string }>;
-  };
-  if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
-  if (!res.ok || body.data === undefined) throw new Error(`the Sui node answered HTTP ${res.status}`);
-  return BigInt(body.data.address?.balance?.totalBalance ?? '0');
+  return new SuiNode(cfg.rpcUrls, { timeoutMs: 10_000 }).balance(address, token.address ?? SUI_COIN_TYPE);
 }
 
 export const suiFamily: ChainFamily = {
@@ -47,8 +32,7 @@ export const suiFamily: ChainFamily = {
   createWatcher: (cfg, deps, tuning) => new SuiWatcher(cfg, deps, tuning as Partial<SuiWatcherOptions>),
   transferReader: new SuiTransferReader(),
   readBalance: readSuiBalance,
-  // No wallet URI scheme carries a Sui amount and network: the plain address.
-  walletRequest: ({ address }) => ({ qrText: address, uri: null }),
+  walletRequest: suiWalletRequest,
   // sponsored transactions: the Sui gas tank is the gas owner of every payout and refund (issue 22)
   outbound: { feeFunding: 'sponsored', sweepsNative: false, nativeManualReason: 'native_sui' },
   // m/44'/784'/1'/0'/0': the sponsor of every Sui payout; hardened, so the signer publishes the address itself

@@ -1,10 +1,12 @@
 // Reads Sui checkpoints through the GraphQL service with @mysten/sui's SuiGraphQLClient (the
-// JSON-RPC API is being switched off). The documents are typed against the schema shipped with
+// JSON-RPC API is being switched off), over the family's one client (SuiRpc: timeout, URL redacted
+// from errors; one try: the watcher and recovery rotate over endpoints themselves). The documents are typed against the schema shipped with
 // the installed SDK (gql.tada), so a field the service does not have fails `tsc`.
-import { SuiGraphQLClient } from '@mysten/sui/graphql';
+import type { SuiGraphQLClient } from '@mysten/sui/graphql';
 import { graphql, type ResultOf } from '@mysten/sui/graphql/schemas/latest';
 import type { SuiBalanceChange, SuiTransaction } from './sui-transfers';
 import { rpcEndpointLabel } from '../rpc-url';
+import { SuiRpc } from './sui-rpc';
 
 /** The service's largest page (ServiceConfig default and max page size: 50). */
 export const SUI_PAGE_SIZE = 50;
@@ -161,7 +163,7 @@ export class SuiGraphQLReader implements SuiCheckpointReader {
     /** checkpoint sub-ranges read at once (page after page is sequential within each) */
     private readonly concurrency = 4,
   ) {
-    this.client = new SuiGraphQLClient({ url });
+    this.client = new SuiRpc(url, { timeoutMs, readAttempts: 1 }).client;
     this.label = rpcEndpointLabel(url);
   }
 

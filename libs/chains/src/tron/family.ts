@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { encodeBase58 } from 'ethers';
 import { xpubChildAddress } from '../derivation';
 import type { ChainFamily, FamilyCodec } from '../family';
+import { tronWalletRequest } from './wallet-link';
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 const sha256 = (data: Buffer): Buffer => createHash('sha256').update(data).digest();
@@ -23,6 +24,8 @@ export const tronCodec: FamilyCodec = {
       ? { address: a }
       : { error: `address must be a Tron address on ${chain} (T followed by 33 base58 characters).` };
   },
+  // base58: case is part of the address, so only the same string is the same address
+  sameAddress: (a, b) => a === b && a.trim() !== '',
   sameToken: (a, b) => a === b,
   normalizeTxId: (txId) => txId.trim(),
   tokenIdFormat: { pattern: /^T[1-9A-HJ-NP-Za-km-z]{33}$/, description: 'a base58 Tron address starting with T' },
@@ -41,7 +44,7 @@ export const tronFamily: ChainFamily = {
   createWatcher: null,
   transferReader: null,
   readBalance: null,
-  walletRequest: ({ address }) => ({ qrText: address, uri: null }),
+  walletRequest: tronWalletRequest,
   outbound: null,
   gasTank: null,
   refundWallet: null,

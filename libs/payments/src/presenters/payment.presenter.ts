@@ -99,13 +99,18 @@ export function publicPayment(p: PaymentEntity, latestTransfers: BlockchainTrans
   };
 }
 
-/** GET /v1/public/payments/:id/rail: the rail and the exact atomic amount, for a wallet link (chainId null off EVM). */
-export function publicRail(p: PaymentEntity, chainId: number | null) {
+/**
+ * GET /v1/public/payments/:id/rail: the rail and the exact atomic amount, for a wallet link: the
+ * chain's family (`chainKind`, whose row of the family table builds the link) and its chain id
+ * (null off EVM).
+ */
+export function publicRail(p: PaymentEntity, chainId: number | null, chainKind: string | null) {
   return {
     id: p.id,
     chain: p.chain,
     network: p.network,
     chainId,
+    chainKind,
     token: p.token,
     tokenAddress: p.tokenAddress,
     decimals: p.decimals,

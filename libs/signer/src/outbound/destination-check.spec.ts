@@ -18,6 +18,7 @@ const sweepLeg: LegToVerify = {
   transactionId: 'tx-sweep',
   purpose: 'sweep',
   purposeId: 'sweep-1',
+  kind: 'evm',
   chain: 'bnb',
   network: 'mainnet',
   fromAddress: DEPOSIT,
@@ -108,6 +109,7 @@ const gasLeg: LegToVerify = {
   transactionId: 'tx-gas',
   purpose: 'gas',
   purposeId: 'tx-sweep',
+  kind: 'evm',
   chain: 'bnb',
   network: 'mainnet',
   fromAddress: '0x7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a',
@@ -138,6 +140,33 @@ describe('a sweep leg', () => {
 
   test('the same address in another spelling (EVM checksum) is the same address', () => {
     expect(judged({ ...sweepLeg, toAddress: SETTLEMENT.toLowerCase() }, sweep())).toEqual({ ok: true });
+  });
+
+  test("addresses are compared by the leg's family codec: Sui's short form is the address, a base58 case is not", () => {
+    const sui = `0x${'0'.repeat(60)}5e5e`;
+    const suiLeg: LegToVerify = { ...sweepLeg, kind: 'sui', chain: 'bnb', toAddress: '0x5E5E', fromAddress: DEPOSIT };
+    expect(judged(suiLeg, sweep({ address: sui, destinationMac: settlementMac({ address: sui }) }))).toEqual({
+      ok: true,
+    });
+    const base58 = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
+    const mac = settlementMac({ address: base58 });
+    const solanaLeg: LegToVerify = { ...sweepLeg, kind: 'solana', toAddress: base58 };
+    expect(judged(solanaLeg, sweep({ address: base58, destinationMac: mac }))).toEqual({ ok: true });
+    refused(
+      { ...solanaLeg, toAddress: base58.toLowerCase() },
+      sweep({ address: base58, destinationMac: mac }),
+      /not settlement address/,
+    );
+    // an EVM leg to a Sui-length hex string is not the same address, whatever its digits
+    refused(
+      { ...sweepLeg, toAddress: sui },
+      sweep({ address: sui, destinationMac: settlementMac({ address: sui }) }),
+      /not settlement address/,
+    );
+  });
+
+  test('a leg whose kind is not in the family table: refused', () => {
+    refused({ ...sweepLeg, kind: 'bitcoin' as LegToVerify['kind'] }, sweep(), /bitcoin is not a chain family/);
   });
 
   test('an address written straight into the database (no MAC): refused', () => {

@@ -11,6 +11,7 @@
 //   gas    → the sender of the transaction it funds, itself a sweep or refund leg that passes.
 // Anything else is refused with a reason; the engine then signs nothing.
 import type { EntityManager } from 'typeorm';
+import { CHAIN_KINDS, family, type ChainKind, type FamilyCodec } from '@svc/chains';
 import {
   destinationMacVerifies,
   refundDestination,
@@ -26,6 +27,8 @@ export interface LegToVerify {
   purpose: OutboundPurpose;
   /** the sweep's or refund's id; a gas leg: the id of the transaction it funds */
   purposeId: string;
+  /** the family of the leg's rail: its codec says when two spellings are the same address or token */
+  kind: ChainKind;
   chain: string;
   network: string;
   fromAddress: string;
@@ -107,7 +110,8 @@ async function destinationFacts(m: EntityManager, leg: LegToVerify, o: Destinati
     case 'refund':
       return { purpose: 'refund' as const, refund: await refundFacts(m, leg.purposeId) };
     case 'gas': {
-      const funded = leg.fundsTransactionId ? await fundedFacts(m, leg.fundsTransactionId) : null;
+      // the funded leg is on the gas leg's rail, or judgeGas refuses it
+      const funded = leg.fundsTransactionId ? await fundedFacts(m, leg.fundsTransactionId, leg.kind) : null;
       const fundedVerdict =
         funded && funded.leg.purpose !== 'gas' ? await verifyLegDestination(m, funded.leg, o) : null;
       return { purpose: 'gas' as const, funded, fundedVerdict };
@@ -119,26 +123,28 @@ async function destinationFacts(m: EntityManager, leg: LegToVerify, o: Destinati
 
 /** The judgement on facts already read (pure: the unit tests feed it each case). */
 export function judgeDestination(leg: LegToVerify, facts: DestinationFacts, key: Buffer): DestinationVerdict {
+  const codec = codecOf(leg.kind);
+  if (!codec) return no(`${String(leg.kind)} is not a chain family`);
   if (facts.purpose !== leg.purpose)
     return no(`the facts read are of a ${facts.purpose} leg, not a ${leg.purpose} leg`);
   switch (facts.purpose) {
     case 'sweep':
-      return judgeSweep(leg, facts.sweep, key);
+      return judgeSweep(codec, leg, facts.sweep, key);
     case 'refund':
-      return judgeRefund(leg, facts.refund, key);
+      return judgeRefund(codec, leg, facts.refund, key);
     case 'gas':
-      return judgeGas(leg, facts.funded, facts.fundedVerdict);
+      return judgeGas(codec, leg, facts.funded, facts.fundedVerdict);
     default:
       return no('unknown leg purpose');
   }
 }
 
-function judgeSweep(leg: LegToVerify, s: SweepFacts | null, key: Buffer): DestinationVerdict {
+function judgeSweep(c: FamilyCodec, leg: LegToVerify, s: SweepFacts | null, key: Buffer): DestinationVerdict {
   if (!s) return no(`no sweep ${leg.purposeId}`);
   if (s.transferId !== leg.transactionId) return no(`sweep ${leg.purposeId} is not carried by this transaction`);
   if (s.sweepWorkspaceId !== s.paymentWorkspaceId)
     return no(`sweep ${leg.purposeId} is not of its payment's workspace`);
-  if (!sameAddress(leg.fromAddress, s.paymentAddress))
+  if (!c.sameAddress(leg.fromAddress, s.paymentAddress))
     return no(`the leg does not send from the payment's deposit address`);
   const a = s.address;
   if (!a) return no(`sweep ${leg.purposeId} names no settlement address`);
@@ -150,7 +156,7 @@ function judgeSweep(leg: LegToVerify, s: SweepFacts | null, key: Buffer): Destin
   if (!a.cooledDown) {
     return no(`settlement address ${a.id} is in its cool-down until ${a.activatesAt.toISOString()} (database clock)`);
   }
-  if (!sameAddress(leg.toAddress, a.address))
+  if (!c.sameAddress(leg.toAddress, a.address))
     return no(`the leg pays ${leg.toAddress}, not settlement address ${a.id}`);
   if (!a.destinationMac)
     return no(`settlement address ${a.id} carries no destination MAC (not created through the API)`);
@@ -160,7 +166,7 @@ function judgeSweep(leg: LegToVerify, s: SweepFacts | null, key: Buffer): Destin
   return { ok: true };
 }
 
-function judgeRefund(leg: LegToVerify, r: RefundFacts | null, key: Buffer): DestinationVerdict {
+function judgeRefund(c: FamilyCodec, leg: LegToVerify, r: RefundFacts | null, key: Buffer): DestinationVerdict {
   if (!r) return no(`no refund ${leg.purposeId}`);
   if (r.transferId !== leg.transactionId) return no(`refund ${leg.purposeId} is not carried by this transaction`);
   if (r.workspaceId !== r.paymentWorkspaceId) return no(`refund ${leg.purposeId} is not of its payment's workspace`);
@@ -169,9 +175,9 @@ function judgeRefund(leg: LegToVerify, r: RefundFacts | null, key: Buffer): Dest
   if (r.chain !== leg.chain || r.network !== leg.network) {
     return no(`refund ${leg.purposeId} is on ${r.chain}/${r.network}, not ${leg.chain}/${leg.network}`);
   }
-  if (!sameToken(leg.tokenAddress, r.tokenAddress))
+  if (!sameToken(c, leg.tokenAddress, r.tokenAddress))
     return no(`the leg sends another token than refund ${leg.purposeId}`);
-  if (!sameAddress(leg.toAddress, r.toAddress))
+  if (!c.sameAddress(leg.toAddress, r.toAddress))
     return no(`the leg pays ${leg.toAddress}, not refund ${leg.purposeId}'s toAddress`);
   if (!r.destinationMac) return no(`refund ${leg.purposeId} carries no destination MAC (not created through the API)`);
   if (!destinationMacVerifies(key, refundDestination({ ...r, id: leg.purposeId }), r.destinationMac)) {
@@ -181,6 +187,7 @@ function judgeRefund(leg: LegToVerify, r: RefundFacts | null, key: Buffer): Dest
 }
 
 function judgeGas(
+  c: FamilyCodec,
   leg: LegToVerify,
   f: FundedFacts | null,
   fundedVerdict: DestinationVerdict | null,
@@ -192,7 +199,7 @@ function judgeGas(
   if (f.senderKeyKind !== 'deposit' && f.senderKeyKind !== 'refund_wallet') {
     return no(`the gas leg funds a ${f.senderKeyKind} sender, not a deposit address or a refund wallet`);
   }
-  if (!sameAddress(leg.toAddress, f.leg.fromAddress))
+  if (!c.sameAddress(leg.toAddress, f.leg.fromAddress))
     return no(`the gas leg pays ${leg.toAddress}, not the sender it funds`);
   if (!fundedVerdict?.ok) {
     return no(
@@ -264,7 +271,7 @@ async function refundFacts(m: EntityManager, refundId: string): Promise<RefundFa
   };
 }
 
-async function fundedFacts(m: EntityManager, transactionId: string): Promise<FundedFacts | null> {
+async function fundedFacts(m: EntityManager, transactionId: string, kind: ChainKind): Promise<FundedFacts | null> {
   const rows: Array<Record<string, unknown>> = await m.query(
     `SELECT t.id, t.chain, t.network, t.sender_key_kind, t.funds_transaction_id, l.purpose, l.purpose_id,
             l.from_address, l.to_address, l.token
@@ -281,6 +288,7 @@ async function fundedFacts(m: EntityManager, transactionId: string): Promise<Fun
       transactionId: r.id as string,
       purpose: r.purpose as OutboundPurpose,
       purposeId: r.purpose_id as string,
+      kind,
       chain: r.chain as string,
       network: r.network as string,
       fromAddress: r.from_address as string,
@@ -297,18 +305,13 @@ function no(reason: string): DestinationVerdict {
   return { ok: false, reason };
 }
 
-/**
- * The same address: exactly the same string, or the same 0x-hex (EVM checksumming, Sui's lower
- * case). Base58 families (Solana, Tron) compare exactly: case is part of the address there.
- */
-function sameAddress(a: string, b: string): boolean {
-  if (a === b) return true;
-  return HEX.test(a) && HEX.test(b) && a.toLowerCase() === b.toLowerCase();
+/** The family's codec; null for a kind that is not in the family table (refused). */
+function codecOf(kind: ChainKind): FamilyCodec | null {
+  return CHAIN_KINDS.includes(kind) ? family(kind).codec : null;
 }
 
-const HEX = /^0x[0-9a-fA-F]+$/;
-
-function sameToken(a: string | null, b: string | null): boolean {
+/** Both the native coin, or the same token by the family's codec (EVM contract case, Sui coin-type padding). */
+function sameToken(c: FamilyCodec, a: string | null, b: string | null): boolean {
   if (a === null || b === null) return a === b;
-  return sameAddress(a, b);
+  return c.sameToken(a, b);
 }

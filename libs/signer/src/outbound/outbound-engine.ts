@@ -10,13 +10,12 @@
 // looks for the receipts of every attempt it stored before anything else.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { redactRpcText } from '@svc/chains';
+import { redactRpcText, RpcResponseError, type ChainKind } from '@svc/chains';
 import { assertUnreachable, isFinalOutboundState, type OutboundState, type OutboundWaitReason } from '@svc/domain';
 import type { SignerContext } from '../context';
 import { FeeQuote, aboveCap, feeColumns, feeFields, isStuck, quoteOf, replacementPrice } from '../fees/fees';
 import { GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
 import { ERC20, EvmRail, TxReceipt } from '../rpc/evm-rail';
-import { RpcResponseError } from '../rpc/evm-rpc-client';
 import type { SourceClaims } from './claims';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
 import type { LegToVerify } from './destination-check';
@@ -42,8 +41,9 @@ interface SignFacts {
 }
 
 /** The leg the destination check judges. */
-export const legOf = (t: Transfer): LegToVerify => ({
+export const legOf = (t: Transfer, kind: ChainKind): LegToVerify => ({
   transactionId: t.id,
+  kind,
   purpose: t.purpose,
   purposeId: t.purposeId,
   chain: t.chain,
@@ -65,7 +65,10 @@ export async function refuseUnverifiedDestination(
   t: Transfer,
   now: Date,
 ): Promise<boolean> {
-  const verdict = await ctx.destinations.verify(m, legOf(t));
+  const kind = ctx.registry.get(t.chain, t.network)?.kind;
+  const verdict = kind
+    ? await ctx.destinations.verify(m, legOf(t, kind))
+    : { ok: false as const, reason: `${t.chain}/${t.network} is not in the chain registry` };
   if (verdict.ok) return false;
   const message = `refused to sign ${t.purpose} ${t.purposeId} to ${t.toAddress}: ${verdict.reason}`.slice(0, 1000);
   if (t.waitReason !== 'destination_unverified' || t.error !== message) {
@@ -241,7 +244,7 @@ export class OutboundEngine {
         return { wait: 'fee_above_cap', message: `the price ${quote.price} wei/gas is above the cap` };
       }
     }
-    // both balances in one round trip (JsonRpcClient batches calls made together), at the block
+    // both balances in one round trip (EvmRpc batches calls made together), at the block
     // this run already read them at if it did (EvmRail.balanceBlock)
     const block = rail.balanceBlock(t.fromAddress, head);
     const [native, token] = await Promise.all([

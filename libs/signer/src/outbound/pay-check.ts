@@ -6,7 +6,7 @@ import type { SignerContext } from '../context';
 import { FeeQuote, aboveCap } from '../fees/fees';
 import { GAS_TANK_KEY } from '../keys/keyring';
 import { ERC20, EvmRail } from '../rpc/evm-rail';
-import { RpcResponseError } from '../rpc/evm-rpc-client';
+import { RpcResponseError } from '@svc/chains';
 import { decideSign, nativeEstimateValue } from './funds';
 import type { TransferRequest } from './outbound.service';
 
@@ -36,7 +36,7 @@ export async function checkPay(ctx: SignerContext, req: TransferRequest, from: s
   if (aboveCap(quote.price, rail.policy))
     return no('fee_above_cap', `the price ${quote.price} wei/gas is above the cap`);
   const token = req.token === null ? null : getAddress(req.token);
-  // both balances in one round trip (JsonRpcClient batches calls made together)
+  // both balances in one round trip (EvmRpc batches calls made together)
   const [native, tokenBalance] = await Promise.all([
     rail.nativeBalance(from, head),
     token === null ? null : rail.tokenBalance(token, from, head),

@@ -1,8 +1,13 @@
 // One EVM (chain, network) as the signer sees it: its registry entry, fee policy and node.
 import { Interface, getAddress, toQuantity } from 'ethers';
-import type { ChainConfig } from '@svc/chains';
+import {
+  type BroadcastOutcome,
+  type ChainConfig,
+  type EvmRpcClient,
+  RpcResponseError,
+  classifyBroadcastError,
+} from '@svc/chains';
 import { FeeMarket, FeePolicy, FeeQuote, quoteFee } from '../fees/fees';
-import { BroadcastOutcome, EvmRpcClient, RpcResponseError, classifyBroadcastError } from './evm-rpc-client';
 
 export const ERC20 = new Interface([
   'function transfer(address to, uint256 amount) returns (bool)',
@@ -284,7 +289,7 @@ export class EvmRail {
       return { kind: 'accepted' };
     } catch (err) {
       if (err instanceof RpcResponseError) return classifyBroadcastError(err.message);
-      // another client (the listener's EvmRpc) wraps the node's answer in its own error
+      // not a refusal of this request (a rate limit, no node answered): classified by its text, else thrown
       const message = (err as Error).message ?? String(err);
       const outcome = classifyBroadcastError(message);
       if (outcome.kind === 'rejected') throw err;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { ChainRegistry } from '@svc/chains';
+import { ChainRegistry, type ChainKind } from '@svc/chains';
 import { badRequest, ClockService, conflict, notFound, SqlService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { CheckoutSessionEntity, InvoiceEntity, ProductEntity, SESSION_URL_FIELDS } from '@svc/db';
 import {
@@ -540,6 +540,11 @@ export class CheckoutSessionsService {
   /** The chain id of the session's rail, for the page's EIP-681 link (null off EVM). */
   chainIdOf(chain: string | null, network: SessionContext['session']['network']): number | null {
     return chain ? (this.chains.get(chain, network)?.chainId ?? null) : null;
+  }
+
+  /** The family of the session's rail: its row of the family table builds the page's wallet link. */
+  chainKindOf(chain: string | null, network: SessionContext['session']['network']): ChainKind | null {
+    return chain ? (this.chains.addressKind(chain, network) ?? null) : null;
   }
 
   get payUrl(): string {

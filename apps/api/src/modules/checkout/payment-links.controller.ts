@@ -81,7 +81,11 @@ export class PaymentLinksController {
   @RateLimit('read', 'slug')
   async rail(@Param('slug') slug: string, @Param('id') id: string) {
     const payment = await this.links.linkPayment(slug, id);
-    return publicRail(payment, this.chains.get(payment.chain, payment.network)?.chainId ?? null);
+    return publicRail(
+      payment,
+      this.chains.get(payment.chain, payment.network)?.chainId ?? null,
+      this.chains.addressKind(payment.chain, payment.network) ?? null,
+    );
   }
 
   /** `{kind, payment}`: kind is `payment` (a link mints a payment, no session). */

@@ -58,6 +58,7 @@ export class PublicCheckoutController {
     return publicSessionView(loaded, {
       url: `${this.sessions.payUrl}/c/${session.id}`,
       chainId: this.sessions.chainIdOf(payment?.chain ?? null, session.network),
+      chainKind: this.sessions.chainKindOf(payment?.chain ?? null, session.network),
       returnUrl,
       invoice: await this.sessions.invoiceOf(session),
       payUrl: this.sessions.payUrl,

@@ -17,6 +17,8 @@ export function publicSessionView(
   opts: {
     url: string;
     chainId: number | null;
+    /** the family-table kind of the rail (a plain string to clients: families arrive without an API change) */
+    chainKind: string | null;
     returnUrl: string | null;
     invoice: InvoiceEntity | null;
     payUrl: string;
@@ -67,6 +69,7 @@ export function publicSessionView(
       id: p.id,
       chain: p.chain,
       chainId: opts.chainId,
+      chainKind: opts.chainKind,
       token: p.token,
       tokenAddress: p.tokenAddress,
       decimals: p.decimals,

@@ -78,7 +78,11 @@ export class PaymentsController {
   @RateLimit('read', 'payment')
   async getPublicRail(@Param('id') id: string) {
     const payment = await this.payments.getPublic(id);
-    return publicRail(payment, this.chains.get(payment.chain, payment.network)?.chainId ?? null);
+    return publicRail(
+      payment,
+      this.chains.get(payment.chain, payment.network)?.chainId ?? null,
+      this.chains.addressKind(payment.chain, payment.network) ?? null,
+    );
   }
 
   private async withRelations(rows: PaymentEntity[]) {

@@ -12,7 +12,15 @@
 // (or an input coin) at the version an open attempt's fence names is never used again.
 import type { EntityManager } from 'typeorm';
 import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
-import { family, redactRpcText, type ChainConfig, type TokenConfig } from '@svc/chains';
+import {
+  family,
+  redactRpcText,
+  SUI_COIN_TYPE,
+  SuiCoin,
+  SuiNode,
+  type ChainConfig,
+  type TokenConfig,
+} from '@svc/chains';
 import { OutboundAttemptEntity } from '@svc/db';
 import { isFinalOutboundState, type OutboundFence, type OutboundState, type OutboundWaitReason } from '@svc/domain';
 import type { SignerContext } from '../../context';
@@ -25,7 +33,6 @@ import type { TransferRequest } from '../../outbound/outbound.service';
 import type { SourceClaims } from '../../outbound/claims';
 import { refuseUnverifiedDestination } from '../../outbound/outbound-engine';
 import type { PayCheck } from '../../outbound/pay-check';
-import { SUI_COIN_TYPE, SuiCoin, SuiNode } from './sui-node';
 import { SuiEffects, SuiFence, SuiSponsoredRail } from './sui-sponsored';
 
 type Transfer = OutboundTransfer;

@@ -7,11 +7,11 @@
 // those versions and the epoch has not passed, so once one of them moved on (consumed by another
 // transaction) or the epoch passed, and the attempt's digest is unknown to the node, the attempt
 // is provably dead and a new one may be signed (docs/money-out.md › Rails).
+import { SUI_COIN_TYPE, SuiCoin, SuiNode } from '@svc/chains';
 import { Transaction, TransactionDataBuilder } from '@mysten/sui/transactions';
 import { normalizeStructTag, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
 import type { SignerKeyRef } from '../../keys/keyring';
 import { SUI_GAS_TANK_KEY, SuiKeyring } from '../../keys/sui-keyring';
-import { SUI_COIN_TYPE, SuiCoin, SuiNode } from './sui-node';
 
 import type { SuiObjectRef } from '@svc/domain';
 

@@ -1,9 +1,10 @@
-// The Sui node as the signer and its readers see it: balances, coins, the reference gas price,
-// executing signed bytes and looking a digest up, over the GraphQL RPC the listener and the
-// devnet speak (@mysten/sui's SuiGraphQLClient, 1.x). Its own file so it can move behind the
-// chain-family seam (issue 19) unchanged.
-import { SuiGraphQLClient } from '@mysten/sui/graphql';
+// The Sui node as the signer and the balance reads see it: balances, coins, the reference gas
+// price, executing signed bytes and looking a digest up, over the GraphQL RPC the listener and the
+// devnet speak, through the family's one client (SuiRpc: timeouts, failover, reads retried,
+// mutations not, URLs redacted; @mysten/sui's SuiGraphQLClient on top for its `core` API).
+import type { SuiGraphQLClient } from '@mysten/sui/graphql';
 import { normalizeStructTag } from '@mysten/sui/utils';
+import { SuiRpc, type SuiRpcOptions } from './sui-rpc';
 
 export const SUI_COIN_TYPE = normalizeStructTag('0x2::sui::SUI');
 
@@ -15,10 +16,13 @@ export interface SuiCoin {
 }
 
 export class SuiNode {
+  readonly rpc: SuiRpc;
   readonly client: SuiGraphQLClient;
 
-  constructor(readonly url: string) {
-    this.client = new SuiGraphQLClient({ url });
+  /** `urls`: the chain's rpcUrls (one or several: failover) */
+  constructor(urls: string | readonly string[], options?: SuiRpcOptions) {
+    this.rpc = new SuiRpc(urls, options);
+    this.client = this.rpc.client;
   }
 
   /**
@@ -34,18 +38,9 @@ export class SuiNode {
     return BigInt(data.address?.balance?.totalBalance ?? '0');
   }
 
-  /** One GraphQL request; GraphQL errors throw with the node's messages. */
-  async query<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-    const res = await fetch(this.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables }),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const body = (await res.json()) as { data?: T; errors?: Array<{ message: string }> };
-    if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
-    if (!res.ok || body.data === undefined) throw new Error(`the Sui node answered HTTP ${res.status}`);
-    return body.data;
+  /** One GraphQL request (SuiRpc.query): GraphQL errors throw with the node's messages, redacted. */
+  query<T>(query: string, variables: Record<string, unknown>): Promise<T> {
+    return this.rpc.query<T>(query, variables);
   }
 
   /** Every coin of `coinType` that `owner` holds, largest first (ties by object id, so the order is stable). */
