@@ -85,7 +85,7 @@ export class SuiOutboundRail implements OutboundRail {
     readonly config: ChainConfig,
     readonly keyring: SuiKeyring,
     private readonly claims: SourceClaims,
-    node: SuiNode = new SuiNode(config.rpcUrls[0]),
+    node: SuiNode = new SuiNode(config.rpcUrls),
     private readonly gasUnits: bigint = SUI_GAS_UNITS,
   ) {
     this.sponsored = new SuiSponsoredRail(node, keyring);
