@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// npm run bench:payouts — the built payout process (`dist/apps/payouts/src/main.js`, a child
-// process as `npm run start:payouts` runs it) on real PostgreSQL and Anvil from npm, with the
-// OpenZeppelin ERC-20 USDC (18 decimals) of the devnet, auto-mining, 1 confirmation.
+// npm run bench:payouts — the built money-out pair, child processes as `npm run start:signer`
+// and `npm run start:payouts` run them: the signer (`dist/apps/signer/src/main.js`, the only one
+// given SVC_MNEMONIC and SVC_DESTINATION_KEY: signs, broadcasts, follows receipts) and the payout
+// process (`dist/apps/payouts/src/main.js`, neither: plans the sweeps, notifies the signer), on
+// real PostgreSQL and Anvil from npm, with the OpenZeppelin ERC-20 USDC (18 decimals) of the
+// devnet, auto-mining, 1 confirmation. JSON-RPC calls are counted for both processes together.
 //   (1) native: BENCH_NATIVE paid BNB payments (default 20) swept: gas per sweep, what stays at
 //       the deposit address;
 //   (2) token: BENCH_PAYMENTS paid USDC payments (default 1,000) waiting when the process starts:
@@ -39,7 +42,7 @@ const RAILS = (process.env.BENCH_RAILS ?? 'bnb,sui').split(',').map((r) => r.tri
 /** issue 23's goal for sweeps with 1,000 paid payments waiting */
 const GOAL_SWEEPS_PER_SECOND = 50;
 const E18 = 10n ** 18n;
-/** the payout process's SVC_DESTINATION_KEY, with which this bench authorises its settlement address */
+/** the signer's SVC_DESTINATION_KEY, with which this bench authorises its settlement address */
 const DESTINATION_KEY = require('node:crypto').randomBytes(32);
 
 const dist = (...p) => require(path.join(DIST, ...p));
@@ -114,7 +117,7 @@ async function insertPaid(db, deriver, { from, count, token, tokenAddress, amoun
 }
 
 /**
- * A JSON-RPC proxy in front of the node that counts the payout process's calls by method (each
+ * A JSON-RPC proxy in front of the node that counts the signer's and the payout process's calls by method (each
  * call of a JSON-RPC batch counts), and its HTTP requests (round trips: a batch is one) under
  * ROUND_TRIPS, so the bench can say where a sweep's time goes. Returns its URL.
  */
@@ -150,27 +153,63 @@ async function countingProxy(target, counts) {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-function startPayouts(db, chainsFile, mnemonic) {
+/**
+ * One app of the service as `npm run start:<app>` runs its build (its log lines are discarded:
+ * SVC_ENV=test logs errors only, and those reach this bench's stderr through `[app]`). `died`
+ * rejects when it exits before `stop`.
+ */
+function startApp(app, env) {
   const nodeArgs = (process.env.BENCH_PAYOUTS_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'apps', 'payouts', 'src', 'main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'apps', app, 'src', 'main.js')], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      DATABASE_URL: db.url,
-      SVC_ENV: 'test',
-      SVC_CHAINS_FILE: chainsFile,
-      SVC_MNEMONIC: mnemonic,
-      SVC_DESTINATION_KEY: DESTINATION_KEY.toString('hex'),
-      SVC_PAYOUT_INTERVAL_MS: String(INTERVAL_MS),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  child.stdout.on('data', (d) => {
+    for (const line of d.toString().split('\n')) if (line.trim()) say(`[${app}] ${line.slice(0, 2000)}`);
+  });
+  let stopping = false;
   const exited = new Promise((resolve) => child.on('exit', resolve));
+  const died = exited.then((code) => {
+    if (!stopping) throw new Error(`${app} exited (${code}) during the run`);
+  });
+  died.catch(() => undefined);
   return {
+    died,
     async stop() {
-      child.kill('SIGTERM');
+      stopping = true;
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
+    },
+  };
+}
+
+/**
+ * The service's money-out pair on the bench's database: the signer (apps/signer: the seed and
+ * SVC_DESTINATION_KEY; publishes the public keys, signs, broadcasts, follows receipts) and the
+ * payout process (apps/payouts: neither; plans the sweeps from the published keys, waiting for
+ * them, and notifies the signer). `died` rejects when either exits before `stop`.
+ */
+function startPayouts(db, chainsFile, mnemonic) {
+  const common = {
+    DATABASE_URL: db.url,
+    SVC_ENV: 'test',
+    SVC_CHAINS_FILE: chainsFile,
+    SVC_PAYOUT_INTERVAL_MS: String(INTERVAL_MS),
+  };
+  const signer = startApp('signer', {
+    ...common,
+    SVC_MNEMONIC: mnemonic,
+    SVC_DESTINATION_KEY: DESTINATION_KEY.toString('hex'),
+  });
+  const payouts = startApp('payouts', common);
+  const died = Promise.race([signer.died, payouts.died]);
+  died.catch(() => undefined);
+  return {
+    died,
+    async stop() {
+      await payouts.stop();
+      await signer.stop();
     },
   };
 }
@@ -228,6 +267,7 @@ async function evm() {
   const deriver = new DepositAddressDeriver(mnemonic);
   const tank = new EvmAccounts(mnemonic).address('gas_tank', 0);
   const settlement = `0x${'5e'.repeat(20)}`;
+  let running = null;
   try {
     // an active settlement address with the MAC the API would give it (docs/money-out.md › Destinations)
     const settlementId = require('node:crypto').randomUUID();
@@ -268,10 +308,11 @@ async function evm() {
       amountAtomic: 10n * E18,
     });
     await payer.sendToken(usdc, firstTokenAddress, 10n * E18);
-    const process1 = startPayouts(db, devnet.chainsFile, mnemonic);
-    await until(db, 'BNB', NATIVE, 180_000);
-    await until(db, 'USDC', 1, 180_000);
+    const process1 = (running = startPayouts(db, devnet.chainsFile, mnemonic));
+    await Promise.race([until(db, 'BNB', NATIVE, 180_000), process1.died]);
+    await Promise.race([until(db, 'USDC', 1, 180_000), process1.died]);
     await process1.stop();
+    running = null;
     const native = (
       await db.client.query(
         `SELECT t.fee->>'gasUsed' AS gas_used, t.fee->>'effectiveGasPrice' AS effective_gas_price FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id WHERE s.token = 'BNB'`,
@@ -300,7 +341,8 @@ async function evm() {
     for (let i = 0; i < tokenAddresses.length; i += 100) {
       await payer.sendTokenMany(usdc, tokenAddresses.slice(i, i + 100), 10n * E18);
     }
-    say('starting the payout process');
+    say('starting the signer and the payout process');
+    const loadBefore = os.loadavg()[0];
     const startedAt = performance.now();
     const counts = new Map();
     const proxy = await countingProxy(bnb.node.url, counts);
@@ -308,9 +350,10 @@ async function evm() {
     const file = JSON.parse(fs.readFileSync(devnet.chainsFile, 'utf8'));
     for (const c of file.chains) c.rpcUrls = [proxy.url];
     fs.writeFileSync(proxiedChains, JSON.stringify(file));
-    const process2 = startPayouts(db, proxiedChains, mnemonic);
-    const { doneAt, firstRowAt } = await until(db, 'USDC', PAYMENTS + 1, 30 * 60_000);
+    const process2 = (running = startPayouts(db, proxiedChains, mnemonic));
+    const { doneAt, firstRowAt } = await Promise.race([until(db, 'USDC', PAYMENTS + 1, 30 * 60_000), process2.died]);
     await process2.stop();
+    running = null;
     await proxy.close();
     const roundTrips = counts.get(ROUND_TRIPS) ?? 0;
     counts.delete(ROUND_TRIPS);
@@ -353,7 +396,7 @@ async function evm() {
     const working = (doneAt - firstRowAt) / 1000;
     const lines = [
       '',
-      `payouts on the bnb devnet (Anvil, OpenZeppelin ERC-20 USDC with 18 decimals, auto-mining, 1 confirmation), ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
+      `payouts on the bnb devnet (Anvil, OpenZeppelin ERC-20 USDC with 18 decimals, auto-mining, 1 confirmation), ${os.cpus().length} cores, load ${loadBefore.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`,
       '',
       '| figure | value |',
       '|---|---|',
@@ -392,6 +435,7 @@ async function evm() {
     ];
     process.stdout.write(lines.join('\n'));
   } finally {
+    if (running) await running.stop();
     payer.close();
     await db.close();
     await devnet.stop();
@@ -459,10 +503,13 @@ async function sui() {
     );
     await db.client.query('ANALYZE payments');
     const tankBefore = chain.balanceOf(tank, SUI);
-    say('sui: starting the payout process');
+    say('sui: starting the signer and the payout process');
     const startedAt = performance.now();
     process3 = startPayouts(db, chainsFile, mnemonic);
-    const { doneAt, firstRowAt } = await until(db, 'USDC', SUI_PAYMENTS, 30 * 60_000, 'sui');
+    const { doneAt, firstRowAt } = await Promise.race([
+      until(db, 'USDC', SUI_PAYMENTS, 30 * 60_000, 'sui'),
+      process3.died,
+    ]);
     await process3.stop();
     process3 = null;
     const rows = (

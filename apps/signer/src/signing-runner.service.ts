@@ -1,5 +1,6 @@
 // The signer's loop (issue 19 › Keys: the process that reads the seed is the only one that signs):
-// every SVC_PAYOUT_INTERVAL_MS, and as soon as a planner says it wrote work (NOTIFY svc_outbound),
+// every SVC_PAYOUT_INTERVAL_MS, and as soon as a planner says it wrote work on a rail (NOTIFY
+// svc_outbound with the rail's `chain/network`: that rail alone, the others keep their interval),
 // for each rail of a family with an outbound rail and RPC URLs, the engine moves every open
 // transaction on: sign, store, broadcast, receipt, replace (OutboundService.runPending, one runner
 // per rail across processes). Sweeps and refunds follow inside the engine's db transactions
@@ -37,6 +38,10 @@ export class SigningRunner implements BeforeApplicationShutdown {
   private current: Promise<unknown> | null = null;
   private stopped = false;
   private again = false;
+  /** rails a planner named while a run was in progress (run right after it) */
+  private readonly woken = new Set<string>();
+  /** when every rail is next due for its interval run, woken or not (ms since the epoch) */
+  private fullRunDueAt = 0;
   private listener: PoolClient | null = null;
   private readonly skipped = new Set<string>();
 
@@ -55,7 +60,7 @@ export class SigningRunner implements BeforeApplicationShutdown {
     try {
       const pool = (this.db.driver as unknown as { master: { connect(): Promise<PoolClient> } }).master;
       const client = await pool.connect();
-      client.on('notification', () => this.wake());
+      client.on('notification', (n: { payload?: string }) => this.wake(n.payload));
       client.on('error', (err) => this.logger.warn(`listening for planned work failed: ${err.message}`));
       await client.query(`LISTEN ${OUTBOUND_CHANNEL}`);
       this.listener = client;
@@ -77,10 +82,14 @@ export class SigningRunner implements BeforeApplicationShutdown {
     }
   }
 
-  /** One run over every rail; a rail another signer is running is left out of the report. */
-  async runOnce(): Promise<RailSigningReport[]> {
+  /**
+   * One run over every rail, or over the rails named (`chain/network`); a rail another signer is
+   * running is left out of the report.
+   */
+  async runOnce(only: ReadonlySet<string> | null = null): Promise<RailSigningReport[]> {
     const reports: RailSigningReport[] = [];
     for (const rail of this.rails()) {
+      if (only && !only.has(`${rail.chain}/${rail.network}`)) continue;
       const report = await this.runRail(rail);
       if (report) reports.push(report);
     }
@@ -120,9 +129,15 @@ export class SigningRunner implements BeforeApplicationShutdown {
     });
   }
 
-  /** A planner wrote work: run now (or right after the run in progress). */
-  private wake(): void {
+  /**
+   * A planner wrote work on the rail it names (`chain/network`; no name: any rail): run that rail
+   * now (or right after the run in progress); the other rails keep their interval.
+   */
+  private wake(rail?: string): void {
     if (this.stopped) return;
+    const known = this.rails().some((c) => `${c.chain}/${c.network}` === rail);
+    // a notification naming no rail this signer signs on runs them all
+    this.woken.add(known ? (rail as string) : '*');
     if (this.current) {
       this.again = true;
       return;
@@ -135,7 +150,13 @@ export class SigningRunner implements BeforeApplicationShutdown {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      const run = this.runOnce()
+      // every rail once its interval is up (however often planners wake some), else the rails woken
+      const now = Date.now();
+      const full = now >= this.fullRunDueAt || this.woken.size === 0 || this.woken.has('*');
+      if (full) this.fullRunDueAt = now + this.config.payoutIntervalMs;
+      const only = full ? null : new Set(this.woken);
+      this.woken.clear();
+      const run = this.runOnce(only)
         .then((reports) => {
           for (const r of reports) {
             if (r.completed || r.failed || r.refunds.completed || r.refunds.failed) {
