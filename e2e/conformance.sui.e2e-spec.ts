@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChainRegistry, SuiNode } from '@svc/chains';
 import { DEV_SUI_USDC, SUI, randomSuiAddress, startDevSui } from '@svc/devnet';
-import { SuiKeyring } from '@svc/signer';
-import { SuiSponsoredRail } from '../libs/signer/src/rails/sui/sui-sponsored';
+import { SuiKeyring } from '@svc/outbound';
+import { SuiSponsoredRail } from '../libs/outbound/src/rails/sui/sui-sponsored';
 import { familyConformance } from './support/family-conformance';
 
 familyConformance('sui (devnet)', async () => {

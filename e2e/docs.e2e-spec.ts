@@ -40,7 +40,7 @@ import * as webhookMessages from '../apps/api/src/modules/webhooks/webhooks.erro
 import { ADDRESSES_EXHAUSTED, DEPOSIT_POOL_EMPTY } from '../apps/api/src/modules/payments/address-allocator.service';
 import { SIGNER_KEYS_MISSING } from '@svc/core';
 import { DEFAULT_PAYOUTS_OPTIONS } from '../apps/payouts/src/payouts.options';
-import { DEFAULT_FEE_POLICY, PAYOUT_FEE_POLICY } from '@svc/signer';
+import { DEFAULT_FEE_POLICY, PAYOUT_FEE_POLICY } from '@svc/outbound';
 
 const ROOT = join(__dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');

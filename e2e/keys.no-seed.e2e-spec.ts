@@ -23,7 +23,7 @@ import {
   startDevSui,
   writeChainsFile,
 } from '@svc/devnet';
-import { EvmKeyring, SuiKeyring } from '@svc/signer';
+import { EvmKeyring, SuiKeyring } from '@svc/outbound';
 import { WorkspacesService } from '@svc/workspaces';
 import { startTestDevnet, TestDevnet } from './support/anvil';
 import { toAtomicUnits } from './support/listener-harness';

@@ -8,7 +8,7 @@ import { Wallet } from 'ethers';
 import { randomUUID } from 'node:crypto';
 import { ChainRegistry } from '@svc/chains';
 import { ClockService } from '@svc/core';
-import { depositKey, EvmKeyring, OutboundService } from '@svc/signer';
+import { depositKey, EvmKeyring, OutboundService } from '@svc/outbound';
 import { ENGINE_SUITES_PAY_ANY_DESTINATION } from './support/engine-destinations';
 import { PayoutPlanner } from '../apps/payouts/src/payout-planner.service';
 import { RefundPlanner } from '../apps/payouts/src/refund-planner.service';

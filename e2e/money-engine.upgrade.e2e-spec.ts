@@ -8,7 +8,7 @@
 import { Wallet } from 'ethers';
 import { randomUUID } from 'node:crypto';
 import { authoriseUnmacedDestinations } from '@svc/payments';
-import { depositKey, ERC20, feeColumns, GAS_TANK_KEY, OutboundService, SignerKeyRef } from '@svc/signer';
+import { depositKey, ERC20, feeColumns, GAS_TANK_KEY, OutboundService, SignerKeyRef } from '@svc/outbound';
 import type { Row } from './support/listener-harness';
 import { ONE_BNB_RAIL } from './support/processes';
 import { PayoutsHarness, startPayoutsHarness } from './support/payouts-harness';

@@ -8,8 +8,8 @@
 // from the Sui refund wallet, each killed at both points, reach the buyer once.
 import { fundDevSuiAccount, randomSuiAddress } from '@svc/devnet';
 import { SuiNode } from '@svc/chains';
-import { depositKey } from '@svc/signer';
-import { SuiSponsoredRail } from '../libs/signer/src/rails/sui/sui-sponsored';
+import { depositKey } from '@svc/outbound';
+import { SuiSponsoredRail } from '../libs/outbound/src/rails/sui/sui-sponsored';
 import type { CrashPoint } from './support/processes';
 import { DEV_SUI_USDC, Row, SUI, SuiPayoutsHarness, startSuiPayoutsHarness } from './support/sui-payouts-harness';
 

@@ -7,7 +7,7 @@ import { HDNodeWallet } from 'ethers';
 import { Client } from 'pg';
 import { OutboundSourceEntity } from '@svc/db';
 import { isFinalOutboundState } from '@svc/domain';
-import { depositKey, GAS_TANK_KEY, OutboundService, OutboundTransfer, refundWalletKey } from '@svc/signer';
+import { depositKey, GAS_TANK_KEY, OutboundService, OutboundTransfer, refundWalletKey } from '@svc/outbound';
 import { ether, freshAddress, SignerHarness, startSignerHarness } from './support/signer-harness';
 
 let h: SignerHarness;

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { HDNodeWallet } from 'ethers';
-import { depositKey, GAS_TANK_KEY, OutboundService, refundWalletKey } from '@svc/signer';
+import { depositKey, GAS_TANK_KEY, OutboundService, refundWalletKey } from '@svc/outbound';
 import { ether, freshAddress, SignerHarness, startSignerHarness } from './support/signer-harness';
 
 const ROOT = path.resolve(__dirname, '..');

@@ -5,7 +5,7 @@
 // the buyer is paid exactly once.
 import { randomUUID } from 'node:crypto';
 import { EvmRpc } from '@svc/chains';
-import { OutboundService, refundWalletKey } from '@svc/signer';
+import { OutboundService, refundWalletKey } from '@svc/outbound';
 import { RpcProxy, startRpcProxy } from './support/rpc-proxy';
 import { ether, freshAddress, SignerHarness, startSignerHarness } from './support/signer-harness';
 

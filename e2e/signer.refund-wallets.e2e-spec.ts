@@ -6,7 +6,7 @@ import { HDNodeWallet } from 'ethers';
 import type { DataSource } from 'typeorm';
 import { generateMnemonic } from '@svc/chains';
 import { createDataSource } from '@svc/db';
-import { EvmKeyring, RefundWallets, seedRefundWalletKeys } from '@svc/signer';
+import { EvmKeyring, RefundWallets, seedRefundWalletKeys } from '@svc/outbound';
 import { createTestDatabase, dropTestDatabase } from './support/test-app';
 
 let db: DataSource;

@@ -5,7 +5,7 @@
 // the extra gas it needs from the gas tank; the cap stops further raises.
 import { randomUUID } from 'node:crypto';
 import { HDNodeWallet, Interface, toQuantity } from 'ethers';
-import { depositKey, GAS_TANK_KEY, OutboundService, refundWalletKey } from '@svc/signer';
+import { depositKey, GAS_TANK_KEY, OutboundService, refundWalletKey } from '@svc/outbound';
 import { ether, freshAddress, SignerHarness, startSignerHarness } from './support/signer-harness';
 
 const STUCK_AFTER = 120;

@@ -4,7 +4,7 @@
 // gasPrice). The same on a chain with EIP-1559 (Anvil's latest hardfork) and one without (berlin).
 import { randomUUID } from 'node:crypto';
 import { generateMnemonic } from '@svc/chains';
-import { depositKey, GAS_TANK_KEY, OutboundService, refundWalletKey } from '@svc/signer';
+import { depositKey, GAS_TANK_KEY, OutboundService, refundWalletKey } from '@svc/outbound';
 import { ether, freshAddress, SignerHarness, startSignerHarness } from './support/signer-harness';
 
 const FIGURES: Record<string, unknown> = {};

@@ -17,7 +17,7 @@ import {
   SuiKeyring,
   SUI_GAS_TANK_KEY,
   refundWalletKey,
-} from '@svc/signer';
+} from '@svc/outbound';
 import { merchant } from './factories/merchant.factory';
 import { startTestApp, TestApp } from './support/test-app';
 

@@ -1,12 +1,12 @@
-// The Sui rail's sponsored transfer (issue 22 step 2's building block, libs/signer/src/rails/sui/
+// The Sui rail's sponsored transfer (issue 22 step 2's building block, libs/outbound/src/rails/sui/
 // sui-sponsored.ts, which the engine's Sui rail signs with) on the Sui devnet: the deposit address is the
 // sender, the Sui gas tank the gas owner; all of the deposit's USDC moves in one transaction and it
 // keeps nothing; executing the stored bytes again pays nothing twice; the fence (gas coin + input
 // versions) tells a dead attempt from a landed one; the tank's gas coins are handed out once.
 import { DevSui, DEV_SUI_SETTLEMENT, DEV_SUI_USDC, SUI, fundDevSuiAccount, startDevSui } from '@svc/devnet';
 import { generateMnemonic, SuiNode } from '@svc/chains';
-import { SuiKeyring, depositKey, refundWalletKey } from '@svc/signer';
-import { SuiSponsoredRail } from '../libs/signer/src/rails/sui/sui-sponsored';
+import { SuiKeyring, depositKey, refundWalletKey } from '@svc/outbound';
+import { SuiSponsoredRail } from '../libs/outbound/src/rails/sui/sui-sponsored';
 
 jest.setTimeout(60_000);
 

@@ -1,5 +1,5 @@
 // The destination guard of the signer's engine suites (no sweep or refund rows behind their legs).
-import type { DestinationGuard } from '@svc/signer';
+import type { DestinationGuard } from '@svc/outbound';
 
 /**
  * The signer suites (signer.*.e2e-spec.ts) drive the engine with legs to fresh addresses of their

@@ -33,7 +33,7 @@ import {
   SignerKeyRef,
   SignerOptions,
   SuiKeyring,
-} from '@svc/signer';
+} from '@svc/outbound';
 import { createTestDatabase, dropTestDatabase } from './test-app';
 
 /** What the outbound rows need from a family's devnet. */

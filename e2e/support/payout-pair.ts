@@ -5,8 +5,8 @@
 import { INestApplicationContext } from '@nestjs/common';
 import type { SvcConfig } from '@svc/config';
 import { ClockService } from '@svc/core';
-import type { FeePolicy } from '@svc/signer';
-import { OutboundService } from '@svc/signer';
+import type { FeePolicy } from '@svc/outbound';
+import { OutboundService } from '@svc/outbound';
 import type { ChainConfig } from '@svc/chains';
 import { createPayoutsApp } from '../../apps/payouts/src/payouts.factory';
 import type { PayoutsOptions } from '../../apps/payouts/src/payouts.options';

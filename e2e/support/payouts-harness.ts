@@ -6,7 +6,7 @@
 // would be Anvil's funded dev accounts.
 import { Contract } from 'ethers';
 import { generateMnemonic } from '@svc/chains';
-import { OutboundService } from '@svc/signer';
+import { OutboundService } from '@svc/outbound';
 import type { PayoutsOptions } from '../../apps/payouts/src/payouts.options';
 import { PayoutPair, RailPayoutRun, startPayoutPair } from './payout-pair';
 import { merchant, Merchant } from '../factories/merchant.factory';

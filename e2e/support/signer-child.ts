@@ -7,7 +7,7 @@ import { ChainRegistry } from '@svc/chains';
 import { loadConfig } from '@svc/config';
 import { createDataSource } from '@svc/db';
 import type { Network } from '@svc/domain';
-import { EvmKeyring, OutboundService } from '@svc/signer';
+import { EvmKeyring, OutboundService } from '@svc/outbound';
 import { ENGINE_SUITES_PAY_ANY_DESTINATION } from './engine-destinations';
 
 async function main(): Promise<number> {

@@ -20,7 +20,7 @@ import {
   writeChainsFile,
 } from '@svc/devnet';
 import { isFinalOutboundState } from '@svc/domain';
-import { EvmKeyring, FeePolicy, OutboundService, OutboundTransfer, SignerOptions } from '@svc/signer';
+import { EvmKeyring, FeePolicy, OutboundService, OutboundTransfer, SignerOptions } from '@svc/outbound';
 import { ENGINE_SUITES_PAY_ANY_DESTINATION } from './engine-destinations';
 import { createTestDatabase, dropTestDatabase } from './test-app';
 

@@ -12,7 +12,7 @@ import { generateMnemonic } from '@svc/chains';
 import { ClockService } from '@svc/core';
 import { DEV_SUI_USDC, DevSui, SUI, fundDevSuiAccount, startDevSui, writeChainsFile } from '@svc/devnet';
 import { SettlementActivation } from '@svc/payments';
-import { OutboundService, RefundWallets, SuiKeyring } from '@svc/signer';
+import { OutboundService, RefundWallets, SuiKeyring } from '@svc/outbound';
 import { createListenerApp } from '../../apps/listener/src/listener.factory';
 import type { PayoutsOptions } from '../../apps/payouts/src/payouts.options';
 import { SettlementActivationJob } from '../../apps/worker/src/settlement-activation.job';

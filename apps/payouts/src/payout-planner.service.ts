@@ -20,7 +20,7 @@ import {
   SweepSupport,
 } from '@svc/domain';
 import { PaymentRepository, SettlementAddressRepository, SweepRepository } from '@svc/payments';
-import { depositKey, OutboundNotCancellableError, OutboundService, OutboundTransfer } from '@svc/signer';
+import { depositKey, OutboundNotCancellableError, OutboundService, OutboundTransfer } from '@svc/outbound';
 
 /** What a run decided for a payment's sweep before it writes. */
 type Writable =

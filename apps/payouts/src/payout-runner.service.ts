@@ -15,7 +15,7 @@ import { DataSource } from 'typeorm';
 import { ChainConfig, ChainRegistry, family } from '@svc/chains';
 import { SVC_CONFIG, SvcConfig } from '@svc/core';
 import type { Network } from '@svc/domain';
-import { OutboundService } from '@svc/signer';
+import { OutboundService } from '@svc/outbound';
 import { PayoutPlanner } from './payout-planner.service';
 import { PAYOUTS_LOCK_NAMESPACE, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
 import { RefundPlanner } from './refund-planner.service';

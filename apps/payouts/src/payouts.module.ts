@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { ChainRegistry } from '@svc/chains';
 import { ClockService, CoreModule, DepositKeysModule, PublishedKeys, SvcConfig } from '@svc/core';
 import { PaymentLedgerModule, PayoutsDataModule, RefundLegs, SweepLegs } from '@svc/payments';
-import { SignerModule } from '@svc/signer';
+import { SignerModule } from '@svc/outbound';
 import { PayoutPlanner } from './payout-planner.service';
 import { PayoutRunner } from './payout-runner.service';
 import { DEFAULT_PAYOUTS_OPTIONS, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';

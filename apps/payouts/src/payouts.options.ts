@@ -1,5 +1,5 @@
 import type { ChainConfig } from '@svc/chains';
-import { PAYOUT_FEE_POLICY, type FeePolicy } from '@svc/signer';
+import { PAYOUT_FEE_POLICY, type FeePolicy } from '@svc/outbound';
 
 /** Tuning of the payout process; the period itself is SVC_PAYOUT_INTERVAL_MS (runtime contract). */
 export interface PayoutsOptions {

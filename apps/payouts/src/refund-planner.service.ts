@@ -19,7 +19,7 @@ import {
   PayCheck,
   RefundWallets,
   SignerKeyRef,
-} from '@svc/signer';
+} from '@svc/outbound';
 
 /** What a run decided for a refund before it writes. */
 type Decision =

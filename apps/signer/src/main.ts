@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { generateMnemonic, redactRpcText } from '@svc/chains';
 import { exitOnSignals } from '@svc/runtime';
 import { ConfigError, loadConfig, resolveMnemonic } from '@svc/config';
-import { OutboundService } from '@svc/signer';
+import { OutboundService } from '@svc/outbound';
 import { createSignerApp } from './signer.factory';
 import { SigningRunner } from './signing-runner.service';
 

@@ -20,7 +20,7 @@ import {
   RefundWallets,
   seedRefundWalletKeys,
   SignerModule,
-} from '@svc/signer';
+} from '@svc/outbound';
 import { opsServerProviders, RuntimeModule } from '@svc/runtime';
 import { SigningRunner } from './signing-runner.service';
 

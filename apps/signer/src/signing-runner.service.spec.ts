@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { ChainConfig, ChainRegistry } from '@svc/chains';
 import type { SvcConfig } from '@svc/core';
 import type { RefundLegs, SweepLegs } from '@svc/payments';
-import type { OutboundService } from '@svc/signer';
+import type { OutboundService } from '@svc/outbound';
 import { SigningRunner } from './signing-runner.service';
 
 const rail = (chain: string) => ({ chain, network: 'mainnet', kind: 'evm', rpcUrls: ['http://127.0.0.1:1'] });

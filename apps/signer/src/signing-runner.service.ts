@@ -14,7 +14,7 @@ import { ChainConfig, ChainRegistry, family } from '@svc/chains';
 import { SVC_CONFIG, SvcConfig } from '@svc/core';
 import type { Network } from '@svc/domain';
 import { RefundLegs, SweepLegs } from '@svc/payments';
-import { OutboundService } from '@svc/signer';
+import { OutboundService } from '@svc/outbound';
 
 /** The channel a planner notifies after it wrote outbound work (apps/payouts › PayoutRunner). */
 export const OUTBOUND_CHANNEL = 'svc_outbound';

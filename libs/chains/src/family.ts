@@ -91,7 +91,7 @@ export class ChainUnavailableError extends Error {}
 
 /**
  * How money leaves a family's addresses through the outbound engine (docs/money-out.md › Rails):
- * the engine signs on a family whose row has this, and calls the family's rail (libs/signer's
+ * the engine signs on a family whose row has this, and calls the family's rail (libs/outbound's
  * OUTBOUND_RAILS, the same keys) for the quote, the signed bytes, the broadcast, the status and
  * the fence's expiry. `feeFunding` says who pays the network fee of a token transfer: `gas_top_up`
  * (EVM: the gas tank sends the sender exactly the fee first, a transaction of its own) or

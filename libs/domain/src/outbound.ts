@@ -1,5 +1,5 @@
 // The vocabulary of money out (docs/money-out.md › The signer): closed unions shared by the
-// outbound tables (libs/db), the signer (libs/signer) and the payouts and refunds built on it.
+// outbound tables (libs/db), the signer (libs/outbound) and the payouts and refunds built on it.
 import { assertUnreachable } from './types';
 
 /**

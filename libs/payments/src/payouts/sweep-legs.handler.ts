@@ -13,7 +13,7 @@ import { payoutFromTransfer, sweptFromDeposit } from '@svc/domain';
 import { appendEvents } from '../events/outbox';
 import { settlementCompletedEvent } from '../events/settlement-events';
 import { SweepChanges, SweepRepository } from './sweep.repository';
-import { OutboundPurposeHandler, OutboundService, OutboundTransfer } from '@svc/signer';
+import { OutboundPurposeHandler, OutboundService, OutboundTransfer } from '@svc/outbound';
 
 /** What the handlers moved since the runner last read it (the run report). */
 export interface LegTally {

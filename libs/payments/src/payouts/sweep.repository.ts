@@ -73,7 +73,7 @@ export class SweepRepository {
    * the same rule as `isPayoutEligible`, which the planner applies again under the payment's lock):
    * confirmed/overpaid once `delaySeconds` passed since confirmedAt, underpaid once the 7-day tail
    * closed, refunded for a remainder; `received − Σ credited of its sweeps > 0`.
-   * Refunds: what a refund draws on the deposit is subtracted by the planner (@svc/signer › SourceClaims.depositDraw).
+   * Refunds: what a refund draws on the deposit is subtracted by the planner (@svc/outbound › SourceClaims.depositDraw).
    */
   async candidates(rail: Rail, now: Date, delaySeconds: number, limit: number): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.db.query(

@@ -10,7 +10,7 @@ import { RefundEntity } from '@svc/db';
 import { refundFromTransfer } from '@svc/domain';
 import { PaymentLedger } from '../payment-ledger';
 import { RefundChanges, RefundRepository } from './refund.repository';
-import { OutboundPurposeHandler, OutboundService, OutboundTransfer } from '@svc/signer';
+import { OutboundPurposeHandler, OutboundService, OutboundTransfer } from '@svc/outbound';
 import type { LegTally } from '../payouts/sweep-legs.handler';
 
 @Injectable()

@@ -1,5 +1,5 @@
 // Queries of refunds (house style 5): the API's writes and reads, the payout runs' work lists.
-// Writes take the caller's transaction. What refunds draw on a deposit: @svc/signer › claims.ts.
+// Writes take the caller's transaction. What refunds draw on a deposit: @svc/outbound › claims.ts.
 import { Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ClockService, PublishedKeys } from '@svc/core';
 import { PaymentLedgerModule } from '@svc/payments';
-import { RefundWallets } from '@svc/signer';
+import { RefundWallets } from '@svc/outbound';
 import { RefundsController } from './refunds.controller';
 import { RefundsService } from './refunds.service';
 

@@ -35,7 +35,7 @@ import {
   TOKEN_AMOUNT_RE,
 } from '@svc/domain';
 import { PaymentRepository, refundDestinationMac, RefundRepository } from '@svc/payments';
-import { OutboundRepository, RefundWallets } from '@svc/signer';
+import { OutboundRepository, RefundWallets } from '@svc/outbound';
 import { CreateRefundDto } from './dto/create-refund.dto';
 import * as msg from './refunds.errors';
 

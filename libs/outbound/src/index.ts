@@ -1,4 +1,4 @@
-// @svc/signer: the crash-safe "money out" machinery, one outbound rail per chain family (EVM, Sui;
+// @svc/outbound: the crash-safe "money out" machinery, one outbound rail per chain family (EVM, Sui;
 // docs/money-out.md › The signer, › Rails).
 export * from './context';
 export * from './fees/fees';
