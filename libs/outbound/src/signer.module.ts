@@ -24,27 +24,6 @@ export interface SignerModuleOptions extends SignerOptions {
 
 export const SIGNER_MODULE_OPTIONS = Symbol('SIGNER_MODULE_OPTIONS');
 
-/** The Sui addresses the signer made, read back by a seedless process. */
-function suiPublished(o: SignerModuleOptions & { published: (path: string) => string }): SuiKeyring {
-  return SuiKeyring.published({
-    published: o.published,
-    async lookup(kind, index) {
-      const rows: Array<{ address: string }> =
-        kind === 'deposit'
-          ? await o.dataSource.query(
-              `SELECT payment_address AS address FROM payments WHERE address_kind = 'sui' AND address_index = $1`,
-              [index.toString()],
-            )
-          : await o.dataSource.query(
-              `SELECT address FROM refund_wallets WHERE address_kind = 'sui' AND address_index = $1`,
-              [index.toString()],
-            );
-      if (!rows[0]) throw new Error(`no Sui ${kind} address ${index} has been made by the signer`);
-      return rows[0].address;
-    },
-  });
-}
-
 function outboundService(o: SignerModuleOptions): OutboundService {
   if (o.mnemonic) {
     return new OutboundService(o.dataSource, o.registry, new EvmKeyring(o.mnemonic), o.clock, {
@@ -55,7 +34,7 @@ function outboundService(o: SignerModuleOptions): OutboundService {
   if (!o.published) throw new Error('the outbound engine needs the seed or the published keys');
   const published = o.published;
   return new OutboundService(o.dataSource, o.registry, EvmKeyring.fromXpubs(published), o.clock, {
-    suiKeyring: suiPublished({ ...o, published }),
+    suiKeyring: SuiKeyring.readBack(o.dataSource, published),
     ...o,
   });
 }

@@ -1,6 +1,7 @@
 import { HDNodeWallet, Transaction } from 'ethers';
 import { DepositAddressDeriver } from '@svc/chains';
-import { EvmKeyring, GAS_TANK_KEY, depositKey, refundWalletKey } from './keyring';
+import { EvmKeyring, GAS_TANK_KEY, NO_SEED_TO_SIGN, depositKey, refundWalletKey } from './keyring';
+import { SuiKeyring } from './sui-keyring';
 
 const PHRASE = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
@@ -34,5 +35,44 @@ describe('EvmKeyring', () => {
   it('exposes no private key', () => {
     expect(JSON.stringify(keyring)).toBe('{}');
     expect(Object.keys(keyring)).toEqual([]);
+  });
+});
+
+// issue 19 › Keys: the payout process plans with these (no seed); only apps/signer signs
+describe('keyrings without the seed (the payout process)', () => {
+  const seeded = new EvmKeyring(PHRASE);
+  const deriver = new DepositAddressDeriver(PHRASE);
+  const published = (path: string) => deriver.published(path);
+
+  it('EVM: the same addresses from the published xpubs, and no signature', async () => {
+    const open = EvmKeyring.fromXpubs(published);
+    expect(open.canSign).toBe(false);
+    expect(seeded.canSign).toBe(true);
+    for (const key of [depositKey(1), depositKey(1000), refundWalletKey(3), GAS_TANK_KEY]) {
+      expect(open.address(key)).toBe(seeded.address(key));
+    }
+    const tx = { type: 2, chainId: 56n, nonce: 0, to: open.gasTankAddress, value: 1n, gasLimit: 21000n };
+    await expect(open.sign(depositKey(1), open.address(depositKey(1)), tx)).rejects.toThrow(NO_SEED_TO_SIGN);
+  });
+
+  it('Sui: the gas tank from what the signer published, the others read back, and no signature', async () => {
+    const seededSui = new SuiKeyring(PHRASE);
+    const lookups: string[] = [];
+    const open = SuiKeyring.published({
+      published,
+      lookup: (kind, index) => {
+        lookups.push(`${kind}/${index}`);
+        return Promise.resolve(seededSui.address({ kind, index }));
+      },
+    });
+    expect(open.canSign).toBe(false);
+    expect(open.gasTankAddress).toBe(seededSui.gasTankAddress);
+    expect(await open.addressOf(depositKey(4))).toBe(seededSui.address(depositKey(4)));
+    expect(await open.addressOf(refundWalletKey(2))).toBe(seededSui.address(refundWalletKey(2)));
+    expect(lookups).toEqual(['deposit/4', 'refund_wallet/2']);
+    expect(() => open.address(depositKey(4))).toThrow(NO_SEED_TO_SIGN);
+    await expect(open.sign(depositKey(4), seededSui.address(depositKey(4)), new Uint8Array(8))).rejects.toThrow(
+      NO_SEED_TO_SIGN,
+    );
   });
 });

@@ -3,6 +3,7 @@
 // are hardened ed25519 (no public derivation), so a process without the seed (apps/payouts, which
 // plans) reads the addresses the signer made: the gas tank it published, deposit addresses from
 // the payments that claimed them from the pool, refund wallets from refund_wallets.
+import type { DataSource } from 'typeorm';
 import { family, SuiAccounts } from '@svc/chains';
 import type { SignerKeyKind } from '@svc/domain';
 import { NO_SEED_TO_SIGN, type SignerKeyRef } from './keyring';
@@ -37,6 +38,29 @@ export class SuiKeyring {
   /** Addresses the signer made, read back; `sign` refuses. */
   static published(source: SuiPublishedAddresses): SuiKeyring {
     return new SuiKeyring(null, source);
+  }
+
+  /**
+   * A seedless process's keyring: the gas tank from what the signer published, a deposit address
+   * from the payment that claimed it from the pool, a refund wallet from refund_wallets.
+   */
+  static readBack(db: DataSource, published: (path: string) => string): SuiKeyring {
+    return SuiKeyring.published({
+      published,
+      async lookup(kind, index) {
+        const rows: Array<{ address: string }> =
+          kind === 'deposit'
+            ? await db.query(
+                `SELECT payment_address AS address FROM payments WHERE address_kind = 'sui' AND address_index = $1`,
+                [index.toString()],
+              )
+            : await db.query(`SELECT address FROM refund_wallets WHERE address_kind = 'sui' AND address_index = $1`, [
+                index.toString(),
+              ]);
+        if (!rows[0]) throw new Error(`no Sui ${kind} address ${index} has been made by the signer`);
+        return rows[0].address;
+      },
+    });
   }
 
   /** The address of a key, from the seed (the signer only; a seedless keyring answers the gas tank alone). */
