@@ -50,19 +50,19 @@ test('every process, and the migration, from one image built from the repository
   }
 });
 
-test('production mode everywhere; the seed is a secret file for the signer and the payout process only (not the API: issue 19 › Keys), the data key for migrate, the API and the worker, the destination key for the API, the payout process and the signer', () => {
+test('production mode everywhere; the seed is a secret file for the signer only (issue 19 › Keys: the one process that signs), the data key for migrate, the API and the worker, the destination key for the API and the signer', () => {
   for (const name of ['migrate', ...PROCESSES]) {
     const env = compose.services[name].environment ?? {};
     expect([name, env.SVC_ENV]).toEqual([name, 'production']);
     expect(env.SVC_MNEMONIC).toBeUndefined();
-    const seeded = name === 'signer' || name === 'payouts';
+    const seeded = name === 'signer';
     expect([name, env.SVC_MNEMONIC_FILE]).toEqual([name, seeded ? '/run/secrets/svc_mnemonic' : undefined]);
     // runtime contract › SVC_DATA_KEY: required in production by whoever reads the secrets at rest
     const keyed = name === 'migrate' || name === 'api' || name === 'worker';
     expect(env.SVC_DATA_KEY).toBeUndefined();
     expect([name, env.SVC_DATA_KEY_FILE]).toEqual([name, keyed ? '/run/secrets/svc_data_key' : undefined]);
-    // runtime contract › SVC_DESTINATION_KEY: the API and the signing processes only
-    const macs = name === 'api' || name === 'payouts' || name === 'signer';
+    // runtime contract › SVC_DESTINATION_KEY: the API and the signer only
+    const macs = name === 'api' || name === 'signer';
     expect(env.SVC_DESTINATION_KEY).toBeUndefined();
     expect([name, env.SVC_DESTINATION_KEY_FILE]).toEqual([name, macs ? '/run/secrets/svc_destination_key' : undefined]);
     const secrets = [
