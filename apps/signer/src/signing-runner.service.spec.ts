@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import type { ChainConfig, ChainRegistry } from '@svc/chains';
 import type { SvcConfig } from '@svc/core';
 import type { RefundLegs, SweepLegs } from '@svc/payments';
@@ -19,7 +18,6 @@ function runner(intervalMs: number) {
   } as unknown as OutboundService;
   const tally = { tally: { completed: 0, failed: 0 } };
   const r = new SigningRunner(
-    {} as DataSource,
     { all: () => rails } as unknown as ChainRegistry,
     outbound,
     tally as unknown as SweepLegs,

@@ -8,13 +8,12 @@
 // receipt. What to pay is decided by apps/payouts, which holds no seed; the engine checks every
 // destination against its MAC before it signs (docs/money-out.md › Destinations).
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
-import type { PoolClient } from 'pg';
-import { DataSource } from 'typeorm';
 import { ChainConfig, ChainRegistry, family } from '@svc/chains';
 import { SVC_CONFIG, SvcConfig } from '@svc/core';
 import type { Network } from '@svc/domain';
 import { RefundLegs, SweepLegs } from '@svc/payments';
 import { OutboundService } from '@svc/outbound';
+import { PgListener } from '@svc/runtime';
 
 /** The channel a planner notifies after it wrote outbound work (apps/payouts › PayoutRunner). */
 export const OUTBOUND_CHANNEL = 'svc_outbound';
@@ -42,11 +41,10 @@ export class SigningRunner implements BeforeApplicationShutdown {
   private readonly woken = new Set<string>();
   /** when every rail is next due for its interval run, woken or not (ms since the epoch) */
   private fullRunDueAt = 0;
-  private listener: PoolClient | null = null;
+  private listener: PgListener | null = null;
   private readonly skipped = new Set<string>();
 
   constructor(
-    private readonly db: DataSource,
     private readonly chains: ChainRegistry,
     private readonly outbound: OutboundService,
     private readonly sweepLegs: SweepLegs,
@@ -57,29 +55,21 @@ export class SigningRunner implements BeforeApplicationShutdown {
   /** Starts the loop, and wakes it on the planners' notifications (createSignerApp, once the keys are checked). */
   async start(): Promise<void> {
     this.schedule(0);
-    try {
-      const pool = (this.db.driver as unknown as { master: { connect(): Promise<PoolClient> } }).master;
-      const client = await pool.connect();
-      client.on('notification', (n: { payload?: string }) => this.wake(n.payload));
-      client.on('error', (err) => this.logger.warn(`listening for planned work failed: ${err.message}`));
-      await client.query(`LISTEN ${OUTBOUND_CHANNEL}`);
-      this.listener = client;
-    } catch (err) {
-      // the interval still runs every transaction on
-      this.logger.warn(`listening for planned work failed: ${(err as Error).message}`);
-    }
+    // the interval still runs every transaction on while the listener is down
+    this.listener = new PgListener({
+      databaseUrl: this.config.databaseUrl,
+      channel: OUTBOUND_CHANNEL,
+      onNotify: (payload) => this.wake(payload),
+      onLost: (why) => this.logger.warn(`listening for planned work failed (${why}); retrying`),
+    });
+    await this.listener.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.current?.catch(() => undefined);
-    const listener = this.listener;
-    this.listener = null;
-    if (listener) {
-      await listener.query(`UNLISTEN ${OUTBOUND_CHANNEL}`).catch(() => undefined);
-      listener.release();
-    }
+    await this.listener?.stop();
   }
 
   /**

@@ -4,3 +4,4 @@ export * from './metrics';
 export * from './ops-server';
 export * from './runtime.module';
 export * from './shutdown';
+export * from './pg-listener';

@@ -1,13 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { Client } from 'pg';
 import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
+import { PgListener } from '@svc/runtime';
 import { DeliveryRepository } from './delivery.repository';
 import { DeliveryService } from './delivery.service';
 import { WebhookQueue } from './webhook-queue';
 import { DEFAULT_CONCURRENCY, WORKER_OPTIONS, WorkerOptions } from './worker-options';
 
 const BATCH = 500;
-const RECONNECT_MS = 1_000;
 /** Notifications this close together share one relay step (commits at 100/s: 2 to 3 per step). */
 const COALESCE_MS = 5;
 /** The channel the outbox trigger notifies on every insert (migration Webhooks1763800000000). */
@@ -28,9 +27,8 @@ export const EVENTS_CHANNEL = 'svc_events';
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('relay');
-  private listener: Client | null = null;
+  private readonly listener: PgListener;
   private timer: NodeJS.Timeout | undefined;
-  private reconnect: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -49,10 +47,17 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(WORKER_OPTIONS) options: WorkerOptions,
   ) {
     this.highWater = 4 * (options.concurrency ?? DEFAULT_CONCURRENCY);
+    this.listener = new PgListener({
+      databaseUrl: config.databaseUrl,
+      channel: EVENTS_CHANNEL,
+      onNotify: () => this.kickSoon(),
+      onListening: () => this.kick(), // whatever was committed while not listening
+      onLost: (why) => this.logger.warn(`LISTEN ${EVENTS_CHANNEL} lost (${why}); polling until it is back`),
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.listen();
+    await this.listener.start();
     this.timer = setInterval(() => this.kick(), this.config.jobIntervalMs);
     this.kick();
   }
@@ -60,11 +65,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    clearTimeout(this.reconnect);
     clearTimeout(this.soon);
-    const listener = this.listener;
-    this.listener = null;
-    await listener?.end().catch(() => undefined);
+    await this.listener.stop();
     this.roomWaiter?.();
     await this.running;
     // attempts in flight finish and are recorded while the database and the queue are still open
@@ -132,28 +134,5 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         resolve();
       };
     });
-  }
-
-  private async listen(): Promise<void> {
-    if (this.stopped) return;
-    const client = new Client({ connectionString: this.config.databaseUrl });
-    const retry = (why: string) => {
-      if (this.stopped || this.listener !== client) return;
-      this.listener = null;
-      this.logger.warn(`LISTEN ${EVENTS_CHANNEL} lost (${why}); polling until it is back`);
-      client.end().catch(() => undefined);
-      this.reconnect = setTimeout(() => void this.listen(), RECONNECT_MS);
-    };
-    client.on('notification', () => this.kickSoon());
-    client.on('error', (err) => retry(err.message));
-    client.on('end', () => retry('connection ended'));
-    this.listener = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
-      this.kick(); // whatever was committed while not listening
-    } catch (err) {
-      retry((err as Error).message);
-    }
   }
 }
