@@ -450,7 +450,7 @@ async function evm() {
 async function sui() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-payouts-sui-'));
   const { startDevSui, DEV_SUI_USDC, SUI, writeChainsFile, randomSuiAddress } = dist('libs', 'devnet', 'src');
-  const { SuiKeyring } = dist('libs', 'signer', 'src');
+  const { SuiKeyring } = dist('libs', 'outbound', 'src');
   const { bcs } = require('@mysten/sui/bcs');
   const { fromBase64 } = require('@mysten/sui/utils');
   const loadBefore = os.loadavg()[0];
