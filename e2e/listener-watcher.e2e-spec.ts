@@ -252,6 +252,7 @@ test('blocks read ahead with their transactions are not used once a reorg replac
   await until('the blocks read ahead', () =>
     proxy.calls.some((c) => c.method === 'eth_getBlockByNumber' && c.params?.[0] === top && c.params?.[1] === true),
   );
+  await new Promise((r) => setTimeout(r, 300)); // and answered (taking the proxy down cuts an answer on its way)
   proxy.mode = 'down';
   expect(await bnb.node.rpc('evm_revert', [snapshot])).toBe(true);
   const kept = await payer.sendNative(watchedAddress(), 2n * 10n ** 15n);
