@@ -16,6 +16,9 @@
 // every tenth block.
 // BENCH_LATENCY_SAMPLES, BENCH_CATCHUP_BLOCKS, BENCH_TRANSFERS_PER_BLOCK, BENCH_REALISTIC_BLOCKS,
 // BENCH_TXS_PER_BLOCK scale it down for a quick look; BENCH_MIX=transfers|realistic runs one mix.
+// BENCH_STAGES=1: each detection sample split into stages from timestamps the bench takes around
+// the listener's own calls (the head over WebSocket, each JSON-RPC request, the credit service),
+// with the CPU time of this process (bench + listener) and of Anvil over the run.
 'use strict';
 require('reflect-metadata');
 const fs = require('node:fs');
@@ -45,6 +48,7 @@ const MIXES = (process.env.BENCH_MIX ?? 'transfers,realistic').split(',');
 // 'ws' (eth_subscribe newHeads over the devnet's wsUrl, polling as fallback), measured in one run.
 const DETECTION = (process.env.BENCH_DETECTION ?? 'poll,ws').split(',');
 const CATCHUP = process.env.BENCH_CATCHUP !== '0'; // BENCH_CATCHUP=0: detection latency only
+const STAGES = process.env.BENCH_STAGES === '1';
 const LATENCY_GOAL_MS = 150; // issue 23 › Detection: p99 < 150 ms on both kinds of blocks
 
 const dist = (...p) => require(path.join(DIST, ...p));
@@ -53,6 +57,88 @@ const { Wallet } = require('ethers');
 const { loadConfig } = dist('libs', 'config', 'src');
 const { createDataSource } = dist('libs', 'db', 'src');
 const { createListenerApp } = dist('apps', 'listener', 'src', 'listener.factory.js');
+const { EvmRpc } = dist('libs', 'chains', 'src');
+const { NewHeadsSubscription } = dist('libs', 'chains', 'src', 'evm', 'evm-heads.js');
+
+// ---- BENCH_STAGES: timestamps around the listener's calls ------------------------------------
+
+/** What the probes saw in one latency run: heads by number, JSON-RPC requests, credit calls. */
+let probe = null;
+if (STAGES) {
+  // Wrapped once; they record only while a run has set `probe`.
+  const post = EvmRpc.prototype.post;
+  EvmRpc.prototype.post = async function (ep, payload) {
+    const start = performance.now();
+    try {
+      return await post.call(this, ep, payload);
+    } finally {
+      const calls = Array.isArray(payload) ? payload : [payload];
+      probe?.rpc.push({ start, end: performance.now(), methods: calls.map((c) => c.method) });
+    }
+  };
+  const message = NewHeadsSubscription.prototype.message;
+  NewHeadsSubscription.prototype.message = function (ws, text) {
+    if (probe && text.includes('eth_subscription')) {
+      const n = JSON.parse(text).params?.result?.number;
+      if (n && !probe.heads.has(Number(n))) probe.heads.set(Number(n), performance.now());
+    }
+    return message.call(this, ws, text);
+  };
+}
+const wrapSinkForStages = (real) => ({
+  async credit(transfers) {
+    const start = performance.now();
+    try {
+      return await real.credit(transfers);
+    } finally {
+      probe?.credits.push({
+        start,
+        end: performance.now(),
+        blocks: new Set(transfers.map((t) => Number(t.blockNumber))),
+      });
+    }
+  },
+});
+/** utime + stime of a process in ms (USER_HZ 100). */
+function cpuMs(pid) {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+/**
+ * Per final block: notice (block on the node → head over WebSocket, or → the first request of the
+ * poll that found it), wake (head → the pass's first request), reads (first request sent → last
+ * answer before the credit, and how many requests), match (last answer → credit called), credit
+ * (the credit service's transactions), seen (credit returned → the bench saw the status); total is
+ * the block's later payment. A negative notice: the head came over WebSocket before the bench's
+ * own 5 ms poll of the node saw the block.
+ */
+function stageRows(sent, seenAt, confirmedAt) {
+  const rows = [];
+  for (const fb of new Set(sent.map((s) => s.block + CONFIRMATIONS - 1))) {
+    const t0 = seenAt.get(fb);
+    const credit = probe.credits.find((c) => c.blocks.has(fb - CONFIRMATIONS + 1));
+    if (t0 === undefined || !credit) continue;
+    const head = probe.heads.get(fb);
+    const from = head ?? t0;
+    const reads = probe.rpc.filter((r) => r.start >= from && r.end <= credit.start);
+    if (!reads.length) continue;
+    const first = reads[0].start;
+    const last = Math.max(...reads.map((r) => r.end));
+    const seen = Math.max(...sent.filter((s) => s.block + CONFIRMATIONS - 1 === fb).map((s) => confirmedAt.get(s.id)));
+    rows.push({
+      notice: (head ?? first) - t0,
+      wake: head === undefined ? 0 : first - head,
+      reads: last - first,
+      requests: reads.length,
+      match: credit.start - last,
+      credit: credit.end - credit.start,
+      seen: seen - credit.end,
+      total: seen - t0,
+    });
+  }
+  return rows;
+}
 
 /** A fresh address nobody controls (Wallet.createRandom would spend ~10 ms on a mnemonic each). */
 const randomAddress = () => getAddress(`0x${randomBytes(20).toString('hex')}`);
@@ -245,8 +331,14 @@ async function latency(realistic, mode) {
   try {
     const wallets = Array.from({ length: LATENCY_SAMPLES }, () => randomAddress());
     await insertPayments(db, usdc, LATENCY_SAMPLES, wallets);
-    app = await createListenerApp(listenerConfig(db, chainsFile), { jobs: false, healthLogIntervalMs: 0 }, ['error']);
+    app = await createListenerApp(
+      listenerConfig(db, chainsFile),
+      { jobs: false, healthLogIntervalMs: 0, ...(STAGES ? { wrapSink: wrapSinkForStages } : {}) },
+      ['error'],
+    );
     await app.init();
+    if (STAGES) probe = { heads: new Map(), rpc: [], credits: [] };
+    const cpu0 = STAGES ? { self: cpuMs(process.pid), anvil: cpuMs(node.pid), at: performance.now() } : null;
 
     let watching = true;
     // Background traffic: a block's worth of transactions right after each block, so every block is full.
@@ -300,6 +392,13 @@ async function latency(realistic, mode) {
     const deadline = Date.now() + 30_000;
     while (sent.some((s) => !confirmedAt.has(s.id)) && Date.now() < deadline) await sleep(20);
     watching = false;
+    const cpu = STAGES
+      ? {
+          selfMs: cpuMs(process.pid) - cpu0.self,
+          anvilMs: cpuMs(node.pid) - cpu0.anvil,
+          seconds: (performance.now() - cpu0.at) / 1000,
+        }
+      : null;
     await Promise.all([blockWatcher, dbWatcher, load]);
     const txsPerBlock = realistic
       ? (await node.rpc('eth_getBlockByNumber', ['latest', false])).transactions.length
@@ -313,7 +412,11 @@ async function latency(realistic, mode) {
       samples.push(confirmedAt.get(s.id) - seenAt.get(finalBlock));
     }
     samples.sort((a, b) => a - b);
+    const stages = STAGES ? stageRows(sent, seenAt, confirmedAt) : null;
+    probe = null;
     return {
+      stages,
+      cpu,
       loadBlocks,
       txsPerBlock,
       n: samples.length,
@@ -491,8 +594,26 @@ function report(title, lats, chain, runs, perBlockWord) {
     ...Object.entries(lats).flatMap(([mode, lat]) => [
       `(1) detection latency, ${mode === 'ws' ? 'new heads over WebSocket' : 'polling'}: final block -> committed status (n=${lat.n}, 1 block/s, ${CONFIRMATIONS} confirmations${lat.loadBlocks ? `, ${lat.loadBlocks} blocks of background traffic, last block ${lat.txsPerBlock} transactions` : ''})`,
       `    p50 ${lat.p50.toFixed(0)} ms   p99 ${lat.p99.toFixed(0)} ms   max ${lat.max.toFixed(0)} ms   goal p99 < ${LATENCY_GOAL_MS} ms: ${lat.p99 < LATENCY_GOAL_MS ? 'met' : 'NOT met'}`,
+      ...(lat.stages ? stageLines(lat) : []),
     ]),
     ...(chain ? catchUpLines(chain, runs, perBlockWord) : []),
+  ];
+}
+
+function stageLines({ stages, cpu }) {
+  const keys = ['notice', 'wake', 'reads', 'requests', 'match', 'credit', 'seen', 'total'];
+  const at = (k, p) =>
+    percentile(
+      stages.map((r) => r[k]).sort((a, b) => a - b),
+      p,
+    );
+  const cell = (k, p) => (k === 'requests' ? at(k, p).toFixed(0) : at(k, p).toFixed(1)).padStart(9);
+  return [
+    `    ${`stages (ms; ${stages.length} final blocks)`.padEnd(34)}${keys.map((k) => k.padStart(9)).join('')}`,
+    ...[50, 90, 100].map(
+      (p) => `    ${(p === 100 ? 'max' : `p${p}`).padEnd(34)}${keys.map((k) => cell(k, p)).join('')}`,
+    ),
+    `    CPU over ${cpu.seconds.toFixed(0)} s: bench + listener ${cpu.selfMs} ms (${((cpu.selfMs / cpu.seconds) * 0.1).toFixed(0)} % of a core), Anvil ${cpu.anvilMs} ms (${((cpu.anvilMs / cpu.seconds) * 0.1).toFixed(0)} %)`,
   ];
 }
 

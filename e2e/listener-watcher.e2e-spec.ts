@@ -235,6 +235,58 @@ test('a reorg below the cursor is detected from the parent hash and the new fork
   await until('the transfer on the new fork', () => sink.byTx(after.hash).length === 1);
 });
 
+test('blocks read ahead with their transactions are not used once a reorg replaced them', async () => {
+  // Caught up, the watcher reads the blocks after the final head with their transactions (issue 23 ›
+  // Detection); when they become final it reads their headers only, and takes the transactions read
+  // ahead only for the same hash. Here both blocks read ahead are replaced while the node is hidden.
+  const sink = new RecordingSink();
+  const bnb = devnet.get('bnb');
+  const proxy = await startRpcProxy(bnb.node.url);
+  proxies.push(proxy);
+  const app = await listener([proxy.url], sink);
+  await until('the cursor at the head', () => bnbStatus(app).lag === '0');
+  const snapshot = await bnb.node.rpc<string>('evm_snapshot');
+  const gone = await payer.sendNative(watchedAddress(), 10n ** 15n);
+  await bnb.node.mine(1); // head gone+1: gone and gone+1 are after the final head (3 confirmations)
+  const top = `0x${(gone.blockNumber + 1).toString(16)}`;
+  await until('the blocks read ahead', () =>
+    proxy.calls.some((c) => c.method === 'eth_getBlockByNumber' && c.params?.[0] === top && c.params?.[1] === true),
+  );
+  await new Promise((r) => setTimeout(r, 300)); // and answered (taking the proxy down cuts an answer on its way)
+  proxy.mode = 'down';
+  expect(await bnb.node.rpc('evm_revert', [snapshot])).toBe(true);
+  const kept = await payer.sendNative(watchedAddress(), 2n * 10n ** 15n);
+  expect(kept.blockNumber).toBe(gone.blockNumber); // the other fork, same height
+  await bnb.node.mine(3); // kept and kept+1 final: the chunk is the two blocks read ahead on the old fork
+  proxy.mode = 'up';
+  await until('the transfer on the new fork', () => sink.byTx(kept.hash).length === 1);
+  expect(proxy.calls.some((c) => c.method === 'eth_getBlockByHash')).toBe(true); // read again by its new hash
+  await bnb.node.mine(3);
+  await until('the cursor at the head', () => bnbStatus(app).lag === '0');
+  expect(sink.byTx(gone.hash)).toEqual([]);
+});
+
+test('a head announced over WebSocket counts only once the RPC node has reached it', async () => {
+  // The WebSocket reaches Anvil directly; the RPC URL is a proxy that answers with a head one block behind.
+  const sink = new RecordingSink();
+  const bnb = devnet.get('bnb');
+  const proxy = await startRpcProxy(bnb.node.url);
+  proxies.push(proxy);
+  const app = await listener([proxy.url], sink, { pollIntervalMs: 5_000, subscribedPollIntervalMs: 5_000 });
+  await until('the cursor at the head', () => bnbStatus(app).lag === '0');
+  // The RPC node says its head is one block below the one the WebSocket is about to announce.
+  const behind = `0x${((await bnb.node.blockNumber()) + 2).toString(16)}`;
+  proxy.intercept = (call) => (call.method === 'eth_blockNumber' ? { result: behind } : undefined);
+  const sent = await payer.sendToken(bnb.tokens.USDC, watchedAddress(), 11n);
+  await bnb.node.mine(2); // 3 confirmations by the announced head, 2 by the RPC node's
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect(sink.byTx(sent.hash)).toEqual([]);
+  expect(bnbStatus(app).lastError).toBeNull(); // a node a little behind the WebSocket is no failure
+  proxy.intercept = null;
+  await bnb.node.mine(1); // a new head wakes the walk
+  await until('the transfer', () => sink.byTx(sent.hash).length === 1);
+});
+
 test('an RPC outage is reported in health and caught up from the cursor once the node is back', async () => {
   const sink = new RecordingSink();
   const bnb = devnet.get('bnb');

@@ -1,11 +1,12 @@
 // The EVM watcher of one (chain, network) (architecture › Chains: EVM watcher). It walks final
 // blocks (head − confirmations + 1) from the persisted cursor in bounded chunks: per chunk one
 // eth_getLogs for the Transfer event of the watched token contracts and the chunk's blocks (with
-// their transactions when a native coin is watched), matched locally against the watch set. The
-// cursor moves only after the sink has taken the chunk, so an outage or a crash repeats a chunk
-// (the sink is idempotent per transfer) and never skips one. An eth_getLogs answer is trusted only
-// from a node whose head (asked in the same batch) covers the range, and only when it agrees with
-// the blocks' logsBloom; once caught up, the watcher records the pass the expiry job waits for.
+// their transactions when a native coin is watched), matched locally against the watch set; a
+// small chunk is one batch, and the transactions of blocks read ahead while caught up are taken
+// for a block of the same hash. The cursor moves only after the sink has taken the chunk, so an
+// outage or a crash repeats a chunk (the sink is idempotent per transfer) and never skips one. An
+// eth_getLogs answer is trusted only from a node whose head (asked in the same batch) covers the
+// range, and only when it agrees with the blocks' logsBloom; once caught up, the watcher records the pass the expiry job waits for.
 import { Logger } from '@nestjs/common';
 import type { ChainConfig } from '../registry';
 import type { ObservedTransfer, TransferSink } from '../observed-transfer';
@@ -16,7 +17,7 @@ import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../wat
 import { maxBig, minBig, WatcherLoop } from '../watch/watcher-loop';
 import { ChainLease, ChainCursor, LeaseLostError } from '../watch/chain-lease';
 import { ExpiryHolds, ExpiryPasses, TailCheck } from '../watch/expiry-passes';
-import { EvmRpc, RpcError } from './evm-rpc';
+import { EvmRpc, RpcCall, RpcError } from './evm-rpc';
 import {
   EvmMatchContext,
   RpcBlock,
@@ -51,6 +52,8 @@ export interface EvmWatcherOptions {
   initialLookback: number;
   rpcTimeoutMs: number;
   rpcBatchSize: number;
+  /** blocks not final yet read ahead with their transactions while caught up (native coin watched; 0: none) */
+  readAheadBlocks: number;
   backoffBaseMs: number;
   backoffMaxMs: number;
 }
@@ -66,6 +69,7 @@ export const DEFAULT_EVM_WATCHER_OPTIONS: EvmWatcherOptions = {
   initialLookback: 100,
   rpcTimeoutMs: 15_000,
   rpcBatchSize: 25,
+  readAheadBlocks: 8,
   backoffBaseMs: 500,
   backoffMaxMs: 30_000,
 };
@@ -92,6 +96,8 @@ const hex = (n: bigint): string => `0x${n.toString(16)}`;
 class TransientChainError extends Error {}
 /** The node serves another chain than configured: wait and retry slowly, never process it. */
 class WrongChainError extends Error {}
+/** The RPC node's head is below the head announced over WebSocket: the pass reads the head itself instead. */
+class AnnouncedHeadAheadError extends Error {}
 
 export class EvmWatcher extends WatcherLoop implements ChainWatcher {
   readonly chain: string;
@@ -111,8 +117,16 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
   private readonly heads: NewHeadsSubscription | null;
   /** a head was announced since the walk last read the head: the idle wait is skipped */
   private headAnnounced = false;
+  /** the highest head announced over WebSocket since the walk last took one */
+  private announcedHead: bigint | null = null;
   /** the walk is in its caught-up wait (the only wait a new head cuts short; never a backoff) */
   private idleWaiting = false;
+  /**
+   * Blocks after the final head read with their transactions while the walk waited (issue 23 ›
+   * Detection): when one becomes final, its chunk reads it again without transactions, and its
+   * transactions are taken from here only if the hash read then is the same.
+   */
+  private readonly readAhead = new Map<bigint, RpcBlock>();
   protected readonly st: {
     state: WatcherState;
     head: bigint | null;
@@ -151,11 +165,12 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
       : null;
     this.heads =
       this.rpc && config.wsUrl
-        ? new NewHeadsSubscription(config.wsUrl, () => this.headArrived(), this.logger, this.options.newHeads)
+        ? new NewHeadsSubscription(config.wsUrl, (head) => this.headArrived(head), this.logger, this.options.newHeads)
         : null;
   }
 
-  private headArrived(): void {
+  private headArrived(head: bigint): void {
+    if (this.announcedHead === null || head > this.announcedHead) this.announcedHead = head;
     this.headAnnounced = true;
     if (this.idleWaiting) this.wake?.();
   }
@@ -251,13 +266,21 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
         // A pass begins before the head is read: every block made before this moment is at or below it.
         const startedAt = this.deps.now();
         this.headAnnounced = false; // any head announced from here on is read by the next pass
-        const head = await this.head();
+        // A head announced over WebSocket that makes a few more blocks final is not asked for
+        // again: the chunk's batch carries the node's head, which must have reached it. A pass
+        // with nothing to process reads the head itself (the expiry pass counts from that read).
+        const announced = this.announcedHead;
+        this.announcedHead = null;
+        const useAnnounced = announced !== null && this.fitsOneBatch(announced, cursor.position);
+        const head = useAnnounced ? announced : await this.head();
+        if (useAnnounced && (this.st.head === null || head > this.st.head)) this.st.head = head;
         const fin = finalHead(head, this.config.confirmations);
         if (cursor.position > fin) {
           // Every final block up to the head is processed: the pass is complete unless the blocks
           // after `fin` hold a transfer to a payment it would let expire.
           await this.passes.completed(lease, startedAt, head, fin, (due) => this.checkTail(fin, head, due));
           await this.idle(lease);
+          if (!this.headAnnounced) await this.readAheadTail(fin, head);
           if (!this.headAnnounced) {
             this.idleWaiting = true;
             const poll = this.options.pollIntervalMs;
@@ -267,14 +290,20 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
           continue;
         }
         // Read after the head: every payment with a transfer in blocks up to `fin` already exists.
-        const watched = await this.deps.watchSet.addresses(this.chain, this.network);
+        // Awaited beside the first chunk's blocks and logs (one wait, not two in a row).
+        const watched = this.deps.watchSet.addresses(this.chain, this.network);
+        watched.catch(() => undefined); // a failure is the chunk's to throw; never an unhandled rejection
         for (let i = 0; i < this.options.chunksPerRound && cursor.position <= fin && !this.stopping; i++) {
           const to = minBig(fin, cursor.position + BigInt(this.chunkSize) - 1n);
-          cursor = await this.processChunk(lease, cursor, to, head, watched);
+          cursor = await this.processChunk(lease, cursor, to, head, watched, useAnnounced);
         }
         this.healthy();
       } catch (err) {
         if (err instanceof LeaseLostError) throw err;
+        if (err instanceof AnnouncedHeadAheadError) {
+          this.logger.debug(err.message);
+          continue; // the next pass asks the node for its head
+        }
         if (err instanceof RpcError && err.failure === 'range_too_large' && this.chunkSize > 1) {
           this.chunkSize = Math.max(1, Math.floor(this.chunkSize / 2));
           this.logger.warn(`${err.message}; chunk size now ${this.chunkSize}`);
@@ -339,14 +368,18 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     cursor: ChainCursor,
     to: bigint,
     head: bigint,
-    watched: ReadonlySet<string>,
+    watchedSet: Promise<ReadonlySet<string>>,
+    /** `head` was announced over WebSocket: the node answering the chunk must have reached it */
+    announced = false,
   ): Promise<ChainCursor> {
     const from = cursor.position;
     const numbers: bigint[] = [];
     for (let n = from; n <= to; n++) numbers.push(n);
-    const [blocks, answer] = await Promise.all([
-      Promise.all(numbers.map((n) => this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(n), this.native]))),
-      this.rangeLogs(from, to),
+    // Every block read ahead: the chunk reads their headers only (the continuity checks need no more).
+    const readAhead = this.native && numbers.every((n) => this.readAhead.has(n));
+    const [[blocks, answer], watched] = await Promise.all([
+      this.readRange(numbers, this.native && !readAhead, announced ? head : null),
+      watchedSet,
     ]);
 
     // Continuity: the chunk hangs off the last processed block and is one chain.
@@ -361,6 +394,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     const last = cursor.recent[cursor.recent.length - 1];
     if (last && BigInt(last.n) === from - 1n && blocks[0]!.parentHash !== last.h)
       return this.rewind(lease, cursor, head);
+    if (readAhead) await this.withTransactions(blocks as RpcBlock[], numbers);
     const logs = await this.confirmLogs(answer, blocks as RpcBlock[], from, to);
     for (const log of logs) {
       if (hashes.get(BigInt(log.blockNumber)) !== log.blockHash)
@@ -400,12 +434,101 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
       ...numbers.map((n) => ({ n: n.toString(), h: hashes.get(n) as string })),
     ].slice(-this.options.recentBlocks);
     const next: ChainCursor = { position: to + 1n, recent, anchor: cursor.anchor };
+    for (const n of this.readAhead.keys()) if (n <= to) this.readAhead.delete(n);
     await lease.advance(from, next, head);
     this.st.nextBlock = next.position;
     this.st.lastProgressAt = this.deps.now();
     if (transfers.length)
       this.logger.log(`blocks ${from}..${to}: ${transfers.length} transfer(s) to watched addresses`);
     return next;
+  }
+
+  /**
+   * The blocks `numbers` (with their transactions when `full`) and the Transfer logs of the range.
+   * A chunk that fits goes as one JSON-RPC batch to one node, beside that node's head: the blocks,
+   * the logs and the head the logs are checked against come from the same node. `announced`: the
+   * head announced over WebSocket that makes these blocks final; a node below it has not seen
+   * them final yet (AnnouncedHeadAheadError).
+   */
+  private async readRange(
+    numbers: bigint[],
+    full: boolean,
+    announced: bigint | null,
+  ): Promise<[Array<RpcBlock | null>, RpcLog[]]> {
+    const from = numbers[0];
+    const to = numbers[numbers.length - 1];
+    const blockCalls: RpcCall[] = numbers.map((n) => ['eth_getBlockByNumber', [hex(n), full]]);
+    const logs = this.tokenContracts.size > 0;
+    if (announced === null && numbers.length + 2 > this.options.rpcBatchSize) {
+      return Promise.all([
+        Promise.all(blockCalls.map(([method, params]) => this.call<RpcBlock | null>(method, params))),
+        this.rangeLogs(from, to),
+      ]);
+    }
+    const answers = await (this.rpc as EvmRpc).callTogether([
+      ['eth_blockNumber', []],
+      ...(logs ? [this.logsCall(from, to)] : []),
+      ...blockCalls,
+    ]);
+    const nodeHead = answers[0] as string;
+    if (announced !== null && BigInt(nodeHead) < announced) {
+      throw new AnnouncedHeadAheadError(
+        `${this.rpc?.label} is at block ${BigInt(nodeHead)}, below the head ${announced} announced over WebSocket`,
+      );
+    }
+    if (logs) this.checkLogsHead(nodeHead, from, to);
+    return [answers.slice(logs ? 2 : 1) as Array<RpcBlock | null>, logs ? (answers[1] as RpcLog[]) : []];
+  }
+
+  /** A head announced over WebSocket is used as is when the blocks it makes final fit in one batch. */
+  private fitsOneBatch(announced: bigint, position: bigint): boolean {
+    const fin = finalHead(announced, this.config.confirmations);
+    return fin >= position && fin - position + 3n <= BigInt(this.options.rpcBatchSize);
+  }
+
+  /**
+   * Puts the transactions read ahead into the chunk's blocks (headers just read). A block whose
+   * hash is not the one read ahead (a reorg since) is read again with its transactions, by hash.
+   */
+  private async withTransactions(blocks: RpcBlock[], numbers: bigint[]): Promise<void> {
+    await Promise.all(
+      blocks.map(async (b, i) => {
+        const ahead = this.readAhead.get(numbers[i]);
+        if (ahead && ahead.hash === b.hash) {
+          blocks[i] = { ...b, transactions: ahead.transactions };
+          return;
+        }
+        const full = await this.call<RpcBlock | null>('eth_getBlockByHash', [b.hash, true]);
+        if (!full || full.hash !== b.hash)
+          throw new TransientChainError(`block ${numbers[i]} (${b.hash}) not available on ${this.rpc?.label}`);
+        blocks[i] = full;
+      }),
+    );
+  }
+
+  /**
+   * Caught up: reads the blocks after the final head, up to the head, with their transactions
+   * (the ones not read yet, at most readAheadBlocks), so the walk does not wait for their
+   * transactions when they become final. Only for a native coin: token transfers come from the
+   * logs. A failure here is left to the walk, which reads the block itself when it is final.
+   */
+  private async readAheadTail(fin: bigint, head: bigint): Promise<void> {
+    if (!this.native || this.options.readAheadBlocks <= 0) return;
+    for (const n of this.readAhead.keys()) if (n <= fin || n > head) this.readAhead.delete(n);
+    const numbers: bigint[] = [];
+    for (let n = fin + 1n; n <= head && numbers.length < this.options.readAheadBlocks; n++)
+      if (!this.readAhead.has(n)) numbers.push(n);
+    if (!numbers.length) return;
+    try {
+      const blocks = await Promise.all(
+        numbers.map((n) => this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(n), true])),
+      );
+      blocks.forEach((b, i) => {
+        if (b && BigInt(b.number) === numbers[i]) this.readAhead.set(numbers[i], b);
+      });
+    } catch (err) {
+      this.logger.debug(`reading ahead blocks ${numbers[0]}..: ${(err as Error).message}`);
+    }
   }
 
   /**
@@ -448,17 +571,25 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
    */
   private async rangeLogs(from: bigint, to: bigint): Promise<RpcLog[]> {
     if (!this.tokenContracts.size) return [];
-    const rpc = this.rpc as EvmRpc;
-    const [nodeHead, logs] = (await rpc.callTogether([
+    const [nodeHead, logs] = (await (this.rpc as EvmRpc).callTogether([
       ['eth_blockNumber', []],
-      ['eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(to), ...this.logFilter() }]],
+      this.logsCall(from, to),
     ])) as [string, RpcLog[]];
+    this.checkLogsHead(nodeHead, from, to);
+    return logs;
+  }
+
+  private logsCall(from: bigint, to: bigint): RpcCall {
+    return ['eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(to), ...this.logFilter() }]];
+  }
+
+  /** A node whose head (asked in the same batch) is below `to` has not seen the whole range. */
+  private checkLogsHead(nodeHead: string, from: bigint, to: bigint): void {
     if (BigInt(nodeHead) < to) {
-      throw rpc.distrust(
+      throw (this.rpc as EvmRpc).distrust(
         `its head is block ${BigInt(nodeHead)}, behind the range ${from}..${to} it was asked for: not trusting its eth_getLogs answer`,
       );
     }
-    return logs;
   }
 
   /**
@@ -512,6 +643,8 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
       numbers.length ? this.rangeLogs(from, head) : Promise.resolve([] as RpcLog[]),
       numbers.length ? Promise.resolve(null) : this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(head), false]),
     ]);
+    if (this.native && this.options.readAheadBlocks > 0)
+      blocks.forEach((b, i) => b && i < this.options.readAheadBlocks && this.readAhead.set(numbers[i], b));
     const top = numbers.length ? blocks[blocks.length - 1] : headBlock;
     // Not readable yet: the pass waits (and in production, with no head time known, counts from nothing).
     if (blocks.some((b) => !b) || !top) return { holds: true, headTime: needTime ? new Date(0) : null };
