@@ -60,7 +60,9 @@ async function counts(worker) {
 
 function perDelivery(name, before, after, deliveries) {
   if (!before || !after) return;
+  const spans = Object.entries(after).filter(([text]) => text.startsWith('(span)'));
   const lines = Object.entries(after)
+    .filter(([text]) => !text.startsWith('(span)'))
     .map(([text, [n, ms]]) => {
       const calls = n - (before[text]?.[0] ?? 0);
       const total = ms - (before[text]?.[1] ?? 0);
@@ -70,6 +72,8 @@ function perDelivery(name, before, after, deliveries) {
     .sort((a, b) => b[1] - a[1]);
   console.log(`\n${name}: per delivery (calls, then mean ms from call to answer)`);
   for (const [text, n, ms] of lines) console.log(`  ${n.toFixed(3)}  ${ms.toFixed(2).padStart(8)} ms  ${text}`);
+  if (spans.length) console.log(`${name}: the worker's wall time (total ms in the phase)`);
+  for (const [text, [, ms]] of spans) console.log(`  ${(ms - (before[text]?.[1] ?? 0)).toFixed(0).padStart(8)} ms  ${text}`);
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
