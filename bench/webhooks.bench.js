@@ -73,7 +73,8 @@ function perDelivery(name, before, after, deliveries) {
   console.log(`\n${name}: per delivery (calls, then mean ms from call to answer)`);
   for (const [text, n, ms] of lines) console.log(`  ${n.toFixed(3)}  ${ms.toFixed(2).padStart(8)} ms  ${text}`);
   if (spans.length) console.log(`${name}: the worker's wall time (total ms in the phase)`);
-  for (const [text, [, ms]] of spans) console.log(`  ${(ms - (before[text]?.[1] ?? 0)).toFixed(0).padStart(8)} ms  ${text}`);
+  for (const [text, [, ms]] of spans)
+    console.log(`  ${(ms - (before[text]?.[1] ?? 0)).toFixed(0).padStart(8)} ms  ${text}`);
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

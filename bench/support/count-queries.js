@@ -99,7 +99,12 @@ function timeMethod(file, cls, method, key) {
   };
 }
 timeMethod('delivery.service.js', 'DeliveryService', 'attemptClaimed', '(stage) relayed delivery, in all');
-timeMethod('delivery.repository.js', 'DeliveryRepository', 'dispatch', '(stage) relay dispatch statement (claim, stamp, fan out)');
+timeMethod(
+  'delivery.repository.js',
+  'DeliveryRepository',
+  'dispatch',
+  '(stage) relay dispatch statement (claim, stamp, fan out)',
+);
 timeMethod('delivery.repository.js', 'DeliveryRepository', 'recordMany', '(stage) record batch statement');
 timeMethod('slots.js', 'Slots', 'acquire', '(stage) wait for a delivery slot');
 timeMethod('endpoint-gate.js', 'EndpointGate', 'acquire', '(stage) wait for the endpoint gate');
