@@ -109,3 +109,109 @@ test('in production, sends to one endpoint share a kept-alive connection; a new 
     prod.close();
   }
 });
+
+describe('answers as servers write them (a raw TCP server)', () => {
+  let raw: import('node:net').Server;
+  let rawBase: string;
+  /** path → what the server writes back (the socket, for scenarios that close it) */
+  const scripts: Record<string, (socket: import('node:net').Socket, nth: number) => void> = {
+    // chunked, with a chunk and its CRLF split across writes, then a trailer
+    '/chunked': (s) => {
+      s.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel');
+      setTimeout(() => s.write('lo\r'), 5);
+      setTimeout(() => s.write('\n0\r\nX-Trailer: 1\r\n\r\n'), 10);
+    },
+    // HTTP/1.0, no length: the body ends with the connection
+    '/until-close': (s) => s.end('HTTP/1.0 202 Accepted\r\n\r\nwhatever'),
+    '/continue': (s) => s.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n'),
+    '/garbage': (s) => s.write('hello, this is not HTTP\r\n\r\n'),
+    '/close': (s) => s.write('HTTP/1.1 503 Busy\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno'),
+    // the kept-alive connection is dropped as the second request arrives: the client tries once more
+    '/drop-second': (s, nth) => {
+      if (nth === 2) s.destroy();
+      else s.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+    },
+  };
+  let connections = 0;
+  const bodies: string[] = [];
+
+  beforeAll(async () => {
+    const net = await import('node:net');
+    raw = net.createServer((socket) => {
+      connections++;
+      let nth = 0;
+      let buf = '';
+      socket.on('error', () => undefined);
+      socket.on('data', (d) => {
+        buf += d.toString('latin1');
+        for (;;) {
+          const end = buf.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const length = Number(/content-length: (\d+)/i.exec(buf.slice(0, end))?.[1] ?? 0);
+          if (buf.length < end + 4 + length) return;
+          const path = buf.slice(5, buf.indexOf(' ', 5));
+          bodies.push(buf.slice(end + 4, end + 4 + length));
+          buf = buf.slice(end + 4 + length);
+          scripts[path]?.(socket, ++nth);
+        }
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    rawBase = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((r) => raw.close(r));
+  });
+
+  test('a chunked answer is read to its end and its connection serves the next attempt', async () => {
+    const s = new WebhookSender({ timeoutMs: 2_000, production: false });
+    try {
+      const before = connections;
+      expect(await s.send(`${rawBase}/chunked`, '{"a":"é"}', {})).toMatchObject({ ok: true, status: 200 });
+      await new Promise((r) => setTimeout(r, 40)); // the rest of the chunks
+      expect(await s.send(`${rawBase}/chunked`, '{}', {})).toMatchObject({ ok: true, status: 200 });
+      expect(connections - before).toBe(1);
+      expect(bodies).toContain('{"a":"é"}'.replace('é', Buffer.from('é').toString('latin1')));
+    } finally {
+      s.close();
+    }
+  });
+
+  test('an answer ended by the close, or with Connection: close, is not reused; 1xx answers are skipped', async () => {
+    const s = new WebhookSender({ timeoutMs: 2_000, production: false });
+    try {
+      const before = connections;
+      expect(await s.send(`${rawBase}/until-close`, '{}', {})).toMatchObject({ ok: true, status: 202 });
+      expect(await s.send(`${rawBase}/close`, '{}', {})).toMatchObject({ ok: false, status: 503, error: 'HTTP 503' });
+      expect(await s.send(`${rawBase}/continue`, '{}', {})).toMatchObject({ ok: true, status: 204 });
+      expect(connections - before).toBe(3);
+    } finally {
+      s.close();
+    }
+  });
+
+  test('what is not an HTTP answer is a failed attempt', async () => {
+    const s = new WebhookSender({ timeoutMs: 2_000, production: false });
+    try {
+      expect(await s.send(`${rawBase}/garbage`, '{}', {})).toMatchObject({
+        ok: false,
+        status: null,
+        error: expect.stringContaining('invalid HTTP answer'),
+      });
+    } finally {
+      s.close();
+    }
+  });
+
+  test('a kept-alive connection the server drops before answering: the attempt goes once more on a new connection', async () => {
+    const s = new WebhookSender({ timeoutMs: 2_000, production: false });
+    try {
+      const before = connections;
+      expect(await s.send(`${rawBase}/drop-second`, '{}', {})).toMatchObject({ ok: true, status: 200 });
+      expect(await s.send(`${rawBase}/drop-second`, '{}', {})).toMatchObject({ ok: true, status: 200 });
+      expect(connections - before).toBe(2);
+    } finally {
+      s.close();
+    }
+  });
+});

@@ -1,8 +1,7 @@
-import * as http from 'node:http';
-import * as https from 'node:https';
-import type { BlockList } from 'node:net';
-import { urlToHttpOptions } from 'node:url';
+import { BlockList, isIP } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { destinationLookup, DestinationLookup, literalHostBlocked } from '@svc/webhooks';
+import { Http1Client, Origin } from './http1-client';
 
 export interface SendResult {
   ok: boolean;
@@ -15,32 +14,24 @@ export interface SendResult {
 const ERROR_MAX = 500;
 /** Endpoint URLs whose parsed request options are kept (a handful in practice; cleared when full). */
 const TARGETS_KEPT = 1_000;
+/** Idle kept-alive connections per endpoint origin at most, and how long one stays idle. */
+const FREE_CONNECTIONS = 256;
+const IDLE_MS = 4_000;
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const VALUE = /^[\t\x20-\x7e]*$/;
 
-/** An endpoint URL, parsed and checked once: its request options, or why it is never dialled. */
-type Target = { options: http.RequestOptions; isHttps: boolean; refused: null } | { refused: string };
+/** An endpoint URL, parsed and checked once: where it connects and its request line, or why it is never dialled. */
+type Target = { origin: Origin; head: string; refused: null } | { refused: string };
 
 /**
- * One HTTP POST of a delivery: the exact body, no redirect followed (node's client never
- * follows one; a 3xx is a failed attempt), a 2xx within the timeout is success. In production
- * the connection goes only to public addresses (and those SVC_WEBHOOK_ALLOW_PRIVATE allows),
- * checked on the address actually dialled.
+ * One HTTP POST of a delivery: the exact body, no redirect followed (a 3xx is a failed
+ * attempt), a 2xx within the timeout is success. Connections are kept alive per endpoint origin
+ * (Http1Client). In production the connection goes only to public addresses (and those
+ * SVC_WEBHOOK_ALLOW_PRIVATE allows), checked on the address actually dialled: the guard's
+ * `lookup` runs for every new connection.
  */
 export class WebhookSender {
-  private readonly httpAgent = new http.Agent({
-    keepAlive: true,
-    maxSockets: 512,
-    maxFreeSockets: 256,
-    timeout: 4_000,
-    scheduling: 'lifo',
-  });
-  private readonly httpsAgent = new https.Agent({
-    keepAlive: true,
-    maxSockets: 512,
-    maxFreeSockets: 256,
-    timeout: 4_000,
-    scheduling: 'lifo',
-  });
-
+  private readonly client = new Http1Client({ maxFree: FREE_CONNECTIONS, idleMs: IDLE_MS });
   private readonly lookup: DestinationLookup;
   private readonly targets = new Map<string, Target>();
 
@@ -50,8 +41,12 @@ export class WebhookSender {
 
   async send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = performance.now();
-    const result = await this.post(url, body, headers, started, true);
+    const result = await this.post(url, body, headers);
     return { ...result, durationMs: Math.round(performance.now() - started) };
+  }
+
+  close(): void {
+    this.client.close();
   }
 
   /**
@@ -65,19 +60,35 @@ export class WebhookSender {
     let target: Target;
     try {
       const parsed = new URL(url);
-      const blocked = this.opts.production ? literalHostBlocked(parsed, this.opts.allowPrivate ?? null) : null;
       const isHttps = parsed.protocol === 'https:';
+      const blocked =
+        parsed.protocol !== 'http:' && !isHttps
+          ? `unsupported protocol ${parsed.protocol}`
+          : this.opts.production
+            ? literalHostBlocked(parsed, this.opts.allowPrivate ?? null)
+            : null;
+      const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+      const port = parsed.port ? Number(parsed.port) : isHttps ? 443 : 80;
+      // credentials in the URL (refused by the API since issue 21; older rows): Basic, as node:http sent them
+      const auth =
+        parsed.username || parsed.password
+          ? `Authorization: Basic ${Buffer.from(
+              `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`,
+            ).toString('base64')}\r\n`
+          : '';
       target = blocked
         ? { refused: blocked }
         : {
             refused: null,
-            isHttps,
-            options: {
-              ...urlToHttpOptions(parsed),
-              method: 'POST',
-              agent: isHttps ? this.httpsAgent : this.httpAgent,
-              ...(this.opts.production ? { lookup: this.lookup as unknown as http.RequestOptions['lookup'] } : {}),
+            origin: {
+              key: `${parsed.protocol}//${parsed.host}`,
+              isHttps,
+              host,
+              port,
+              servername: isHttps && !isIP(host) ? host : undefined,
+              lookup: this.opts.production ? (this.lookup as unknown as LookupFunction) : undefined,
             },
+            head: `POST ${parsed.pathname}${parsed.search} HTTP/1.1\r\nHost: ${parsed.host}\r\n${auth}`,
           };
     } catch {
       target = { refused: 'invalid url' };
@@ -87,63 +98,33 @@ export class WebhookSender {
     return target;
   }
 
-  close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
-  }
-
-  private post(
+  private async post(
     url: string,
     body: string,
     headers: Record<string, string>,
-    started: number,
-    mayRetry: boolean,
   ): Promise<Omit<SendResult, 'durationMs'>> {
     const target = this.targetOf(url);
-    if (target.refused !== null) return Promise.resolve(failure(target.refused));
-    const remaining = Math.max(1, this.opts.timeoutMs - (performance.now() - started));
-    return new Promise((resolve) => {
-      let settled = false;
-      let answered = false;
-      const done = (r: Omit<SendResult, 'durationMs'>) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(r);
-      };
-      const req = (target.isHttps ? https : http).request({
-        ...target.options,
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      });
-      const timer = setTimeout(() => {
-        req.destroy();
-        done(failure(`timeout: no answer within ${this.opts.timeoutMs} ms`));
-      }, remaining);
-      req.on('response', (res) => {
-        answered = true;
-        const status = res.statusCode ?? 0;
-        // The body is not read, only drained so the connection can be reused.
-        res.on('error', () => undefined);
-        const drainGuard = setTimeout(() => res.destroy(), this.opts.timeoutMs);
-        drainGuard.unref();
-        res.on('close', () => clearTimeout(drainGuard));
-        res.resume();
-        const ok = status >= 200 && status < 300;
-        done({ ok, status, error: ok ? null : `HTTP ${status}` });
-      });
-      req.on('error', (err: NodeJS.ErrnoException) => {
-        if (settled) return;
-        // A kept-alive socket the receiver closed meanwhile: once more on a fresh connection.
-        if (mayRetry && !answered && req.reusedSocket && err.code === 'ECONNRESET') {
-          settled = true;
-          clearTimeout(timer);
-          resolve(this.post(url, body, headers, started, false));
-          return;
-        }
-        done(failure(describe(err)));
-      });
-      req.end(body);
-    });
+    if (target.refused !== null) return failure(target.refused);
+    let request = target.head;
+    for (const name in headers) {
+      const value = headers[name];
+      if (!TOKEN.test(name) || !VALUE.test(value)) return failure(`invalid header ${JSON.stringify(name)}`);
+      request += `${name}: ${value}\r\n`;
+    }
+    request += `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: keep-alive\r\n\r\n${body}`;
+
+    const { answer, cancel } = this.client.request(target.origin, request, this.opts.timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), this.opts.timeoutMs)));
+    const r = await Promise.race([answer, timeout]);
+    clearTimeout(timer);
+    if (r === null) {
+      cancel();
+      return failure(`timeout: no answer within ${this.opts.timeoutMs} ms`);
+    }
+    if ('error' in r) return failure(describe(r.error));
+    const ok = r.status >= 200 && r.status < 300;
+    return { ok, status: r.status, error: ok ? null : `HTTP ${r.status}` };
   }
 }
 
