@@ -215,3 +215,25 @@ describe('answers as servers write them (a raw TCP server)', () => {
     }
   });
 });
+
+test('an https endpoint is dialled with TLS, its host name sent as SNI', async () => {
+  const net = await import('node:net');
+  let hello: Buffer | null = null;
+  const tcp = net.createServer((socket) => {
+    socket.once('data', (d) => {
+      hello = d;
+      socket.destroy(); // no certificate to show: the attempt fails
+    });
+  });
+  await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
+  const s = new WebhookSender({ timeoutMs: 2_000, production: false });
+  try {
+    const r = await s.send(`https://localhost:${(tcp.address() as AddressInfo).port}/hooks`, '{}', {});
+    expect(r).toMatchObject({ ok: false, status: null });
+    expect(hello![0]).toBe(0x16); // a TLS handshake record: the ClientHello
+    expect(hello!.includes(Buffer.from('localhost'))).toBe(true);
+  } finally {
+    s.close();
+    await new Promise((r) => tcp.close(r));
+  }
+});
