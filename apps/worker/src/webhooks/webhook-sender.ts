@@ -113,18 +113,20 @@ export class WebhookSender {
     }
     request += `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: keep-alive\r\n\r\n${body}`;
 
-    const { answer, cancel } = this.client.request(target.origin, request, this.opts.timeoutMs);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), this.opts.timeoutMs)));
-    const r = await Promise.race([answer, timeout]);
-    clearTimeout(timer);
-    if (r === null) {
-      cancel();
-      return failure(`timeout: no answer within ${this.opts.timeoutMs} ms`);
-    }
-    if ('error' in r) return failure(describe(r.error));
-    const ok = r.status >= 200 && r.status < 300;
-    return { ok, status: r.status, error: ok ? null : `HTTP ${r.status}` };
+    return new Promise((resolve) => {
+      // one timer for the attempt, including its second try on a new connection
+      const { answer, cancel } = this.client.request(target.origin, request, this.opts.timeoutMs);
+      const timer = setTimeout(() => {
+        cancel();
+        resolve(failure(`timeout: no answer within ${this.opts.timeoutMs} ms`));
+      }, this.opts.timeoutMs);
+      void answer.then((r) => {
+        clearTimeout(timer);
+        if ('error' in r) return resolve(failure(describe(r.error)));
+        const ok = r.status >= 200 && r.status < 300;
+        resolve({ ok, status: r.status, error: ok ? null : `HTTP ${r.status}` });
+      });
+    });
   }
 }
 
