@@ -58,13 +58,18 @@ export class Http1Client {
     let current: Connection | null = null;
     const answer = new Promise<Http1Result>((resolve) => {
       const attempt = (mayRetry: boolean) => {
-        const conn = this.take(origin, !mayRetry);
-        current = conn;
-        conn.start(request, drainMs, (r, retryable) => {
-          if (cancelled) return;
-          if ('error' in r && retryable && mayRetry) return attempt(false);
-          resolve(r);
-        });
+        try {
+          const conn = this.take(origin, !mayRetry);
+          current = conn;
+          conn.start(request, drainMs, (r, retryable) => {
+            if (cancelled) return;
+            if ('error' in r && retryable && mayRetry) return attempt(false);
+            resolve(r);
+          });
+        } catch (err) {
+          // a connection that cannot even be opened (options refused by node): a failed attempt, not a crash
+          resolve({ error: err as NodeJS.ErrnoException });
+        }
       };
       attempt(true);
     });

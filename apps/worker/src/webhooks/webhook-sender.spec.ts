@@ -59,6 +59,11 @@ test('a refused connection is a failure naming the cause', async () => {
   expect(r).toMatchObject({ ok: false, status: null, error: expect.stringContaining('ECONNREFUSED') });
 });
 
+test('a connection node refuses to open (port 0) is a failed attempt, not a crash', async () => {
+  const r = await sender.send('http://127.0.0.1:0/x', '{}', {});
+  expect(r).toMatchObject({ ok: false, status: null, error: expect.stringMatching(/PORT|ECONNREFUSED|EADDRNOTAVAIL/) });
+});
+
 test('in production, private addresses are never dialled', async () => {
   const prod = new WebhookSender({ timeoutMs: 300, production: true });
   try {
