@@ -80,8 +80,8 @@ export class DeliveryService implements OnApplicationShutdown {
   }
 
   /** After the queue has closed (beforeApplicationShutdown): attempts in flight have finished. */
-  onApplicationShutdown(): void {
-    this.sender.close();
+  async onApplicationShutdown(): Promise<void> {
+    await this.sender.close();
   }
 
   /**

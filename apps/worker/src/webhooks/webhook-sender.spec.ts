@@ -80,7 +80,26 @@ test('in production, private addresses are never dialled', async () => {
     });
     expect(seen.length).toBe(before);
   } finally {
-    prod.close();
+    await prod.close();
+  }
+});
+
+test('in production, a host name is looked up and its address checked when a connection is dialled', async () => {
+  const { BlockList } = await import('node:net');
+  const allow = new BlockList();
+  allow.addAddress('192.0.2.1'); // an allow list that does not hold what localhost resolves to
+  const prod = new WebhookSender({ timeoutMs: 2_000, production: true, allowPrivate: allow });
+  try {
+    const before = seen.length;
+    // with an allow list, `localhost` is judged by its address, and only the connection's lookup sees that
+    expect(await prod.send(`http://localhost:${new URL(base).port}/ok`, '{}', {})).toMatchObject({
+      ok: false,
+      status: null,
+      error: expect.stringMatching(/private, loopback or link-local address \(localhost → (127\.0\.0\.1|::1)\)/),
+    });
+    expect(seen.length).toBe(before);
+  } finally {
+    await prod.close();
   }
 });
 
@@ -111,7 +130,7 @@ test('in production, sends to one endpoint share a kept-alive connection; a new 
     });
   } finally {
     server.off('connection', count);
-    prod.close();
+    await prod.close();
   }
 });
 
@@ -128,7 +147,7 @@ describe('answers as servers write them (a raw TCP server)', () => {
     },
     // HTTP/1.0, no length: the body ends with the connection
     '/until-close': (s) => s.end('HTTP/1.0 202 Accepted\r\n\r\nwhatever'),
-    '/continue': (s) => s.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n'),
+    '/early-hints': (s) => s.write('HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n'),
     '/garbage': (s) => s.write('hello, this is not HTTP\r\n\r\n'),
     '/close': (s) => s.write('HTTP/1.1 503 Busy\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno'),
     // the kept-alive connection is dropped as the second request arrives: the client tries once more
@@ -178,20 +197,20 @@ describe('answers as servers write them (a raw TCP server)', () => {
       expect(connections - before).toBe(1);
       expect(bodies).toContain('{"a":"é"}'.replace('é', Buffer.from('é').toString('latin1')));
     } finally {
-      s.close();
+      await s.close();
     }
   });
 
-  test('an answer ended by the close, or with Connection: close, is not reused; 1xx answers are skipped', async () => {
+  test('an answer ended by the close, or with Connection: close, is not reused; an informational answer is skipped', async () => {
     const s = new WebhookSender({ timeoutMs: 2_000, production: false });
     try {
       const before = connections;
       expect(await s.send(`${rawBase}/until-close`, '{}', {})).toMatchObject({ ok: true, status: 202 });
       expect(await s.send(`${rawBase}/close`, '{}', {})).toMatchObject({ ok: false, status: 503, error: 'HTTP 503' });
-      expect(await s.send(`${rawBase}/continue`, '{}', {})).toMatchObject({ ok: true, status: 204 });
+      expect(await s.send(`${rawBase}/early-hints`, '{}', {})).toMatchObject({ ok: true, status: 204 });
       expect(connections - before).toBe(3);
     } finally {
-      s.close();
+      await s.close();
     }
   });
 
@@ -201,10 +220,10 @@ describe('answers as servers write them (a raw TCP server)', () => {
       expect(await s.send(`${rawBase}/garbage`, '{}', {})).toMatchObject({
         ok: false,
         status: null,
-        error: expect.stringContaining('invalid HTTP answer'),
+        error: expect.stringContaining('does not match the HTTP/1.1 protocol'),
       });
     } finally {
-      s.close();
+      await s.close();
     }
   });
 
@@ -212,11 +231,13 @@ describe('answers as servers write them (a raw TCP server)', () => {
     const s = new WebhookSender({ timeoutMs: 2_000, production: false });
     try {
       const before = connections;
-      expect(await s.send(`${rawBase}/drop-second`, '{}', {})).toMatchObject({ ok: true, status: 200 });
-      expect(await s.send(`${rawBase}/drop-second`, '{}', {})).toMatchObject({ ok: true, status: 200 });
-      expect(connections - before).toBe(2);
+      // every connection answers once and is dropped at its second request: each attempt after the
+      // first meets a dropped connection (undici itself tries some of these again, not all)
+      for (let i = 0; i < 4; i++)
+        expect(await s.send(`${rawBase}/drop-second`, '{}', {})).toMatchObject({ ok: true, status: 200 });
+      expect(connections - before).toBe(4);
     } finally {
-      s.close();
+      await s.close();
     }
   });
 });
@@ -238,7 +259,7 @@ test('an https endpoint is dialled with TLS, its host name sent as SNI', async (
     expect(hello![0]).toBe(0x16); // a TLS handshake record: the ClientHello
     expect(hello!.includes(Buffer.from('localhost'))).toBe(true);
   } finally {
-    s.close();
+    await s.close();
     await new Promise((r) => tcp.close(r));
   }
 });
