@@ -4,7 +4,8 @@
 // ticks) and from process.cpuUsage(). Runs the clients interleaved, ROUNDS times.
 //
 //   node bench/support/http-clients.bench.js [client…]
-//   clients: node-http, undici-pool, undici-client, undici-dispatch, sender (dist's WebhookSender: `npm run build`),
+//   clients: node-http, undici-pool, undici-client, undici-dispatch, sender (dist's WebhookSender: `npm run build`;
+//            sender@<checkout> for another build's),
 //            own (OWN_CLIENT=path of a compiled http1-client.js, the client the sender used before undici)
 //   env: N (20000), C (32), ROUNDS (3)
 'use strict';
@@ -49,7 +50,7 @@ function server() {
 /** A function that POSTs once and resolves with the status, and a close. */
 async function makeClient(kind, base) {
   const url = `${base}/hooks`;
-  switch (kind) {
+  switch (kind.split('@')[0]) {
     case 'node-http': {
       const agent = new http.Agent({ keepAlive: true, maxSockets: C });
       const post = () =>
@@ -101,8 +102,37 @@ async function makeClient(kind, base) {
         });
       return { post, close: () => d.close() };
     }
+    case 'undici-legacy': {
+      // dispatch() with undici's older handler methods (no response header object made)
+      const { Pool } = require('undici');
+      const d = new Pool(base, { pipelining: 1, keepAliveTimeout: 4_000, connections: C });
+      const post = () =>
+        new Promise((resolve, reject) => {
+          let status = 0;
+          d.dispatch(
+            { method: 'POST', path: '/hooks', headers: HEADERS, body: BODY },
+            {
+              onConnect() {},
+              onHeaders(statusCode) {
+                status = statusCode;
+                return true;
+              },
+              onData() {
+                return true;
+              },
+              onComplete() {
+                resolve(status);
+              },
+              onError: reject,
+            },
+          );
+        });
+      return { post, close: () => d.close() };
+    }
     case 'sender': {
-      const dist = path.join(__dirname, '../../dist/apps/worker/src/webhooks/webhook-sender.js');
+      // `sender@<checkout>`: another build's sender (a "before" built beside this one)
+      const root = kind.includes('@') ? kind.slice(kind.indexOf('@') + 1) : path.join(__dirname, '../..');
+      const dist = path.join(root, 'dist/apps/worker/src/webhooks/webhook-sender.js');
       const { WebhookSender } = require(dist);
       const s = new WebhookSender({ timeoutMs: 10_000, production: false });
       const post = async () => {

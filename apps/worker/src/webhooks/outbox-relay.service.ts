@@ -71,6 +71,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
+    // the deliveries in hand whose attempt has not started stay pending in PostgreSQL (DeliveryService.stop)
+    this.deliveries.stop();
     clearInterval(this.timer);
     clearTimeout(this.soon);
     await this.listener.stop();

@@ -26,6 +26,7 @@ test('at most 8 × the slots in hand; the next claim starts while 6 × are still
     },
   } as unknown as DeliveryRepository;
   const deliveries = {
+    stop: () => undefined,
     attemptClaimed: () =>
       new Promise<void>((resolve) => {
         const done = () => {
