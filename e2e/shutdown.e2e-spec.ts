@@ -163,3 +163,87 @@ test('the worker: the attempt in flight at SIGTERM completes and is recorded; a 
     await new Promise<void>((r) => slow.close(() => r()));
   }
 });
+
+test('the worker at SIGTERM: attempts in flight finish and are recorded; deliveries not attempted yet stay pending for the sweeper, each delivered once after a restart', async () => {
+  const received: string[] = [];
+  const held: Array<() => void> = [];
+  let holding = true;
+  const receiver: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      received.push((JSON.parse(body) as { id: string }).id);
+      const answer = () => res.writeHead(200).end('ok');
+      if (holding) held.push(answer);
+      else answer();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  const hooks = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  // a long timeout: the held attempts are neither timed out nor slow enough to make their endpoint struggle
+  const env = { SVC_WEBHOOK_TIMEOUT_MS: '10000' };
+  try {
+    const endpoints = [randomUUID(), randomUUID()];
+    for (const id of endpoints)
+      await t.db.query(
+        `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, secret_sealed, enabled, created_at, updated_at)
+         VALUES ($1, $2, $3, NULL, '{payment.expired}', $4, true, now() - interval '1 minute', now())`,
+        [id, m.merchantId, `${hooks}?e=${id}`, sealedEndpointSecret(id, `whsec_${'ef'.repeat(32)}`)],
+      );
+    const worker = start('worker', env);
+    // 60 events × 2 endpoints: 120 deliveries, at most 64 attempts at once (32 an endpoint); the rest wait in hand
+    const events = await t.db.query(
+      `INSERT INTO events (id, workspace_id, type, data, created_at)
+       SELECT gen_random_uuid(), $1, 'payment.expired', $2, now() FROM generate_series(1, 60) RETURNING id`,
+      [m.merchantId, JSON.stringify({ merchantId: m.merchantId, eventType: 'payment.expired' })],
+    );
+    const eventIds = (events as Array<{ id: string }>).map((e) => e.id);
+    await until('the attempts in flight to reach the receiver', () => received.length >= 32);
+    await new Promise((r) => setTimeout(r, 300)); // the slots filled
+    const inFlight = received.length;
+    expect(inFlight).toBeLessThanOrEqual(64);
+
+    const stopping = terminate(worker);
+    await until('the drain to start', () => worker.output().includes('SIGTERM: draining'));
+    await new Promise((r) => setTimeout(r, 300));
+    holding = false;
+    for (const answer of held.splice(0)) answer();
+    expect(await stopping).toBeLessThan(10_000);
+
+    // what was in flight is recorded; nothing else was attempted: pending, due, no attempt row
+    expect(received).toHaveLength(inFlight);
+    const [counts] = await t.db.query(
+      `SELECT count(*) FILTER (WHERE status = 'succeeded' AND attempt_count = 1)::int AS succeeded,
+              count(*) FILTER (WHERE status = 'pending' AND attempt_count = 0)::int AS pending,
+              count(*)::int AS deliveries,
+              (SELECT count(*)::int FROM webhook_delivery_attempts a JOIN webhook_deliveries d2 ON d2.id = a.delivery_id
+                WHERE d2.endpoint_id = ANY($1)) AS attempts
+         FROM webhook_deliveries WHERE endpoint_id = ANY($1)`,
+      [endpoints],
+    );
+    expect(counts).toEqual({ succeeded: inFlight, pending: 120 - inFlight, deliveries: 120, attempts: inFlight });
+    expect(worker.output()).toContain(
+      `stopped: ${120 - inFlight} deliveries not attempted, left pending for the sweeper`,
+    );
+
+    const restarted = start('worker', env);
+    await until(
+      'every delivery made',
+      async () => {
+        const rows = await t.db.query(
+          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ANY($1) AND status = 'succeeded'`,
+          [endpoints],
+        );
+        return rows[0].n === 120;
+      },
+      60_000,
+    );
+    await new Promise((r) => setTimeout(r, 500)); // room for a duplicate to show up
+    expect([...received].sort()).toEqual([...eventIds, ...eventIds].sort());
+    expect(await terminate(restarted)).toBeLessThan(10_000);
+  } finally {
+    for (const answer of held.splice(0)) answer();
+    receiver.closeAllConnections();
+    await new Promise<void>((r) => receiver.close(() => r()));
+  }
+});

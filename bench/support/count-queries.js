@@ -99,10 +99,62 @@ function timeMethod(file, cls, method, key) {
   };
 }
 timeMethod('delivery.service.js', 'DeliveryService', 'attemptClaimed', '(stage) relayed delivery, in all');
+timeMethod(
+  'delivery.repository.js',
+  'DeliveryRepository',
+  'dispatch',
+  '(stage) relay dispatch statement (claim, stamp, fan out)',
+);
+timeMethod('delivery.repository.js', 'DeliveryRepository', 'recordMany', '(stage) record batch statement');
 timeMethod('slots.js', 'Slots', 'acquire', '(stage) wait for a delivery slot');
 timeMethod('endpoint-gate.js', 'EndpointGate', 'acquire', '(stage) wait for the endpoint gate');
 timeMethod('webhook-sender.js', 'WebhookSender', 'send', '(stage) HTTP attempt (sign excluded)');
 timeMethod('delivery.repository.js', 'DeliveryRepository', 'recordAttempt', '(stage) record the attempt (batched)');
+
+// where the worker's wall time goes (bench:webhooks): the time with 0, 1–31 or 32+ HTTP attempts in
+// flight, with a relay dispatch or a record batch running, and the event loop's busy time; each
+// '(span)' key holds total ms, printed per phase
+const inFlight = { send: 0, dispatch: 0, recordMany: 0 };
+let lastMark = performance.now();
+function mark() {
+  const t = performance.now();
+  const dt = t - lastMark;
+  lastMark = t;
+  const add = (key) => {
+    const s = stats.get(key) ?? [0, 0];
+    s[1] += dt;
+    stats.set(key, s);
+  };
+  add(
+    inFlight.send === 0
+      ? '(span) 0 HTTP attempts in flight'
+      : inFlight.send < 32
+        ? '(span) 1-31 HTTP attempts in flight'
+        : '(span) 32+ HTTP attempts in flight',
+  );
+  if (inFlight.dispatch) add('(span) a relay dispatch statement running');
+  if (inFlight.dispatch && !inFlight.send) add('(span) a dispatch running, no HTTP attempt in flight');
+  if (inFlight.recordMany) add('(span) a record batch running');
+}
+function spanMethod(file, cls, method) {
+  const full = path.join(webhooks, file);
+  if (!isWorker || !fs.existsSync(full)) return;
+  const C = require(full)[cls];
+  const original = C?.prototype?.[method];
+  if (!original) return;
+  C.prototype[method] = function spanned(...args) {
+    mark();
+    inFlight[method]++;
+    const end = () => {
+      mark();
+      inFlight[method]--;
+    };
+    return Promise.resolve(original.apply(this, args)).finally(end);
+  };
+}
+spanMethod('webhook-sender.js', 'WebhookSender', 'send');
+spanMethod('delivery.repository.js', 'DeliveryRepository', 'dispatch');
+spanMethod('delivery.repository.js', 'DeliveryRepository', 'recordMany');
 
 // how many writes the logs make (a line each, or one per turn of the event loop when buffered)
 const write = process.stdout.write;
@@ -113,6 +165,8 @@ process.stdout.write = function countedWrite(...args) {
 
 const dump = () => {
   const file = process.env.BENCH_QUERY_COUNTS;
+  mark();
+  stats.set('(span) event loop busy', [0, performance.eventLoopUtilization().active]);
   if (file) fs.writeFileSync(file, JSON.stringify(Object.fromEntries(stats)));
 };
 process.on('SIGUSR2', dump);

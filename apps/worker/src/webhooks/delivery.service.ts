@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleDestroy, Optional } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import {
   afterAttempt,
@@ -37,7 +37,7 @@ const ERROR_RETRY_MS = 5_000;
  * from and written to PostgreSQL first.
  */
 @Injectable()
-export class DeliveryService implements OnApplicationShutdown {
+export class DeliveryService implements OnModuleDestroy, OnApplicationShutdown {
   private readonly sender: WebhookSender;
   private readonly gate: EndpointGate;
   readonly schedule: readonly number[];
@@ -48,6 +48,10 @@ export class DeliveryService implements OnApplicationShutdown {
   /** Endpoint secrets opened, by context and sealed value (`open`). */
   private readonly opened = new Map<string, string>();
   private readonly logger = new Logger('webhooks');
+  /** Set at stop: no attempt starts any more. */
+  private stopping = false;
+  /** Deliveries whose attempt had not started at stop, left pending in PostgreSQL. */
+  private leftPending = 0;
   /** svc_webhook_deliveries_total{outcome}: each attempt's result (docs/operations.md › Metrics). */
   private readonly attempts: Counter<'outcome'> | null;
 
@@ -79,9 +83,28 @@ export class DeliveryService implements OnApplicationShutdown {
     this.dataKey = dataKeyOf(config);
   }
 
+  /**
+   * Stop (SIGTERM, first of the shutdown hooks; the relay calls it too): no attempt starts any more.
+   * The deliveries waiting for a slot or their endpoint's turn leave without an attempt and stay
+   * pending in PostgreSQL, due, where the sweeper of this or another worker finds them (at least
+   * once); the attempts in flight finish and are recorded.
+   */
+  stop(): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.slots.close();
+    this.gate.stop();
+  }
+
+  onModuleDestroy(): void {
+    this.stop();
+  }
+
   /** After the queue has closed (beforeApplicationShutdown): attempts in flight have finished. */
-  onApplicationShutdown(): void {
-    this.sender.close();
+  async onApplicationShutdown(): Promise<void> {
+    if (this.leftPending)
+      this.logger.log(`stopped: ${this.leftPending} deliveries not attempted, left pending for the sweeper`);
+    await this.sender.close();
   }
 
   /**
@@ -137,13 +160,17 @@ export class DeliveryService implements OnApplicationShutdown {
 
     // A delivery slot, then the endpoint's gate, for the HTTP attempt only: the record that follows
     // waits for its batch's commit without holding either.
-    await this.slots.acquire();
+    if (!(await this.slots.acquire())) return this.notStarted();
     let slot: GateSlot | null = null;
     const attempt = d.attempt_count + 1;
     let attemptedAt = now;
     let result = { ok: false, status: null as number | null, durationMs: 0, error: 'not sent' as string | null };
     try {
       slot = await this.gate.acquire(d.endpoint_id);
+      if (this.stopping) {
+        if (slot) result = { ...result, ok: true }; // released as it was taken: the endpoint is not judged by it
+        return this.notStarted();
+      }
       if (!slot) throw new RetryLater(1_000 + Math.random() * 1_000, 'endpoint struggling');
       attemptedAt = this.clock.now();
       result = await this.sender.send(d.url, body, {
@@ -190,6 +217,11 @@ export class DeliveryService implements OnApplicationShutdown {
         `attempt ${attempt} failed; next at ${outcome.nextAttemptAt.toISOString()}`,
       );
     }
+  }
+
+  /** Stopping before the attempt started: nothing sent, nothing recorded; the delivery is still pending and due. */
+  private notStarted(): void {
+    this.leftPending++;
   }
 
   /** The secrets that sign: the current one first, then the previous one while its overlap lasts. */

@@ -27,11 +27,13 @@ export interface EndpointGateOptions {
 
 export class EndpointGate {
   private readonly lanes = new Map<string, Lane>();
+  private stopped = false;
 
   constructor(private readonly opts: EndpointGateOptions) {}
 
   /** A slot, or null: the endpoint is struggling and has its share; put the delivery back. */
   acquire(endpointId: string): Promise<GateSlot | null> {
+    if (this.stopped) return Promise.resolve(null);
     const lane = this.lane(endpointId);
     const limit = lane.struggling ? this.opts.strugglingSlots : this.opts.perEndpoint;
     if (lane.inFlight < limit) return Promise.resolve(this.start(endpointId, lane));
@@ -51,6 +53,12 @@ export class EndpointGate {
       lane.waiters.shift()?.(this.start(slot.endpointId, lane));
     }
     if (!lane.inFlight && !lane.waiters.length && !lane.struggling) this.lanes.delete(slot.endpointId);
+  }
+
+  /** The process is stopping: every delivery waiting for one of its endpoint's slots gets null now. */
+  stop(): void {
+    this.stopped = true;
+    for (const lane of this.lanes.values()) for (const w of lane.waiters.splice(0)) w(null);
   }
 
   isStruggling(endpointId: string): boolean {

@@ -21,8 +21,11 @@ export const EVENTS_CHANNEL = 'svc_events';
  * (DeliveryService.attemptClaimed), without a job in Redis. Only what waits for later (the next
  * slot of the retry schedule, a struggling endpoint's turn) becomes a delayed job. A crash
  * mid-attempt leaves the delivery pending in PostgreSQL, where the sweeper finds it.
- * Backpressure: the relay holds at most four times the slots' worth of deliveries in hand and
- * claims more only when half of them are done, so a burst waits in the outbox, not in memory.
+ * Backpressure: the relay holds at most eight times the slots' worth of deliveries in hand, so a
+ * burst waits in the outbox, not in memory; it claims again as soon as there is room for a batch
+ * of twice the slots, while the six times the slots still in hand keep the slots busy during the
+ * claim's round trip (claim and attempts overlap: the claim's statement takes tens of ms under a
+ * burst, which the old bound of four times, claimed again at half, could not cover).
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
@@ -36,6 +39,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   /** First attempts started by the relay and not finished yet. */
   private readonly inHand = new Set<Promise<void>>();
   private readonly highWater: number;
+  /** The relay claims again once no more than this many deliveries are in hand. */
+  private readonly lowWater: number;
   private roomWaiter: (() => void) | null = null;
 
   constructor(
@@ -46,7 +51,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
     @Inject(WORKER_OPTIONS) options: WorkerOptions,
   ) {
-    this.highWater = 4 * (options.concurrency ?? DEFAULT_CONCURRENCY);
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.highWater = 8 * concurrency;
+    this.lowWater = this.highWater - 2 * concurrency;
     this.listener = new PgListener({
       databaseUrl: config.databaseUrl,
       channel: EVENTS_CHANNEL,
@@ -64,6 +71,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
+    // the deliveries in hand whose attempt has not started stay pending in PostgreSQL (DeliveryService.stop)
+    this.deliveries.stop();
     clearInterval(this.timer);
     clearTimeout(this.soon);
     await this.listener.stop();
@@ -118,16 +127,16 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         .attemptClaimed(d, (id, delayMs) => this.queue.requeue(id, delayMs))
         .finally(() => {
           this.inHand.delete(run);
-          if (this.roomWaiter && this.inHand.size <= this.highWater / 2) this.roomWaiter();
+          if (this.roomWaiter && this.inHand.size <= this.lowWater) this.roomWaiter();
         });
       this.inHand.add(run);
     }
     return claimed;
   }
 
-  /** Resolves once at most half the high-water mark of first attempts is in hand (or at stop). */
+  /** Resolves once there is room for a batch (at most lowWater first attempts in hand), or at stop. */
   private room(): Promise<void> {
-    if (this.inHand.size <= this.highWater / 2 || this.stopped) return Promise.resolve();
+    if (this.inHand.size <= this.lowWater || this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       this.roomWaiter = () => {
         this.roomWaiter = null;

@@ -23,3 +23,15 @@ test('at most `size` holders; the others wait in arrival order and each release 
   await slots.acquire(); // free again at once
   expect(slots.busy).toBe(1);
 });
+
+test('closed: the waiters and later callers get no slot; the holders release theirs as before', async () => {
+  const slots = new Slots(1);
+  expect(await slots.acquire()).toBe(true);
+  const waiting = [slots.acquire(), slots.acquire()];
+  slots.close();
+  expect(await Promise.all(waiting)).toEqual([false, false]);
+  expect(await slots.acquire()).toBe(false);
+  expect(slots.busy).toBe(1);
+  slots.release();
+  expect(slots.busy).toBe(0);
+});

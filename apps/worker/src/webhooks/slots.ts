@@ -5,14 +5,17 @@
  */
 export class Slots {
   private held = 0;
-  private readonly waiters: Array<() => void> = [];
+  private readonly waiters: Array<(got: boolean) => void> = [];
+  private closed = false;
 
   constructor(readonly size: number) {}
 
-  acquire(): Promise<void> {
+  /** True with a slot held; false once closed (the process is stopping: no slot, nothing to release). */
+  acquire(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
     if (this.held < this.size) {
       this.held++;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
     return new Promise((resolve) => this.waiters.push(resolve));
   }
@@ -20,8 +23,14 @@ export class Slots {
   release(): void {
     const next = this.waiters.shift();
     if (next)
-      next(); // the slot passes straight on
+      next(true); // the slot passes straight on
     else this.held--;
+  }
+
+  /** No slot for anyone any more: the waiters get false now, the holders keep theirs until they release. */
+  close(): void {
+    this.closed = true;
+    for (const w of this.waiters.splice(0)) w(false);
   }
 
   /** Holders and waiters together. */
