@@ -4,8 +4,10 @@ import { ChainKind, claimPooledAddress, PublicDepositAddresses, XpubAddressWorke
 import { unavailable } from '@svc/core';
 
 const BLOCK = 32;
-/** Addresses derived ahead per family: another block is derived when fewer than this are ready. */
-const READY_LOW_WATER = 2 * BLOCK;
+/** Indexes reserved at once for deriving ahead, derived in chunks of BLOCK. */
+const AHEAD_BLOCK = 4 * BLOCK;
+/** Addresses derived ahead per family: another AHEAD_BLOCK is reserved when fewer than this are ready. */
+const READY_LOW_WATER = AHEAD_BLOCK;
 /** BIP-32 non-hardened children (and Sui's hardened `i'`) take indexes below 2^31. */
 export const ADDRESS_INDEX_LIMIT = 2n ** 31n;
 export const ADDRESSES_EXHAUSTED =
@@ -70,8 +72,17 @@ export class AddressAllocator implements OnModuleDestroy {
     const taken = ready?.shift();
     if (!ready || ready.length < READY_LOW_WATER) this.deriveAhead(kind);
     if (taken) return { kind, ...taken };
-    const index = await this.nextIndex(tx);
-    return { kind, index, address: this.addresses.address(kind, index) };
+    for (;;) {
+      const index = await this.nextIndex(tx);
+      if (index !== null) return { kind, index, address: this.addresses.address(kind, index) };
+      // the last indexes may still be in the worker: they are this create's (derived, or back
+      // in the inline indexes if the worker died), and only then is the end of the indexes final
+      const inFlight = this.deriving.get(kind);
+      if (!inFlight) throw unavailable(ADDRESSES_EXHAUSTED);
+      await inFlight;
+      const late = this.ready.get(kind)?.shift();
+      if (late) return { kind, ...late };
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -95,43 +106,62 @@ export class AddressAllocator implements OnModuleDestroy {
   }
 
   private async deriveBlock(kind: ChainKind, xpub: string): Promise<void> {
-    let indexes: bigint[] = [];
+    let indexes: bigint[];
     try {
-      indexes = await this.fetchBlock(this.db.manager);
-      if (!indexes.length || this.closed) return;
-      this.worker ??= new XpubAddressWorker();
-      const addresses = await this.worker.derive(
-        xpub,
-        indexes.map((i) => Number(i)),
-      );
-      const ready = this.ready.get(kind) ?? [];
-      indexes.forEach((index, k) => ready.push({ index, address: addresses[k] }));
-      this.ready.set(kind, ready);
-      indexes = [];
-      this.aheadFailing = false;
+      // one statement for several chunks: under load the background waits for a pooled connection
+      // like every request, so it asks for enough to cover that wait
+      indexes = await this.fetchBlock(this.db.manager, AHEAD_BLOCK);
     } catch (err) {
-      if (this.closed) return;
-      if (this.worker && !this.worker.alive) {
-        this.workerGone = true;
-        this.logger.warn(
-          `deriving deposit addresses ahead stopped (${(err as Error).message}); they are derived on the request path from now on`,
-        );
-      } else if (!this.aheadFailing) {
-        this.aheadFailing = true;
-        this.logger.warn(`deriving deposit addresses ahead failed: ${(err as Error).message}`);
-      }
-    } finally {
-      // reserved and never handed out: the inline path uses them (an index is still used at most once)
-      this.pool.push(...indexes);
+      this.aheadFailed(err as Error);
+      return;
     }
+    if (this.closed) return void this.pool.push(...indexes);
+    this.worker ??= new XpubAddressWorker();
+    const worker = this.worker;
+    const chunks: bigint[][] = [];
+    for (let k = 0; k < indexes.length; k += BLOCK) chunks.push(indexes.slice(k, k + BLOCK));
+    await Promise.all(
+      chunks.map(async (chunk) => {
+        try {
+          const addresses = await worker.derive(
+            xpub,
+            chunk.map((i) => Number(i)),
+          );
+          const ready = this.ready.get(kind) ?? [];
+          chunk.forEach((index, k) => ready.push({ index, address: addresses[k] }));
+          this.ready.set(kind, ready);
+          this.aheadFailing = false;
+        } catch (err) {
+          // reserved and never handed out: the inline path uses them (an index is still used at most once)
+          this.pool.push(...chunk);
+          if (!worker.alive) this.workerDied(err as Error);
+          else this.aheadFailed(err as Error);
+        }
+      }),
+    );
   }
 
-  private async nextIndex(tx: EntityManager): Promise<bigint> {
+  private workerDied(err: Error): void {
+    if (this.closed || this.workerGone) return;
+    this.workerGone = true;
+    this.logger.warn(
+      `deriving deposit addresses ahead stopped (${err.message}); they are derived on the request path from now on`,
+    );
+  }
+
+  private aheadFailed(err: Error): void {
+    if (this.closed || this.aheadFailing) return;
+    this.aheadFailing = true;
+    this.logger.warn(`deriving deposit addresses ahead failed: ${err.message}`);
+  }
+
+  /** The next reserved index, fetching a block when none is left; null once the indexes are exhausted. */
+  private async nextIndex(tx: EntityManager): Promise<bigint | null> {
     for (;;) {
       const index = this.pool.shift();
       if (index !== undefined) return index;
-      if (this.exhausted) throw unavailable(ADDRESSES_EXHAUSTED);
-      this.refill ??= this.fetchBlock(tx)
+      if (this.exhausted) return null;
+      this.refill ??= this.fetchBlock(tx, BLOCK)
         .then((indexes) => void this.pool.push(...indexes))
         .finally(() => (this.refill = null));
       await this.refill;
@@ -139,10 +169,10 @@ export class AddressAllocator implements OnModuleDestroy {
   }
 
   /** A block of fresh indexes from the sequence (below the BIP-32 limit; reaching it marks the end). */
-  private async fetchBlock(tx: EntityManager): Promise<bigint[]> {
+  private async fetchBlock(tx: EntityManager, size: number): Promise<bigint[]> {
     const rows: Array<{ i: string }> = await tx.query(
       `SELECT nextval('deposit_address_index_seq') AS i FROM generate_series(1, $1)`,
-      [BLOCK],
+      [size],
     );
     const indexes = rows.map((r) => BigInt(r.i));
     if (indexes.some((i) => i >= ADDRESS_INDEX_LIMIT)) this.exhausted = true;
