@@ -54,7 +54,7 @@ test('address index exhaustion (2^31): 503 naming the cause, never a 500, and no
   await t.db.query(`SELECT setval('deposit_address_index_seq', $1)`, [String(2 ** 31 - 3)]);
   const statuses: number[] = [];
   let refused: { status: number; body: Record<string, any> } | null = null;
-  for (let i = 0; i < 400 && !refused; i++) {
+  for (let i = 0; i < 1000 && !refused; i++) {
     const res = await m.post('/v1/payments', paymentBody());
     statuses.push(res.status);
     if (res.status !== 201) refused = res;

@@ -5,7 +5,7 @@ import { unavailable } from '@svc/core';
 
 const BLOCK = 32;
 /** Indexes reserved at once for deriving ahead, derived in chunks of BLOCK. */
-const AHEAD_BLOCK = 4 * BLOCK;
+const AHEAD_BLOCK = 8 * BLOCK;
 /** Addresses derived ahead per family: another AHEAD_BLOCK is reserved when fewer than this are ready. */
 const READY_LOW_WATER = AHEAD_BLOCK;
 /** BIP-32 non-hardened children (and Sui's hardened `i'`) take indexes below 2^31. */
