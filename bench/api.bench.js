@@ -23,6 +23,7 @@ const os = require('node:os');
 const { Client, Pool } = require('pg');
 
 const ROOT = path.resolve(__dirname, '..');
+const { API_NODE_FLAGS } = require('../scripts/svc.js');
 const DIST = path.join(ROOT, 'dist');
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const PORT = Number(process.env.BENCH_PORT ?? 3950);
@@ -38,6 +39,13 @@ const NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Bool
 /** BENCH_ONLY=sessions: session create and the bare INSERTs only (a profile of that path alone). */
 const SESSIONS_ONLY = process.env.BENCH_ONLY === 'sessions';
 const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES === '1';
+/**
+ * BENCH_RATE=400: the API rows send at most this many requests/s in all (autocannon's overallRate)
+ * instead of as many as the API answers. The API is then never saturated, so its CPU per request
+ * is compared at the same batching (requests per turn of its event loop) from run to run, which
+ * a saturated run on a shared machine does not give; requests/s and latencies are then not the goal's.
+ */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 const COUNTS_FILE = path.join(os.tmpdir(), `svc-bench-api-queries-${process.pid}.json`);
 const loadavg = () =>
   os
@@ -161,10 +169,13 @@ let requestsInAll = 0;
 
 function cannon(opts) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) => {
-      if (res) requestsInAll += res.requests.total;
-      return err ? reject(err) : resolve(res);
-    });
+    autocannon(
+      { connections: CONNECTIONS, duration: DURATION, ...(RATE ? { overallRate: RATE } : {}), ...opts },
+      (err, res) => {
+        if (res) requestsInAll += res.requests.total;
+        return err ? reject(err) : resolve(res);
+      },
+    );
   });
 }
 
@@ -301,11 +312,16 @@ async function main() {
       SVC_DESTINATION_KEY: DESTINATION_KEY,
     };
     const preload = COUNT_QUERIES ? ['-r', path.join(__dirname, 'support/count-queries.js')] : [];
-    api = spawn(process.execPath, [...NODE_ARGS, ...preload, path.join(DIST, 'apps/api/src/main.js')], {
-      env: COUNT_QUERIES ? { ...env, BENCH_QUERY_COUNTS: COUNTS_FILE } : env,
-      // stdout is a pipe read by this process, as a log collector reads it in production
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // the API's own flags as `npm start` gives them (scripts/svc.js), then the bench's
+    api = spawn(
+      process.execPath,
+      [...API_NODE_FLAGS, ...NODE_ARGS, ...preload, path.join(DIST, 'apps/api/src/main.js')],
+      {
+        env: COUNT_QUERIES ? { ...env, BENCH_QUERY_COUNTS: COUNTS_FILE } : env,
+        // stdout is a pipe read by this process, as a log collector reads it in production
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     api.stdout.on('data', (chunk) => {
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) logLines++;
     });
