@@ -7,9 +7,11 @@
 // BENCH_COUNT_QUERIES=1 preloads bench/support/count-queries.js into the API and prints the `pg`
 // statements each measured request sent, by text (load-independent, unlike requests/s), and the
 // mean waits for a pool connection and for the key guard's revocation round trip.
-// Every row prints the CPU ms per request of the API, of this process and of the PostgreSQL
-// backends (Linux /proc), and the run prints the CPU of one deposit address derived from the
-// xpub (the API now) and from the seed (before issue 19).
+// Every row prints the CPU ms per request of the API (all its threads, and in brackets its main
+// thread: the event loop every request goes through, without the worker thread that derives
+// deposit addresses ahead), of this process and of the PostgreSQL backends (Linux /proc), and the
+// run prints the CPU of one deposit address derived from the xpub (the API now) and from the seed
+// (before issue 19).
 'use strict';
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
@@ -21,6 +23,7 @@ const os = require('node:os');
 const { Client, Pool } = require('pg');
 
 const ROOT = path.resolve(__dirname, '..');
+const { API_NODE_FLAGS } = require('../scripts/svc.js');
 const DIST = path.join(ROOT, 'dist');
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const PORT = Number(process.env.BENCH_PORT ?? 3950);
@@ -36,6 +39,13 @@ const NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Bool
 /** BENCH_ONLY=sessions: session create and the bare INSERTs only (a profile of that path alone). */
 const SESSIONS_ONLY = process.env.BENCH_ONLY === 'sessions';
 const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES === '1';
+/**
+ * BENCH_RATE=400: the API rows send at most this many requests/s in all (autocannon's overallRate)
+ * instead of as many as the API answers. The API is then never saturated, so its CPU per request
+ * is compared at the same batching (requests per turn of its event loop) from run to run, which
+ * a saturated run on a shared machine does not give; requests/s and latencies are then not the goal's.
+ */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 const COUNTS_FILE = path.join(os.tmpdir(), `svc-bench-api-queries-${process.pid}.json`);
 const loadavg = () =>
   os
@@ -49,9 +59,9 @@ const loadavg = () =>
  * the requests of a phase, a figure that does not move with the machine's load as requests/s do.
  */
 const TICK_MS = 1000 / 100; // USER_HZ, 100 on Linux
-function procCpuMs(pid) {
+function procCpuMs(pid, file = `/proc/${pid}/stat`) {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = fs.readFileSync(file, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(f[11]) + Number(f[12])) * TICK_MS;
   } catch {
@@ -78,16 +88,29 @@ function cpuSnapshot(api, dbName) {
       backends.set(pid, ms);
     }
   }
-  return { api: api ? procCpuMs(api.pid) : 0, self: (own.user + own.system) / 1000, pg, backends };
+  return {
+    api: api ? procCpuMs(api.pid) : 0,
+    // the API's main thread alone (its event loop), without worker threads (deposit addresses derived ahead)
+    apiMain: api ? procCpuMs(api.pid, `/proc/${api.pid}/task/${api.pid}/stat`) : 0,
+    self: (own.user + own.system) / 1000,
+    pg,
+    backends,
+  };
 }
 /** CPU ms per request between two snapshots; backends that ended between them are not counted. */
 function cpuPerRequest(before, after, requests) {
   if (!before || !after) return null;
   let pg = 0;
   for (const [pid, ms] of after.backends) pg += ms - (before.backends.get(pid) ?? 0);
-  return { api: (after.api - before.api) / requests, self: (after.self - before.self) / requests, pg: pg / requests };
+  return {
+    api: (after.api - before.api) / requests,
+    apiMain: (after.apiMain - before.apiMain) / requests,
+    self: (after.self - before.self) / requests,
+    pg: pg / requests,
+  };
 }
-const cpuText = (c) => (c ? `${c.api.toFixed(3)} / ${c.self.toFixed(3)} / ${c.pg.toFixed(3)}` : 'n/a');
+const cpuText = (c) =>
+  c ? `${c.api.toFixed(3)} (${c.apiMain.toFixed(3)}) / ${c.self.toFixed(3)} / ${c.pg.toFixed(3)}` : 'n/a';
 
 /** The API's `pg` statement counts so far (BENCH_COUNT_QUERIES): it writes them on SIGUSR2. */
 async function queryCounts(api) {
@@ -146,10 +169,13 @@ let requestsInAll = 0;
 
 function cannon(opts) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) => {
-      if (res) requestsInAll += res.requests.total;
-      return err ? reject(err) : resolve(res);
-    });
+    autocannon(
+      { connections: CONNECTIONS, duration: DURATION, ...(RATE ? { overallRate: RATE } : {}), ...opts },
+      (err, res) => {
+        if (res) requestsInAll += res.requests.total;
+        return err ? reject(err) : resolve(res);
+      },
+    );
   });
 }
 
@@ -286,11 +312,16 @@ async function main() {
       SVC_DESTINATION_KEY: DESTINATION_KEY,
     };
     const preload = COUNT_QUERIES ? ['-r', path.join(__dirname, 'support/count-queries.js')] : [];
-    api = spawn(process.execPath, [...NODE_ARGS, ...preload, path.join(DIST, 'apps/api/src/main.js')], {
-      env: COUNT_QUERIES ? { ...env, BENCH_QUERY_COUNTS: COUNTS_FILE } : env,
-      // stdout is a pipe read by this process, as a log collector reads it in production
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // the API's own flags as `npm start` gives them (scripts/svc.js), then the bench's
+    api = spawn(
+      process.execPath,
+      [...API_NODE_FLAGS, ...NODE_ARGS, ...preload, path.join(DIST, 'apps/api/src/main.js')],
+      {
+        env: COUNT_QUERIES ? { ...env, BENCH_QUERY_COUNTS: COUNTS_FILE } : env,
+        // stdout is a pipe read by this process, as a log collector reads it in production
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     api.stdout.on('data', (chunk) => {
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) logLines++;
     });
@@ -374,7 +405,7 @@ async function main() {
       `\nbench:api — ${CONNECTIONS} connections, ${DURATION} s each, API pool ${POOL}, ${os.cpus().length} cores, load average ${startLoad} → ${loadavg()}\n`,
     );
     console.log(
-      '| what | requests/s | p50 ms | p99 ms | errors | CPU ms per request: API / this process / PostgreSQL |',
+      '| what | requests/s | p50 ms | p99 ms | errors | CPU ms per request: API (its main thread) / this process / PostgreSQL |',
     );
     console.log('|---|---:|---:|---:|---:|---:|');
     for (const r of results)

@@ -18,6 +18,7 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const { Client } = require('pg');
 const { nextEnv, nextStartArgs } = require('../scripts/pay.js');
+const { API_NODE_FLAGS } = require('../scripts/svc.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
@@ -169,7 +170,7 @@ async function main() {
     const pay = `http://127.0.0.1:${PAY_PORT}`;
     const quiet = { stdio: ['ignore', 'ignore', 'inherit'] };
     children.push(
-      spawn(process.execPath, [path.join(DIST, 'apps/api/src/main.js')], {
+      spawn(process.execPath, [...API_NODE_FLAGS, path.join(DIST, 'apps/api/src/main.js')], {
         ...quiet,
         env: {
           ...process.env,

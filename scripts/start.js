@@ -9,14 +9,14 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { isatty } = require('node:tty');
-const { root, dist } = require('./svc.js');
+const { root, dist, API_NODE_FLAGS } = require('./svc.js');
 const { payProcess } = require('./pay.js');
 
-const node = (name, script) => ({ name, command: process.execPath, args: [script], script });
+const node = (name, script, flags = []) => ({ name, command: process.execPath, args: [...flags, script], script });
 
 /** Every process of the service, one line each. */
 const PROCESSES = [
-  node('api', dist('api')),
+  node('api', dist('api'), API_NODE_FLAGS),
   node('listener', dist('listener')),
   node('worker', dist('worker')),
   node('payouts', dist('payouts')), // plans payouts and refunds; no seed

@@ -4,7 +4,7 @@
 // for the others (claimPooledAddress). Same paths and indexes as before the split, so every
 // existing deposit address is unchanged.
 import type { EntityManager } from 'typeorm';
-import { checkIndex, seedMaterial } from './derivation';
+import { checkIndex, seedMaterial, xpubChildAddress } from './derivation';
 import type { SeedMaterial } from './family';
 import { CHAIN_KINDS, ChainKind, family } from './families';
 
@@ -89,6 +89,16 @@ export class PublicDepositAddresses {
     const scheme = family(kind).depositAddresses;
     if (scheme.type !== 'xpub') throw new Error(`${kind} deposit addresses come from the pool, not from an xpub`);
     return scheme.address(this.xpubs(scheme.accountPath), checkIndex(index));
+  }
+
+  /**
+   * The account xpub of a family whose deposit address i is xpubChildAddress(xpub, i) (EVM), which
+   * an XpubAddressWorker can derive ahead off the caller's thread; null for any other family.
+   * Throws like address() while the xpub is not published.
+   */
+  evmXpub(kind: ChainKind): string | null {
+    const scheme = family(kind).depositAddresses;
+    return scheme.type === 'xpub' && scheme.address === xpubChildAddress ? this.xpubs(scheme.accountPath) : null;
   }
 }
 

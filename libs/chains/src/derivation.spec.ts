@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { HDNodeWallet, Mnemonic } from 'ethers';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { toBase58 } from '@mysten/sui/utils';
+import { XpubAddressWorker } from './address-worker';
 import { generateMnemonic } from './derivation';
 import { DepositAddressDeriver, PublicDepositAddresses, publishedAccountPaths } from './deposit-addresses';
 import { CHAIN_KINDS } from './families';
@@ -177,6 +178,44 @@ describe('public derivation from published xpubs (issue 19 › Keys: same paths,
       for (const i of [0, 1, 7]) expect(pub.address(account, i)).toBe(full.address(account, i));
     }
     expect(() => pub.privateKey('deposit', 0)).toThrow(/public material only/);
+  });
+
+  it('addresses derived in the worker thread (issue 23) are the seed’s and the keyring’s, index for index', async () => {
+    const pub = new PublicDepositAddresses(xpubOf);
+    const keyring = new EvmAccounts(HARDHAT);
+    const xpub = pub.evmXpub('evm');
+    expect(xpub).toBe(xpubOf(EVM_ACCOUNT_PATHS.deposit));
+    // only the families whose address is the plain EVM one are derived ahead
+    for (const kind of CHAIN_KINDS.filter((k) => k !== 'evm')) expect(pub.evmXpub(kind)).toBeNull();
+    const indexes = [0, 1, 2, 31, 32, 1000, 123_456, 2 ** 31 - 1];
+    const worker = new XpubAddressWorker();
+    try {
+      const [a, b] = await Promise.all([worker.derive(xpub!, indexes), worker.derive(xpub!, [5, 4])]);
+      expect(a).toEqual(indexes.map((i) => seed.derive('evm', i)));
+      expect(a).toEqual(indexes.map((i) => keyring.address('deposit', i)));
+      expect(a).toEqual(indexes.map((i) => pub.address('evm', i)));
+      expect(b).toEqual([5, 4].map((i) => seed.derive('evm', i)));
+      // a bad index is refused as inline derivation refuses it, and the worker lives on
+      await expect(worker.derive(xpub!, [2 ** 31])).rejects.toThrow(/derivation index/);
+      expect(worker.alive).toBe(true);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('a closed or dead worker rejects what it was asked at once, so its caller derives inline', async () => {
+    const worker = new XpubAddressWorker();
+    const xpub = xpubOf(EVM_ACCOUNT_PATHS.deposit);
+    const inFlight = expect(
+      worker.derive(
+        xpub,
+        Array.from({ length: 200 }, (_, i) => i),
+      ),
+    ).rejects.toThrow(/closed/);
+    await worker.close();
+    await inFlight;
+    expect(worker.alive).toBe(false);
+    await expect(worker.derive(xpub, [1])).rejects.toThrow(/closed/);
   });
 
   it('publishes only xpubs: no private extended key leaves the seed', () => {

@@ -3,6 +3,7 @@ export * from './families';
 export * from './family';
 export * from './wallet-links';
 export * from './derivation';
+export * from './address-worker';
 export * from './sui-accounts';
 export * from './deposit-addresses';
 export * from './addresses';

@@ -117,16 +117,23 @@ export interface TransferKey {
 @Injectable()
 export class PaymentRepository {
   private readonly paymentColumns: string;
+  private readonly paymentColumnsOfP: string;
   private readonly transferColumns: string;
   private readonly transferColumnsOfT: string;
+  /** the transfer columns of a join, each named t__<column> (a payment has columns of the same names) */
+  private readonly transferColumnsJoined: string;
+  private readonly transferColumnNames: string[];
 
   constructor(
     private readonly db: DataSource,
     private readonly sql: SqlService,
   ) {
     this.paymentColumns = sql.columns(PaymentEntity);
+    this.paymentColumnsOfP = sql.columns(PaymentEntity, 'p');
     this.transferColumns = sql.columns(BlockchainTransactionEntity);
     this.transferColumnsOfT = sql.columns(BlockchainTransactionEntity, 't');
+    this.transferColumnNames = this.transferColumnsOfT.split(', ').map((c) => c.slice('t."'.length, -1));
+    this.transferColumnsJoined = this.transferColumnNames.map((c) => `t."${c}" AS "t__${c}"`).join(', ');
   }
 
   // ------------------------------------------------------------------ reads
@@ -138,6 +145,51 @@ export class PaymentRepository {
       [id, workspaceId],
     );
     return rows.length ? this.sql.hydrate(PaymentEntity, rows[0]) : null;
+  }
+
+  /**
+   * `GET /v1/payments/:id` in one statement: the payment of the workspace, the reference of its
+   * checkout session and all its transfers (newest first), one row per transfer (the payment's
+   * columns repeated; one row with no transfer columns when it has none). The same values as
+   * findInWorkspace, sessionRefs and transfers give, each in its column's own type.
+   */
+  async findInWorkspaceWithRelations(
+    workspaceId: string,
+    id: string,
+  ): Promise<{
+    payment: PaymentEntity;
+    session: CheckoutSessionRef | null;
+    transfers: BlockchainTransactionEntity[];
+  } | null> {
+    const rows = await this.sql.rows(
+      'payment_by_id_with_relations',
+      `SELECT ${this.paymentColumnsOfP}, s.id AS s__id, s.reference AS s__reference, s.metadata AS s__metadata,
+         ${this.transferColumnsJoined}
+       FROM payments p
+       LEFT JOIN checkout_sessions s ON s.id = p.checkout_session_id
+       LEFT JOIN blockchain_transactions t ON t.payment_id = p.id
+       WHERE p.id = $1 AND p.workspace_id = $2
+       ORDER BY t.created_at DESC, t.id DESC`,
+      [id, workspaceId],
+    );
+    if (!rows.length) return null;
+    const first = rows[0];
+    const transfers: BlockchainTransactionEntity[] = [];
+    if (first.t__id !== null) {
+      for (const row of rows) {
+        const raw: Record<string, unknown> = {};
+        for (const c of this.transferColumnNames) raw[c] = row[`t__${c}`];
+        transfers.push(this.sql.hydrate(BlockchainTransactionEntity, raw));
+      }
+    }
+    return {
+      payment: this.sql.hydrate(PaymentEntity, first),
+      session:
+        first.s__id === null
+          ? null
+          : { id: first.s__id as string, reference: first.s__reference, metadata: first.s__metadata },
+      transfers,
+    };
   }
 
   findById(id: string, tx: EntityManager = this.db.manager): Promise<PaymentEntity | null> {

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { ChainRegistry, type ChainKind } from '@svc/chains';
 import { badRequest, ClockService, conflict, notFound, SqlService, SVC_CONFIG, SvcConfig } from '@svc/core';
@@ -29,6 +28,7 @@ import {
 } from '@svc/payments';
 import { parseIsoTimestamp, parseLimit } from '../payments/payments-walk';
 import { PaymentsService } from '../payments/payments.service';
+import { newSessionId } from '../../common/random-id';
 import { ProductsService } from '../products/products.service';
 import { CheckoutSettingsService } from './checkout-settings.service';
 import { CreateSessionDto } from './dto/create-session.dto';
@@ -140,7 +140,7 @@ export class CheckoutSessionsService {
     const now = this.clock.now();
     const reference = dto.reference?.trim() || null;
     const session: CheckoutSessionEntity = {
-      id: `cs_${randomBytes(16).toString('hex')}`,
+      id: newSessionId(),
       workspaceId,
       source: 'product',
       productId: product.id,
@@ -233,7 +233,7 @@ export class CheckoutSessionsService {
   private newInvoiceSession(invoice: InvoiceEntity, dto: Partial<CreateSessionDto>, now: Date): CheckoutSessionEntity {
     const invoiceNumber = documentNumber('invoice', invoice.sequence as number);
     return {
-      id: `cs_${randomBytes(16).toString('hex')}`,
+      id: newSessionId(),
       workspaceId: invoice.workspaceId,
       source: 'invoice',
       productId: null,

@@ -26,12 +26,9 @@ export class PaymentsController {
 
   @Get('v1/payments/:id')
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
-    const payment = await this.payments.get(caller.workspaceId, id);
-    const [sessions, transfers] = await Promise.all([
-      this.repository.sessionRefs([payment]),
-      this.repository.transfers([payment.id]),
-    ]);
-    return paymentWithRelations(payment, sessionRef(sessions, payment), transfers.get(payment.id) ?? []);
+    // one statement: the payment, its session's reference and its transfers (issue 23 › API)
+    const found = await this.payments.getWithRelations(caller.workspaceId, id);
+    return paymentWithRelations(found.payment, found.session, found.transfers);
   }
 
   /** Without walk parameters: a bare array of the newest 100; otherwise the keyset walk. */

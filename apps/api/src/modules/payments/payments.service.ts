@@ -143,6 +143,13 @@ export class PaymentsService {
     return payment;
   }
 
+  /** get(), with its checkout session's reference and its transfers, in one statement. */
+  async getWithRelations(workspaceId: string, id: string) {
+    const found = isUuid(id) ? await this.repository.findInWorkspaceWithRelations(workspaceId, id) : null;
+    if (!found) throw notFound(`No such payment: ${id}.`);
+    return found;
+  }
+
   async getPublic(id: string): Promise<PaymentEntity> {
     const payment = isUuid(id) ? await this.repository.findById(id) : null;
     if (!payment) throw notFound(`No such payment: ${id}.`);
