@@ -20,11 +20,12 @@ import {
   SweepSupport,
 } from '@svc/domain';
 import { PaymentRepository, SettlementAddressRepository, SweepRepository } from '@svc/payments';
-import { depositKey, OutboundNotCancellableError, OutboundService, OutboundTransfer } from '@svc/outbound';
+import { CheckFacts, depositKey, OutboundNotCancellableError, OutboundService, OutboundTransfer } from '@svc/outbound';
 
 /** What a run decided for a payment's sweep before it writes. */
 type Writable =
-  | { kind: 'plan'; destination: SettlementAddressEntity }
+  // facts: what the check read, written on the planned row (the signer's first pass decides on them)
+  | { kind: 'plan'; destination: SettlementAddressEntity; facts?: CheckFacts }
   | {
       kind: 'wait';
       payoutState: Extract<PayoutState, 'held' | 'manual_required'>;
@@ -148,7 +149,9 @@ export class PayoutPlanner {
         updatedAt: now,
         completedAt: null,
       };
-      if (d.kind === 'plan') sweep.transferId = (await this.planTransfer(tx, subject, sweep.id, d.destination)).id;
+      if (d.kind === 'plan') {
+        sweep.transferId = (await this.planTransfer(tx, subject, sweep.id, d.destination, d.facts)).id;
+      }
       await this.sweeps.insert(tx, sweep);
       this.logger.log(
         `sweep ${sweep.id}: payment ${payment.id} #${sweep.sequence} ${sweep.payoutState}${sweep.reason ? ` (${sweep.reason})` : ''}` +
@@ -207,7 +210,7 @@ export class PayoutPlanner {
         );
         return false;
       }
-      const transfer = await this.planTransfer(tx, subject, sweep.id, d.destination);
+      const transfer = await this.planTransfer(tx, subject, sweep.id, d.destination, d.facts);
       await this.sweeps.update(
         tx,
         sweep,
@@ -293,7 +296,7 @@ export class PayoutPlanner {
       token: s.support.kind === 'token' ? (p.tokenAddress ?? s.token.address) : null,
       amount: 'all',
     });
-    if (check.ok) return { kind: 'plan', destination };
+    if (check.ok) return { kind: 'plan', destination, facts: check.facts };
     switch (check.waitReason) {
       case 'gas_tank_low':
         return this.held('gas_tank_low', destination);
@@ -339,6 +342,7 @@ export class PayoutPlanner {
     s: Subject,
     sweepId: string,
     to: SettlementAddressEntity,
+    checked: CheckFacts | undefined,
   ): Promise<OutboundTransfer> {
     const p = s.payment;
     const req = {
@@ -347,6 +351,7 @@ export class PayoutPlanner {
       sweepId,
       depositIndex: p.addressIndex,
       to: to.address,
+      checked: checked ?? null,
     };
     if (s.support.kind === 'token') {
       return this.signer.planTokenSweep({ ...req, token: (p.tokenAddress ?? s.token.address) as string }, tx);

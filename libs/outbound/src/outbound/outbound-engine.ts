@@ -18,9 +18,16 @@ import { GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
 import { ERC20, EvmRail, TxReceipt } from '../rpc/evm-rail';
 import type { SourceClaims } from './claims';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
+import { PLAIN_TRANSFER_GAS } from './pay-check';
 import type { LegToVerify } from './destination-check';
 import { OutboundNotFoundError } from './outbound.errors';
-import { inclusionState, type OutboundAttempt, type OutboundTransfer } from './outbound-transfer';
+import {
+  CHECK_FACTS_MAX_AGE_MS,
+  inclusionState,
+  type CheckFacts,
+  type OutboundAttempt,
+  type OutboundTransfer,
+} from './outbound-transfer';
 
 type Transfer = OutboundTransfer;
 type Attempt = OutboundAttempt;
@@ -35,10 +42,19 @@ interface SignFacts {
   block: bigint;
   quote: FeeQuote;
   gasLimit: bigint;
+  /** The sender's balances at `block`, not counting `credited`. */
   funds: SenderFunds;
+  /** Top-ups of the transfer mined (and final, succeeded) above `block`: funds received since. */
+  credited: ReadonlySet<string>;
   chainId: bigint;
   pendingNonce: bigint | null;
 }
+
+/** Top-ups final and succeeded above `block`: their value is at the sender, not in its balance at `block`. */
+const receivedAbove = (topUps: Transfer[], block: bigint): Transfer[] =>
+  topUps.filter((u) => u.state === 'completed' && u.blockNumber !== null && u.blockNumber > block);
+
+const sum = (rows: Transfer[]): bigint => rows.reduce((total, u) => total + (u.amountAtomic ?? 0n), 0n);
 
 /** The leg the destination check judges. */
 export const legOf = (t: Transfer, kind: ChainKind): LegToVerify => ({
@@ -237,32 +253,65 @@ export class OutboundEngine {
     head: bigint,
   ): Promise<SignFacts | { wait: OutboundWaitReason; message: string }> {
     const previous = t.state === 'replacing' ? attempts[attempts.length - 1] : undefined;
-    let quote = quoteOf(t);
+    // the planner's check, when fresh: its block, balances, estimate and quote (nothing read again)
+    const checked = this.freshCheck(t, attempts);
+    let quote = quoteOf(t) ?? checked?.quote ?? null;
     if (!quote) {
       quote = await rail.feeQuote();
       if (aboveCap(quote.price, rail.policy)) {
         return { wait: 'fee_above_cap', message: `the price ${quote.price} wei/gas is above the cap` };
       }
     }
-    // both balances in one round trip (EvmRpc batches calls made together), at the block
-    // this run already read them at if it did (EvmRail.balanceBlock)
-    const block = rail.balanceBlock(t.fromAddress, head);
-    const [native, token] = await Promise.all([
-      rail.nativeBalance(t.fromAddress, block),
-      t.tokenAddress === null ? null : rail.tokenBalance(t.tokenAddress, t.fromAddress, block),
-    ]);
-    const funds: SenderFunds = { native, token };
-    let gasLimit = previous?.gasLimit;
+    let block: bigint;
+    let funds: SenderFunds;
+    if (checked) {
+      block = checked.block;
+      funds = { native: checked.native, token: t.tokenAddress === null ? null : checked.token };
+    } else {
+      // both balances in one round trip (EvmRpc batches calls made together), at the block
+      // this run already read them at if it did (EvmRail.balanceBlock)
+      block = rail.balanceBlock(t.fromAddress, head);
+      const [native, token] = await Promise.all([
+        rail.nativeBalance(t.fromAddress, block),
+        t.tokenAddress === null ? null : rail.tokenBalance(t.tokenAddress, t.fromAddress, block),
+      ]);
+      funds = { native, token };
+    }
+    let gasLimit = previous?.gasLimit ?? (checked ? (t.gasLimit ?? checked.gasLimit) : undefined);
     if (gasLimit === undefined) {
       const estimate = await this.estimate(t, funds, rail, quote.price);
       if ('wait' in estimate) return estimate;
       gasLimit = estimate.gas;
     }
+    // a top-up of this transfer mined above `block` is funds received (decideAndSign checks again under the lock)
+    const received = gasFromTank(t) ? receivedAbove(await this.ctx.repo.topUps(this.ctx.db.manager, t.id), block) : [];
     // a sender holding less than the fee cannot sign now (decideSign: it tops up or waits), so
     // its nonce is not read: the pending nonce only matters to a transfer about to be signed
-    const canSign = funds.native >= gasLimit * quote.price;
+    const canSign = funds.native + sum(received) >= gasLimit * quote.price;
     const pendingNonce = t.nonce === null && canSign ? await rail.nonceAt(t.fromAddress, 'pending') : null;
-    return { block, quote, gasLimit, funds, chainId: await rail.chainId(), pendingNonce };
+    return {
+      block,
+      quote,
+      gasLimit,
+      funds,
+      credited: new Set(received.map((u) => u.id)),
+      chainId: await rail.chainId(),
+      pendingNonce,
+    };
+  }
+
+  /**
+   * The planner's check facts of a row never signed, while younger than CHECK_FACTS_MAX_AGE_MS;
+   * else null (the chain is read). At block B they stay true: the decision subtracts what this
+   * service signed from the sender that is not mined at or below B (commitments), as for any
+   * pinned block, and a later deposit only waits for the next sweep.
+   */
+  private freshCheck(t: Transfer, attempts: Attempt[]): CheckFacts | null {
+    const checked = t.checked;
+    if (!checked || t.state !== 'planned' || attempts.length > 0 || t.nonce !== null) return null;
+    if ((t.tokenAddress === null) !== (checked.token === null)) return null;
+    const age = this.ctx.now().getTime() - checked.at.getTime();
+    return Math.abs(age) <= CHECK_FACTS_MAX_AGE_MS ? checked : null;
   }
 
   /** The exact gas of the transfer (the node's estimate); an ERC-20 transfer that would revert waits. */
@@ -273,6 +322,8 @@ export class OutboundEngine {
     price: bigint,
   ): Promise<{ gas: bigint } | { wait: OutboundWaitReason; message: string }> {
     if (t.tokenAddress === null) {
+      // the gas tank's top-up of our own deposit key: a plain transfer to an account without code
+      if (await this.topUpOfOwnDepositKey(t)) return { gas: PLAIN_TRANSFER_GAS };
       // with the real value: a contract destination's receive() costs more with a value than without
       const value = nativeEstimateValue(t.amountMode, funds.native, t.amountAtomic, price);
       return { gas: await rail.estimateGas({ from: t.fromAddress, to: t.toAddress, value }) };
@@ -289,6 +340,18 @@ export class OutboundEngine {
       if (!(err instanceof RpcResponseError)) throw err;
       return { wait: 'balance_low', message: `the token transfer would revert: ${err.message}`.slice(0, 1000) };
     }
+  }
+
+  /**
+   * A gas top-up from the gas tank to the deposit key of the transfer it funds (pay-check.ts ›
+   * PLAIN_TRANSFER_GAS): the destination is the address of a deposit key of the seed, derived
+   * here, not taken from the row.
+   */
+  private async topUpOfOwnDepositKey(t: Transfer): Promise<boolean> {
+    if (t.purpose !== 'gas' || t.fromKeyKind !== GAS_TANK_KEY.kind || t.parentId === null) return false;
+    const parent = await this.ctx.repo.get(this.ctx.db.manager, t.parentId);
+    if (!parent || parent.fromKeyKind !== 'deposit') return false;
+    return this.ctx.keyring.address(keyOf(parent)) === t.toAddress && parent.fromAddress === t.toAddress;
   }
 
   /** One transaction: claim the row and the sender, decide, and sign or top up or wait. */
@@ -324,8 +387,16 @@ export class OutboundEngine {
     }
     const committed = await this.ctx.repo.commitments(m, t, t.tokenAddress, facts.block);
     const topUps = await this.ctx.repo.topUps(m, t.id);
+    // a top-up mined above the facts' block, final and succeeded, is funds received: its value is
+    // at the sender, which only this service spends from, and every spend of it signed and not
+    // mined at or below the block is in `committed` (only those read as such before the lock: the
+    // pending nonce was read for them)
+    const received = receivedAbove(topUps, facts.block).filter((u) => facts.credited.has(u.id));
     const open = topUps.filter(
-      (u) => !['failed', 'cancelled'].includes(u.state) && !(u.blockNumber !== null && u.blockNumber <= facts.block),
+      (u) =>
+        !['failed', 'cancelled'].includes(u.state) &&
+        !(u.blockNumber !== null && u.blockNumber <= facts.block) &&
+        !received.includes(u),
     );
     const decision: SignDecision = decideSign({
       mode: t.amountMode,
@@ -335,7 +406,7 @@ export class OutboundEngine {
       fromGasTank: t.fromKeyKind === 'gas_tank',
       gasLimit: facts.gasLimit,
       price: facts.quote.price,
-      funds: facts.funds,
+      funds: { native: facts.funds.native + sum(received), token: facts.funds.token },
       committed,
       openTopUps: open.length,
     });
@@ -475,6 +546,7 @@ export class OutboundEngine {
       gasUsed: null,
       effectiveGasPrice: null,
       feeAtomic: null,
+      checked: null,
       createdAt: now,
       updatedAt: now,
       submittedAt: null,
