@@ -233,7 +233,11 @@ export class OutboundEngine {
       case 'wait':
       case 'top_up': {
         const topUps: Transfer[] = [];
-        for (const u of outcome.topUps) topUps.push(await this.advance(u, depth + 1));
+        // the gas tank's steps one at a time in this process, whichever sender's lane asks
+        const tank = this.ctx.keyring.gasTankAddress;
+        for (const u of outcome.topUps) {
+          topUps.push(await this.ctx.serial(t.chain, t.network, tank, () => this.advance(u, depth + 1)));
+        }
         const funded = topUps.length > 0 && topUps.every((u) => u.state === 'mined' || u.state === 'completed');
         if (funded && depth === 0) return this.advance(t.id, depth + 1);
         return this.ctx.repo.get(this.ctx.db.manager, t.id) as Promise<Transfer>;

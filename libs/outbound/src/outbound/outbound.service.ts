@@ -188,6 +188,7 @@ export class OutboundService {
       network,
       (id) => rail.advance(id),
       (fn, open) => (rail.run ? rail.run(fn, open) : fn()),
+      rail.concurrentSenders ?? 1,
     );
   }
 
