@@ -40,6 +40,13 @@ interface Subject {
   support: SweepSupport;
 }
 
+/**
+ * New sweeps planned side by side in a run (docs/performance.md › Issue 23: sweeps › Third pass).
+ * Each holds at most one pooled connection at a time (its reads, or its one transaction, which
+ * reads nothing through the pool): 8 fits the process's pool (32) beside the rail lock's.
+ */
+export const PLANNING_CONCURRENCY = 8;
+
 @Injectable()
 export class PayoutPlanner {
   private readonly logger = new Logger('payouts');
@@ -59,13 +66,20 @@ export class PayoutPlanner {
   async planNew(rail: ChainConfig, limit: number): Promise<number> {
     let written = 0;
     const ids = await this.sweeps.candidates(rail, this.clock.now(), this.config.payoutDelaySeconds, limit);
-    for (const id of ids) {
-      try {
-        if (await this.planPayment(rail, id)) written++;
-      } catch (err) {
-        this.logger.warn(`payment ${id}: no sweep planned this run: ${(err as Error).message}`);
+    // PLANNING_CONCURRENCY payments at once: each is decided and written under its own locks
+    // (payment, then deposit source), and their checks' reads share JSON-RPC batches
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const id = ids[next++];
+        try {
+          if (await this.planPayment(rail, id)) written++;
+        } catch (err) {
+          this.logger.warn(`payment ${id}: no sweep planned this run: ${(err as Error).message}`);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(PLANNING_CONCURRENCY, ids.length) }, worker));
     return written;
   }
 
