@@ -1,12 +1,14 @@
 // issue 23 › Sweeps, third pass (docs/performance.md › Issue 23: sweeps › Third pass): a planned
 // row carries what the planner's check read (block B, the deposit's balances at B, the gas
 // estimate, the fee quote). The signer's first pass decides on those facts instead of reading them
-// again while they are fresh (older ones are read again), the gas tank's top-up of our own deposit
-// key is a 21,000-gas transfer not estimated, and the top-up mined above B counts as funds received.
+// again while they are fresh (a minute: the estimate and quote; an hour: the balances), the gas
+// tank's top-up of our own deposit key is a 21,000-gas transfer not estimated, and the top-up mined
+// above B counts as funds received.
 // The chain is read through a proxy that records every call.
 import { randomUUID } from 'node:crypto';
 import { EvmRpc } from '@svc/chains';
 import {
+  CHECK_BALANCES_MAX_AGE_MS,
   CHECK_FACTS_MAX_AGE_MS,
   CheckFacts,
   depositKey,
@@ -104,10 +106,26 @@ test('facts taken from the row: nothing of the deposit read again, the top-up is
   expect(await s.attempts(t.id)).toHaveLength(1);
 });
 
-test('stale facts are read again: the deposit balances and the estimate come from the chain', async () => {
+test('facts older than a minute: the estimate and the quote are read again, the balances stay those at the facts block', async () => {
   const amount = ether('3');
   const { deposit, to, planned } = await plannedWithFacts(amount);
   h.clock.advance(CHECK_FACTS_MAX_AGE_MS / 1000 + 1);
+
+  proxy.calls.length = 0;
+  const t = await h.drive(s, planned.id);
+  expect(t.state).toBe('completed');
+  const reads = readsOf(proxy.calls, deposit).map((c) => c.method);
+  expect(reads).toContain('eth_estimateGas');
+  expect(reads).not.toContain('eth_getBalance');
+  expect(reads).not.toContain('eth_call');
+  expect(await h.tokenBalance(to)).toBe(amount);
+  expect(await h.tokenBalance(deposit)).toBe(0n);
+});
+
+test('facts older than an hour are all read again from the chain', async () => {
+  const amount = ether('2');
+  const { deposit, to, planned } = await plannedWithFacts(amount);
+  h.clock.advance(CHECK_BALANCES_MAX_AGE_MS / 1000 + 1);
 
   proxy.calls.length = 0;
   const t = await h.drive(s, planned.id);

@@ -22,6 +22,7 @@ import { PLAIN_TRANSFER_GAS } from './pay-check';
 import type { LegToVerify } from './destination-check';
 import { OutboundNotFoundError } from './outbound.errors';
 import {
+  CHECK_BALANCES_MAX_AGE_MS,
   CHECK_FACTS_MAX_AGE_MS,
   inclusionState,
   type CheckFacts,
@@ -258,8 +259,10 @@ export class OutboundEngine {
   ): Promise<SignFacts | { wait: OutboundWaitReason; message: string }> {
     const previous = t.state === 'replacing' ? attempts[attempts.length - 1] : undefined;
     // the planner's check, when fresh: its block, balances, estimate and quote (nothing read again)
-    const checked = this.freshCheck(t, attempts);
-    let quote = quoteOf(t) ?? checked?.quote ?? null;
+    // the planner's check: its block and balances; while fresh also its estimate and quote
+    const checked = this.rowFacts(t, attempts);
+    const fresh = checked !== null && this.ageOf(checked) <= CHECK_FACTS_MAX_AGE_MS;
+    let quote = quoteOf(t) ?? (fresh ? checked.quote : null);
     if (!quote) {
       quote = await rail.feeQuote();
       if (aboveCap(quote.price, rail.policy)) {
@@ -281,7 +284,7 @@ export class OutboundEngine {
       ]);
       funds = { native, token };
     }
-    let gasLimit = previous?.gasLimit ?? (checked ? (t.gasLimit ?? checked.gasLimit) : undefined);
+    let gasLimit = previous?.gasLimit ?? (fresh ? (t.gasLimit ?? checked.gasLimit) : undefined);
     if (gasLimit === undefined) {
       const estimate = await this.estimate(t, funds, rail, quote.price);
       if ('wait' in estimate) return estimate;
@@ -305,17 +308,21 @@ export class OutboundEngine {
   }
 
   /**
-   * The planner's check facts of a row never signed, while younger than CHECK_FACTS_MAX_AGE_MS;
-   * else null (the chain is read). At block B they stay true: the decision subtracts what this
-   * service signed from the sender that is not mined at or below B (commitments), as for any
-   * pinned block, and a later deposit only waits for the next sweep.
+   * The planner's check facts of a row never signed, younger than CHECK_BALANCES_MAX_AGE_MS; else
+   * null (the chain is read). At block B they stay true: the decision subtracts what this service
+   * signed from the sender that is not mined at or below B (commitments), as for any pinned block,
+   * and what arrived after B waits for the next sweep.
    */
-  private freshCheck(t: Transfer, attempts: Attempt[]): CheckFacts | null {
+  private rowFacts(t: Transfer, attempts: Attempt[]): CheckFacts | null {
     const checked = t.checked;
     if (!checked || t.state !== 'planned' || attempts.length > 0 || t.nonce !== null) return null;
     if ((t.tokenAddress === null) !== (checked.token === null)) return null;
-    const age = this.ctx.now().getTime() - checked.at.getTime();
-    return Math.abs(age) <= CHECK_FACTS_MAX_AGE_MS ? checked : null;
+    return this.ageOf(checked) <= CHECK_BALANCES_MAX_AGE_MS ? checked : null;
+  }
+
+  /** How old the facts are on the service clock (a clock behind the planner's counts as older). */
+  private ageOf(checked: CheckFacts): number {
+    return Math.abs(this.ctx.now().getTime() - checked.at.getTime());
   }
 
   /** The exact gas of the transfer (the node's estimate); an ERC-20 transfer that would revert waits. */

@@ -79,12 +79,21 @@ export interface CheckFacts {
 }
 
 /**
- * How long a planned row's check facts (OutboundTransfer.checked) are decided on; older ones are
- * read again. The balances are true at their block for ever (the pinned-block rule), the age bounds
- * the fee quote and the gas estimate: a quote this old is still what the market asked a minute ago,
- * and a stuck attempt is replaced after DEFAULT_FEE_POLICY.stuckAfterSeconds (120 s) anyway.
+ * How long the fee quote and the gas estimate of a planned row's check facts
+ * (OutboundTransfer.checked) are decided on; older, both are read again. A quote this old is still
+ * what the market asked a minute ago (a stuck attempt is replaced after
+ * DEFAULT_FEE_POLICY.stuckAfterSeconds, 120 s, anyway), and the estimate is re-checked before the
+ * contract's state can have moved far from it.
  */
 export const CHECK_FACTS_MAX_AGE_MS = 60_000;
+
+/**
+ * How long the balances of the check facts are decided on; older, they are read again too. They
+ * stay true at their block for ever (the pinned-block rule: what this service signed from the
+ * sender and is not mined at or below it is subtracted); the bound only keeps what a sweep moves
+ * close to what the deposit holds now.
+ */
+export const CHECK_BALANCES_MAX_AGE_MS = 3_600_000;
 
 /** One signed attempt, flattened the same way (EVM: fence = nonce, the leg's amount and value). */
 export interface OutboundAttempt {
