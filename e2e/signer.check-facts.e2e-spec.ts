@@ -173,3 +173,61 @@ test('a lagging RPC (head below the facts block, no balances for the deposit) do
   expect(await h.tokenBalance(to)).toBe(amount);
   expect(await h.tokenBalance(deposit)).toBe(0n);
 });
+
+describe('a chain of 3 confirmations', () => {
+  let h3: SignerHarness;
+  let proxy3: RpcProxy;
+  let s3: OutboundService;
+
+  beforeAll(async () => {
+    h3 = await startSignerHarness({ confirmations: 3 });
+    proxy3 = await startRpcProxy(h3.node.url);
+    s3 = await h3.service({ rpc: () => new EvmRpc([proxy3.url]) });
+    await h3.payer.sendNative(s3.address(GAS_TANK_KEY), ether('1'));
+  });
+  afterAll(async () => {
+    await proxy3?.close();
+    await h3?.close();
+  });
+
+  test('a top-up mined above the facts block with a receipt of status 1, not final yet, is funds received: the sweep signs on the facts', async () => {
+    const deposit = s3.address(depositKey(1));
+    const amount = ether('9');
+    await h3.payer.sendToken(h3.token, deposit, amount);
+    const to = freshAddress();
+    const req = {
+      chain: h3.chain,
+      network: h3.network,
+      from: depositKey(1),
+      to,
+      token: h3.token,
+      amount: 'all' as const,
+    };
+    const check = await s3.check(req);
+    if (!check.ok || !check.facts) throw new Error(`the check refused: ${JSON.stringify(check)}`);
+    const planned = await s3.planTokenSweep({
+      chain: h3.chain,
+      network: h3.network,
+      sweepId: randomUUID(),
+      depositIndex: 1n,
+      to,
+      token: h3.token,
+      checked: check.facts,
+    });
+
+    proxy3.calls.length = 0;
+    await s3.advance(planned.id); // the top-up, signed and sent (Anvil mines it at once)
+    const t = await s3.advance(planned.id); // its receipt (1 of 3 confirmations), then the sweep
+    const [topUp] = await s3.topUps(planned.id);
+    expect(topUp.state).toBe('mined');
+    expect(topUp.blockNumber as bigint).toBeGreaterThan(check.facts.block);
+    expect(['submitted', 'mined']).toContain(t.state);
+    expect(readsOf(proxy3.calls, deposit)).toEqual([]);
+
+    const done = await h3.drive(s3, planned.id);
+    expect(done.state).toBe('completed');
+    expect(await h3.tokenBalance(to)).toBe(amount);
+    expect(await h3.tokenBalance(deposit)).toBe(0n);
+    expect(await s3.topUps(planned.id)).toHaveLength(1);
+  });
+});

@@ -45,15 +45,17 @@ interface SignFacts {
   gasLimit: bigint;
   /** The sender's balances at `block`, not counting `credited`. */
   funds: SenderFunds;
-  /** Top-ups of the transfer mined (and final, succeeded) above `block`: funds received since. */
-  credited: ReadonlySet<string>;
+  /** Top-ups of the transfer mined and succeeded above `block` (id → its block): funds received since. */
+  credited: ReadonlyMap<string, bigint>;
   chainId: bigint;
   pendingNonce: bigint | null;
 }
 
-/** Top-ups final and succeeded above `block`: their value is at the sender, not in its balance at `block`. */
-const receivedAbove = (topUps: Transfer[], block: bigint): Transfer[] =>
-  topUps.filter((u) => u.state === 'completed' && u.blockNumber !== null && u.blockNumber > block);
+/** Top-ups with a receipt in a block above `block` (final or not): their value may be at the sender, not in its balance at `block`. */
+const minedAbove = (topUps: Transfer[], block: bigint): Transfer[] =>
+  topUps.filter(
+    (u) => (u.state === 'completed' || u.state === 'mined') && u.blockNumber !== null && u.blockNumber > block,
+  );
 
 const sum = (rows: Transfer[]): bigint => rows.reduce((total, u) => total + (u.amountAtomic ?? 0n), 0n);
 
@@ -291,7 +293,7 @@ export class OutboundEngine {
       gasLimit = estimate.gas;
     }
     // a top-up of this transfer mined above `block` is funds received (decideAndSign checks again under the lock)
-    const received = gasFromTank(t) ? receivedAbove(await this.ctx.repo.topUps(this.ctx.db.manager, t.id), block) : [];
+    const received = gasFromTank(t) ? await this.receivedAbove(t, block, rail) : [];
     // a sender holding less than the fee cannot sign now (decideSign: it tops up or waits), so
     // its nonce is not read: the pending nonce only matters to a transfer about to be signed
     const canSign = funds.native + sum(received) >= gasLimit * quote.price;
@@ -301,10 +303,28 @@ export class OutboundEngine {
       quote,
       gasLimit,
       funds,
-      credited: new Set(received.map((u) => u.id)),
+      credited: new Map(received.map((u) => [u.id, u.blockNumber as bigint])),
       chainId: await rail.chainId(),
       pendingNonce,
     };
+  }
+
+  /**
+   * The top-ups of `t` mined above `block` whose value reached the sender: final (`completed`:
+   * succeeded), or `mined` with a receipt of status 1 in the block the row records (the run's
+   * receipt batch has it; what the balance at the head would also have counted).
+   */
+  private async receivedAbove(t: Transfer, block: bigint, rail: EvmRail): Promise<Transfer[]> {
+    const received: Transfer[] = [];
+    for (const u of minedAbove(await this.ctx.repo.topUps(this.ctx.db.manager, t.id), block)) {
+      if (u.state === 'completed') {
+        received.push(u);
+        continue;
+      }
+      const receipt = u.txHash === null ? null : await rail.receipt(u.txHash);
+      if (receipt?.status === 1 && receipt.blockNumber === u.blockNumber) received.push(u);
+    }
+    return received;
   }
 
   /**
@@ -398,11 +418,11 @@ export class OutboundEngine {
     }
     const committed = await this.ctx.repo.commitments(m, t, t.tokenAddress, facts.block);
     const topUps = await this.ctx.repo.topUps(m, t.id);
-    // a top-up mined above the facts' block, final and succeeded, is funds received: its value is
-    // at the sender, which only this service spends from, and every spend of it signed and not
-    // mined at or below the block is in `committed` (only those read as such before the lock: the
-    // pending nonce was read for them)
-    const received = receivedAbove(topUps, facts.block).filter((u) => facts.credited.has(u.id));
+    // a top-up mined and succeeded above the facts' block is funds received: its value is at the
+    // sender, which only this service spends from, and every spend of it signed and not mined at
+    // or below the block is in `committed` (only those read as such before the lock, in the same
+    // block: the pending nonce was read for them; a reorg since sent the row back to `submitted`)
+    const received = minedAbove(topUps, facts.block).filter((u) => facts.credited.get(u.id) === u.blockNumber);
     const open = topUps.filter(
       (u) =>
         !['failed', 'cancelled'].includes(u.state) &&

@@ -81,8 +81,8 @@ export interface CheckFacts {
 /**
  * How long the fee quote and the gas estimate of a planned row's check facts
  * (OutboundTransfer.checked) are decided on; older, both are read again. A quote this old is still
- * what the market asked a minute ago (a stuck attempt is replaced after
- * DEFAULT_FEE_POLICY.stuckAfterSeconds, 120 s, anyway), and the estimate is re-checked before the
+ * what the market asked a minute ago (a stuck attempt is replaced after the fee policy's
+ * stuckAfterSeconds anyway: 180 s in the signer process), and the estimate is re-checked before the
  * contract's state can have moved far from it.
  */
 export const CHECK_FACTS_MAX_AGE_MS = 60_000;
