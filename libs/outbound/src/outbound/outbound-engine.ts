@@ -260,7 +260,6 @@ export class OutboundEngine {
     head: bigint,
   ): Promise<SignFacts | { wait: OutboundWaitReason; message: string }> {
     const previous = t.state === 'replacing' ? attempts[attempts.length - 1] : undefined;
-    // the planner's check, when fresh: its block, balances, estimate and quote (nothing read again)
     // the planner's check: its block and balances; while fresh also its estimate and quote
     const checked = this.rowFacts(t, attempts);
     const fresh = checked !== null && this.ageOf(checked) <= CHECK_FACTS_MAX_AGE_MS;
@@ -286,14 +285,15 @@ export class OutboundEngine {
       ]);
       funds = { native, token };
     }
-    let gasLimit = previous?.gasLimit ?? (fresh ? (t.gasLimit ?? checked.gasLimit) : undefined);
+    const topUps = gasFromTank(t) ? await this.ctx.repo.topUps(this.ctx.db.manager, t.id) : [];
+    let gasLimit = previous?.gasLimit ?? (fresh ? (t.gasLimit ?? checked.gasLimit) : this.decidedGas(t, topUps));
     if (gasLimit === undefined) {
       const estimate = await this.estimate(t, funds, rail, quote.price);
       if ('wait' in estimate) return estimate;
       gasLimit = estimate.gas;
     }
     // a top-up of this transfer mined above `block` is funds received (decideAndSign checks again under the lock)
-    const received = gasFromTank(t) ? await this.receivedAbove(t, block, rail) : [];
+    const received = await this.receivedAbove(topUps, block, rail);
     // a sender holding less than the fee cannot sign now (decideSign: it tops up or waits), so
     // its nonce is not read: the pending nonce only matters to a transfer about to be signed
     const canSign = funds.native + sum(received) >= gasLimit * quote.price;
@@ -310,13 +310,13 @@ export class OutboundEngine {
   }
 
   /**
-   * The top-ups of `t` mined above `block` whose value reached the sender: final (`completed`:
+   * The top-ups (of one transfer) mined above `block` whose value reached the sender: final (`completed`:
    * succeeded), or `mined` with a receipt of status 1 in the block the row records (the run's
    * receipt batch has it; what the balance at the head would also have counted).
    */
-  private async receivedAbove(t: Transfer, block: bigint, rail: EvmRail): Promise<Transfer[]> {
+  private async receivedAbove(topUps: Transfer[], block: bigint, rail: EvmRail): Promise<Transfer[]> {
     const received: Transfer[] = [];
-    for (const u of minedAbove(await this.ctx.repo.topUps(this.ctx.db.manager, t.id), block)) {
+    for (const u of minedAbove(topUps, block)) {
       if (u.state === 'completed') {
         received.push(u);
         continue;
@@ -338,6 +338,18 @@ export class OutboundEngine {
     if (!checked || t.state !== 'planned' || attempts.length > 0 || t.nonce !== null) return null;
     if ((t.tokenAddress === null) !== (checked.token === null)) return null;
     return this.ageOf(checked) <= CHECK_BALANCES_MAX_AGE_MS ? checked : null;
+  }
+
+  /**
+   * The gas limit a planned transfer's latest top-up was decided with (the same transaction wrote
+   * both), while that decision is younger than CHECK_FACTS_MAX_AGE_MS: an estimate as fresh as
+   * the check's would be; else undefined (estimated again).
+   */
+  private decidedGas(t: Transfer, topUps: Transfer[]): bigint | undefined {
+    const last = topUps.at(-1);
+    if (t.state !== 'planned' || t.gasLimit === null || last === undefined) return undefined;
+    const age = Math.abs(this.ctx.now().getTime() - last.createdAt.getTime());
+    return age <= CHECK_FACTS_MAX_AGE_MS ? t.gasLimit : undefined;
   }
 
   /** How old the facts are on the service clock (a clock behind the planner's counts as older). */
