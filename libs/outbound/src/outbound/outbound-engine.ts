@@ -45,13 +45,13 @@ interface SignFacts {
   gasLimit: bigint;
   /** The sender's balances at `block`, not counting `credited`. */
   funds: SenderFunds;
-  /** Top-ups of the transfer mined and succeeded above `block` (id → its block): funds received since. */
+  /** Top-ups of the transfer mined and succeeded above `block` (id → that block): funds received. */
   credited: ReadonlyMap<string, bigint>;
   chainId: bigint;
   pendingNonce: bigint | null;
 }
 
-/** Top-ups with a receipt in a block above `block` (final or not): their value may be at the sender, not in its balance at `block`. */
+/** Top-ups recorded as mined above `block` (final or not): value the balance at `block` does not hold. */
 const minedAbove = (topUps: Transfer[], block: bigint): Transfer[] =>
   topUps.filter(
     (u) => (u.state === 'completed' || u.state === 'mined') && u.blockNumber !== null && u.blockNumber > block,
@@ -292,7 +292,7 @@ export class OutboundEngine {
       if ('wait' in estimate) return estimate;
       gasLimit = estimate.gas;
     }
-    // a top-up of this transfer mined above `block` is funds received (decideAndSign checks again under the lock)
+    // a top-up mined above `block` is funds received (decideAndSign checks again under the lock)
     const received = await this.receivedAbove(topUps, block, rail);
     // a sender holding less than the fee cannot sign now (decideSign: it tops up or waits), so
     // its nonce is not read: the pending nonce only matters to a transfer about to be signed
@@ -310,9 +310,9 @@ export class OutboundEngine {
   }
 
   /**
-   * The top-ups (of one transfer) mined above `block` whose value reached the sender: final (`completed`:
-   * succeeded), or `mined` with a receipt of status 1 in the block the row records (the run's
-   * receipt batch has it; what the balance at the head would also have counted).
+   * The top-ups (of one transfer) mined above `block` whose value reached the sender: final
+   * (`completed`: succeeded), or `mined` with a receipt of status 1 in the block the row records
+   * (the run's receipt batch has it; what the balance at the head would also have counted).
    */
   private async receivedAbove(topUps: Transfer[], block: bigint, rail: EvmRail): Promise<Transfer[]> {
     const received: Transfer[] = [];
