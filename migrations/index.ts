@@ -17,6 +17,7 @@ import { StuckRowsRoundRobin1795639700000 } from './1795639700000-StuckRowsRound
 import { OutboundLegsAndClaims1795640000000 } from './1795640000000-OutboundLegsAndClaims';
 import { DepositKeyMaterial1795650000001 } from './1795650000001-DepositKeyMaterial';
 import { DestinationMacs1795661900019 } from './1795661900019-DestinationMacs';
+import { OutboundCheckFacts1795662000000 } from './1795662000000-OutboundCheckFacts';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   OutboundLegsAndClaims1795640000000,
   DepositKeyMaterial1795650000001,
   DestinationMacs1795661900019,
+  OutboundCheckFacts1795662000000,
 ];

@@ -20,11 +20,12 @@ import {
   SweepSupport,
 } from '@svc/domain';
 import { PaymentRepository, SettlementAddressRepository, SweepRepository } from '@svc/payments';
-import { depositKey, OutboundNotCancellableError, OutboundService, OutboundTransfer } from '@svc/outbound';
+import { CheckFacts, depositKey, OutboundNotCancellableError, OutboundService, OutboundTransfer } from '@svc/outbound';
 
 /** What a run decided for a payment's sweep before it writes. */
 type Writable =
-  | { kind: 'plan'; destination: SettlementAddressEntity }
+  // facts: what the check read, written on the planned row (the signer's first pass decides on them)
+  | { kind: 'plan'; destination: SettlementAddressEntity; facts?: CheckFacts }
   | {
       kind: 'wait';
       payoutState: Extract<PayoutState, 'held' | 'manual_required'>;
@@ -38,6 +39,13 @@ interface Subject {
   token: TokenConfig;
   support: SweepSupport;
 }
+
+/**
+ * New sweeps planned side by side in a run (docs/performance.md › Issue 23: sweeps › Third pass).
+ * Each holds at most one pooled connection at a time (its reads, or its one transaction, which
+ * reads nothing through the pool): 8 fits the process's pool (32) beside the rail lock's.
+ */
+export const PLANNING_CONCURRENCY = 8;
 
 @Injectable()
 export class PayoutPlanner {
@@ -58,13 +66,20 @@ export class PayoutPlanner {
   async planNew(rail: ChainConfig, limit: number): Promise<number> {
     let written = 0;
     const ids = await this.sweeps.candidates(rail, this.clock.now(), this.config.payoutDelaySeconds, limit);
-    for (const id of ids) {
-      try {
-        if (await this.planPayment(rail, id)) written++;
-      } catch (err) {
-        this.logger.warn(`payment ${id}: no sweep planned this run: ${(err as Error).message}`);
+    // PLANNING_CONCURRENCY payments at once: each is decided and written under its own locks
+    // (payment, then deposit source), and their checks' reads share JSON-RPC batches
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const id = ids[next++];
+        try {
+          if (await this.planPayment(rail, id)) written++;
+        } catch (err) {
+          this.logger.warn(`payment ${id}: no sweep planned this run: ${(err as Error).message}`);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(PLANNING_CONCURRENCY, ids.length) }, worker));
     return written;
   }
 
@@ -148,7 +163,9 @@ export class PayoutPlanner {
         updatedAt: now,
         completedAt: null,
       };
-      if (d.kind === 'plan') sweep.transferId = (await this.planTransfer(tx, subject, sweep.id, d.destination)).id;
+      if (d.kind === 'plan') {
+        sweep.transferId = (await this.planTransfer(tx, subject, sweep.id, d.destination, d.facts)).id;
+      }
       await this.sweeps.insert(tx, sweep);
       this.logger.log(
         `sweep ${sweep.id}: payment ${payment.id} #${sweep.sequence} ${sweep.payoutState}${sweep.reason ? ` (${sweep.reason})` : ''}` +
@@ -207,7 +224,7 @@ export class PayoutPlanner {
         );
         return false;
       }
-      const transfer = await this.planTransfer(tx, subject, sweep.id, d.destination);
+      const transfer = await this.planTransfer(tx, subject, sweep.id, d.destination, d.facts);
       await this.sweeps.update(
         tx,
         sweep,
@@ -293,7 +310,7 @@ export class PayoutPlanner {
       token: s.support.kind === 'token' ? (p.tokenAddress ?? s.token.address) : null,
       amount: 'all',
     });
-    if (check.ok) return { kind: 'plan', destination };
+    if (check.ok) return { kind: 'plan', destination, facts: check.facts };
     switch (check.waitReason) {
       case 'gas_tank_low':
         return this.held('gas_tank_low', destination);
@@ -339,6 +356,7 @@ export class PayoutPlanner {
     s: Subject,
     sweepId: string,
     to: SettlementAddressEntity,
+    checked: CheckFacts | undefined,
   ): Promise<OutboundTransfer> {
     const p = s.payment;
     const req = {
@@ -347,6 +365,7 @@ export class PayoutPlanner {
       sweepId,
       depositIndex: p.addressIndex,
       to: to.address,
+      checked: checked ?? null,
     };
     if (s.support.kind === 'token') {
       return this.signer.planTokenSweep({ ...req, token: (p.tokenAddress ?? s.token.address) as string }, tx);

@@ -43,3 +43,39 @@ test('no signer without a destination guard, nor with a destination key shorter 
   );
   expect(() => macDestinations({ key: Buffer.alloc(16), devClock: false })).toThrow('must be 32 bytes');
 });
+
+// docs/performance.md › Issue 23: sweeps › Third pass: a run advances senders side by side, one
+// sender's steps never overlap (rail-runner.ts)
+describe('SignerContext.serial', () => {
+  const ctx = new SignerContext(
+    {} as DataSource,
+    new ChainRegistry(BUILT_IN_CHAINS),
+    {} as EvmKeyring,
+    { now: () => new Date() },
+    { destinations: macDestinations({ key: Buffer.alloc(32, 1), devClock: false }) },
+  );
+  const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  test("one sender's steps run one after the other, in call order, a failed one not stopping the next; other senders overlap", async () => {
+    const log: string[] = [];
+    const step =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`${name} start`);
+        await tick();
+        await tick();
+        log.push(`${name} end`);
+        if (fail) throw new Error(name);
+        return name;
+      };
+    const results = await Promise.allSettled([
+      ctx.serial('bnb', 'mainnet', '0xAbC', step('a1', true)),
+      ctx.serial('bnb', 'mainnet', '0xabc', step('a2')),
+      ctx.serial('bnb', 'mainnet', '0xdef', step('b1')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    // the same address in any case is one sender: a2 starts after a1 ended; b1 ran beside a1
+    expect(log.indexOf('a2 start')).toBeGreaterThan(log.indexOf('a1 end'));
+    expect(log.indexOf('b1 start')).toBeLessThan(log.indexOf('a1 end'));
+  });
+});

@@ -83,6 +83,7 @@ export class SignerContext {
   readonly destinations: DestinationGuard;
   private readonly rails = new Map<string, EvmRail>();
   private readonly handlers = new Map<HandledPurpose, OutboundPurposeHandler>();
+  private readonly senderQueues = new Map<string, Promise<void>>();
 
   constructor(
     readonly db: DataSource,
@@ -101,6 +102,25 @@ export class SignerContext {
 
   now(): Date {
     return this.clock.now();
+  }
+
+  /**
+   * Runs `fn` after every earlier `serial` call of the same sender in this process has settled:
+   * one sender's steps never overlap here (a run advances different senders side by side,
+   * rail-runner.ts). Never call it for a sender from inside a step already serialised on it.
+   */
+  serial<T>(chain: string, network: Network, sender: string, fn: () => Promise<T>): Promise<T> {
+    const key = `${chain}/${network}/${sender.toLowerCase()}`;
+    const next = (this.senderQueues.get(key) ?? Promise.resolve()).then(fn);
+    const tail = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.senderQueues.set(key, tail);
+    void tail.then(() => {
+      if (this.senderQueues.get(key) === tail) this.senderQueues.delete(key);
+    });
+    return next;
   }
 
   /** The sweep or refund side of a leg, called inside the engine's transactions (purpose-handler.ts). */

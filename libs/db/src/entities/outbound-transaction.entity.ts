@@ -1,5 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import type {
+  FeeType,
   OutboundFee,
   OutboundFence,
   OutboundState,
@@ -93,6 +94,45 @@ export class OutboundTransactionEntity {
   @ManyToOne(() => OutboundTransactionEntity, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'funds_transaction_id', foreignKeyConstraintName: 'FK_outbound_transactions_funds' })
   funds?: OutboundTransactionEntity;
+
+  /**
+   * The planner's check facts (docs/performance.md › Issue 23: sweeps › Third pass): the block the
+   * sender's balances were read at, when, those balances, the gas estimate and the fee quote; the
+   * signer's first pass decides on them (pinned-block rule) while they are fresh. Null: none.
+   */
+  @Column({ name: 'checked_block', type: 'bigint', nullable: true, transformer: bigintTransformer })
+  checkedBlock!: bigint | null;
+
+  @Column({ name: 'checked_at', type: 'timestamptz', precision: 3, nullable: true })
+  checkedAt!: Date | null;
+
+  @Column({
+    name: 'checked_native',
+    type: 'numeric',
+    precision: 78,
+    scale: 0,
+    nullable: true,
+    transformer: bigintTransformer,
+  })
+  checkedNative!: bigint | null;
+
+  /** The transfer's token at `checked_block`; null for a native transfer. */
+  @Column({
+    name: 'checked_token',
+    type: 'numeric',
+    precision: 78,
+    scale: 0,
+    nullable: true,
+    transformer: bigintTransformer,
+  })
+  checkedToken!: bigint | null;
+
+  @Column({ name: 'checked_gas_limit', type: 'bigint', nullable: true, transformer: bigintTransformer })
+  checkedGasLimit!: bigint | null;
+
+  /** The fee quote of the check: {"type", "price"} (decimal string, wei per gas). */
+  @Column({ name: 'checked_fee', type: 'jsonb', nullable: true })
+  checkedFee!: { type: FeeType; price: string } | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt!: Date;

@@ -18,9 +18,17 @@ import { GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
 import { ERC20, EvmRail, TxReceipt } from '../rpc/evm-rail';
 import type { SourceClaims } from './claims';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
+import { PLAIN_TRANSFER_GAS } from './pay-check';
 import type { LegToVerify } from './destination-check';
 import { OutboundNotFoundError } from './outbound.errors';
-import { inclusionState, type OutboundAttempt, type OutboundTransfer } from './outbound-transfer';
+import {
+  CHECK_BALANCES_MAX_AGE_MS,
+  CHECK_FACTS_MAX_AGE_MS,
+  inclusionState,
+  type CheckFacts,
+  type OutboundAttempt,
+  type OutboundTransfer,
+} from './outbound-transfer';
 
 type Transfer = OutboundTransfer;
 type Attempt = OutboundAttempt;
@@ -35,10 +43,21 @@ interface SignFacts {
   block: bigint;
   quote: FeeQuote;
   gasLimit: bigint;
+  /** The sender's balances at `block`, not counting `credited`. */
   funds: SenderFunds;
+  /** Top-ups of the transfer mined and succeeded above `block` (id → that block): funds received. */
+  credited: ReadonlyMap<string, bigint>;
   chainId: bigint;
   pendingNonce: bigint | null;
 }
+
+/** Top-ups recorded as mined above `block` (final or not): value the balance at `block` does not hold. */
+const minedAbove = (topUps: Transfer[], block: bigint): Transfer[] =>
+  topUps.filter(
+    (u) => (u.state === 'completed' || u.state === 'mined') && u.blockNumber !== null && u.blockNumber > block,
+  );
+
+const sum = (rows: Transfer[]): bigint => rows.reduce((total, u) => total + (u.amountAtomic ?? 0n), 0n);
 
 /** The leg the destination check judges. */
 export const legOf = (t: Transfer, kind: ChainKind): LegToVerify => ({
@@ -217,7 +236,11 @@ export class OutboundEngine {
       case 'wait':
       case 'top_up': {
         const topUps: Transfer[] = [];
-        for (const u of outcome.topUps) topUps.push(await this.advance(u, depth + 1));
+        // the gas tank's steps one at a time in this process, whichever sender's lane asks
+        const tank = this.ctx.keyring.gasTankAddress;
+        for (const u of outcome.topUps) {
+          topUps.push(await this.ctx.serial(t.chain, t.network, tank, () => this.advance(u, depth + 1)));
+        }
         const funded = topUps.length > 0 && topUps.every((u) => u.state === 'mined' || u.state === 'completed');
         if (funded && depth === 0) return this.advance(t.id, depth + 1);
         return this.ctx.repo.get(this.ctx.db.manager, t.id) as Promise<Transfer>;
@@ -237,32 +260,101 @@ export class OutboundEngine {
     head: bigint,
   ): Promise<SignFacts | { wait: OutboundWaitReason; message: string }> {
     const previous = t.state === 'replacing' ? attempts[attempts.length - 1] : undefined;
-    let quote = quoteOf(t);
+    // the planner's check: its block and balances; while fresh also its estimate and quote
+    const checked = this.rowFacts(t, attempts);
+    const fresh = checked !== null && this.ageOf(checked) <= CHECK_FACTS_MAX_AGE_MS;
+    let quote = quoteOf(t) ?? (fresh ? checked.quote : null);
     if (!quote) {
       quote = await rail.feeQuote();
       if (aboveCap(quote.price, rail.policy)) {
         return { wait: 'fee_above_cap', message: `the price ${quote.price} wei/gas is above the cap` };
       }
     }
-    // both balances in one round trip (EvmRpc batches calls made together), at the block
-    // this run already read them at if it did (EvmRail.balanceBlock)
-    const block = rail.balanceBlock(t.fromAddress, head);
-    const [native, token] = await Promise.all([
-      rail.nativeBalance(t.fromAddress, block),
-      t.tokenAddress === null ? null : rail.tokenBalance(t.tokenAddress, t.fromAddress, block),
-    ]);
-    const funds: SenderFunds = { native, token };
-    let gasLimit = previous?.gasLimit;
+    let block: bigint;
+    let funds: SenderFunds;
+    if (checked) {
+      block = checked.block;
+      funds = { native: checked.native, token: t.tokenAddress === null ? null : checked.token };
+    } else {
+      // both balances in one round trip (EvmRpc batches calls made together), at the block
+      // this run already read them at if it did (EvmRail.balanceBlock)
+      block = rail.balanceBlock(t.fromAddress, head);
+      const [native, token] = await Promise.all([
+        rail.nativeBalance(t.fromAddress, block),
+        t.tokenAddress === null ? null : rail.tokenBalance(t.tokenAddress, t.fromAddress, block),
+      ]);
+      funds = { native, token };
+    }
+    const topUps = gasFromTank(t) ? await this.ctx.repo.topUps(this.ctx.db.manager, t.id) : [];
+    let gasLimit = previous?.gasLimit ?? (fresh ? (t.gasLimit ?? checked.gasLimit) : this.decidedGas(t, topUps));
     if (gasLimit === undefined) {
       const estimate = await this.estimate(t, funds, rail, quote.price);
       if ('wait' in estimate) return estimate;
       gasLimit = estimate.gas;
     }
+    // a top-up mined above `block` is funds received (decideAndSign checks again under the lock)
+    const received = await this.receivedAbove(topUps, block, rail);
     // a sender holding less than the fee cannot sign now (decideSign: it tops up or waits), so
     // its nonce is not read: the pending nonce only matters to a transfer about to be signed
-    const canSign = funds.native >= gasLimit * quote.price;
+    const canSign = funds.native + sum(received) >= gasLimit * quote.price;
     const pendingNonce = t.nonce === null && canSign ? await rail.nonceAt(t.fromAddress, 'pending') : null;
-    return { block, quote, gasLimit, funds, chainId: await rail.chainId(), pendingNonce };
+    return {
+      block,
+      quote,
+      gasLimit,
+      funds,
+      credited: new Map(received.map((u) => [u.id, u.blockNumber as bigint])),
+      chainId: await rail.chainId(),
+      pendingNonce,
+    };
+  }
+
+  /**
+   * The top-ups (of one transfer) mined above `block` whose value reached the sender: final
+   * (`completed`: succeeded), or `mined` with a receipt of status 1 in the block the row records
+   * (the run's receipt batch has it; what the balance at the head would also have counted).
+   */
+  private async receivedAbove(topUps: Transfer[], block: bigint, rail: EvmRail): Promise<Transfer[]> {
+    const received: Transfer[] = [];
+    for (const u of minedAbove(topUps, block)) {
+      if (u.state === 'completed') {
+        received.push(u);
+        continue;
+      }
+      const receipt = u.txHash === null ? null : await rail.receipt(u.txHash);
+      if (receipt?.status === 1 && receipt.blockNumber === u.blockNumber) received.push(u);
+    }
+    return received;
+  }
+
+  /**
+   * The planner's check facts of a row never signed, younger than CHECK_BALANCES_MAX_AGE_MS; else
+   * null (the chain is read). At block B they stay true: the decision subtracts what this service
+   * signed from the sender that is not mined at or below B (commitments), as for any pinned block,
+   * and what arrived after B waits for the next sweep.
+   */
+  private rowFacts(t: Transfer, attempts: Attempt[]): CheckFacts | null {
+    const checked = t.checked;
+    if (!checked || t.state !== 'planned' || attempts.length > 0 || t.nonce !== null) return null;
+    if ((t.tokenAddress === null) !== (checked.token === null)) return null;
+    return this.ageOf(checked) <= CHECK_BALANCES_MAX_AGE_MS ? checked : null;
+  }
+
+  /**
+   * The gas limit a planned transfer's latest top-up was decided with (the same transaction wrote
+   * both), while that decision is younger than CHECK_FACTS_MAX_AGE_MS: an estimate as fresh as
+   * the check's would be; else undefined (estimated again).
+   */
+  private decidedGas(t: Transfer, topUps: Transfer[]): bigint | undefined {
+    const last = topUps.at(-1);
+    if (t.state !== 'planned' || t.gasLimit === null || last === undefined) return undefined;
+    const age = Math.abs(this.ctx.now().getTime() - last.createdAt.getTime());
+    return age <= CHECK_FACTS_MAX_AGE_MS ? t.gasLimit : undefined;
+  }
+
+  /** How old the facts are on the service clock (a clock behind the planner's counts as older). */
+  private ageOf(checked: CheckFacts): number {
+    return Math.abs(this.ctx.now().getTime() - checked.at.getTime());
   }
 
   /** The exact gas of the transfer (the node's estimate); an ERC-20 transfer that would revert waits. */
@@ -273,6 +365,8 @@ export class OutboundEngine {
     price: bigint,
   ): Promise<{ gas: bigint } | { wait: OutboundWaitReason; message: string }> {
     if (t.tokenAddress === null) {
+      // the gas tank's top-up of our own deposit key: a plain transfer to an account without code
+      if (await this.topUpOfOwnDepositKey(t)) return { gas: PLAIN_TRANSFER_GAS };
       // with the real value: a contract destination's receive() costs more with a value than without
       const value = nativeEstimateValue(t.amountMode, funds.native, t.amountAtomic, price);
       return { gas: await rail.estimateGas({ from: t.fromAddress, to: t.toAddress, value }) };
@@ -289,6 +383,18 @@ export class OutboundEngine {
       if (!(err instanceof RpcResponseError)) throw err;
       return { wait: 'balance_low', message: `the token transfer would revert: ${err.message}`.slice(0, 1000) };
     }
+  }
+
+  /**
+   * A gas top-up from the gas tank to the deposit key of the transfer it funds (pay-check.ts ›
+   * PLAIN_TRANSFER_GAS): the destination is the address of a deposit key of the seed, derived
+   * here, not taken from the row.
+   */
+  private async topUpOfOwnDepositKey(t: Transfer): Promise<boolean> {
+    if (t.purpose !== 'gas' || t.fromKeyKind !== GAS_TANK_KEY.kind || t.parentId === null) return false;
+    const parent = await this.ctx.repo.get(this.ctx.db.manager, t.parentId);
+    if (!parent || parent.fromKeyKind !== 'deposit') return false;
+    return this.ctx.keyring.address(keyOf(parent)) === t.toAddress && parent.fromAddress === t.toAddress;
   }
 
   /** One transaction: claim the row and the sender, decide, and sign or top up or wait. */
@@ -324,8 +430,16 @@ export class OutboundEngine {
     }
     const committed = await this.ctx.repo.commitments(m, t, t.tokenAddress, facts.block);
     const topUps = await this.ctx.repo.topUps(m, t.id);
+    // a top-up mined and succeeded above the facts' block is funds received: its value is at the
+    // sender, which only this service spends from, and every spend of it signed and not mined at
+    // or below the block is in `committed` (only those read as such before the lock, in the same
+    // block: the pending nonce was read for them; a reorg since sent the row back to `submitted`)
+    const received = minedAbove(topUps, facts.block).filter((u) => facts.credited.get(u.id) === u.blockNumber);
     const open = topUps.filter(
-      (u) => !['failed', 'cancelled'].includes(u.state) && !(u.blockNumber !== null && u.blockNumber <= facts.block),
+      (u) =>
+        !['failed', 'cancelled'].includes(u.state) &&
+        !(u.blockNumber !== null && u.blockNumber <= facts.block) &&
+        !received.includes(u),
     );
     const decision: SignDecision = decideSign({
       mode: t.amountMode,
@@ -335,7 +449,7 @@ export class OutboundEngine {
       fromGasTank: t.fromKeyKind === 'gas_tank',
       gasLimit: facts.gasLimit,
       price: facts.quote.price,
-      funds: facts.funds,
+      funds: { native: facts.funds.native + sum(received), token: facts.funds.token },
       committed,
       openTopUps: open.length,
     });
@@ -475,6 +589,7 @@ export class OutboundEngine {
       gasUsed: null,
       effectiveGasPrice: null,
       feeAtomic: null,
+      checked: null,
       createdAt: now,
       updatedAt: now,
       submittedAt: null,

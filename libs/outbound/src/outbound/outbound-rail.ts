@@ -41,4 +41,9 @@ export interface OutboundRail {
    * read in one batch first). Optional: a rail without it reads everything per step.
    */
   run?<T>(fn: () => Promise<T>, open?: string[]): Promise<T>;
+  /**
+   * How many senders a run advances side by side (default 1: one transfer at a time). Only for a
+   * rail whose senders' transactions do not share a fence (EVM: a nonce per sender).
+   */
+  readonly concurrentSenders?: number;
 }

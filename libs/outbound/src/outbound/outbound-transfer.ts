@@ -53,12 +53,47 @@ export interface OutboundTransfer {
   gasUsed: bigint | null;
   effectiveGasPrice: bigint | null;
   feeAtomic: bigint | null;
+  /** The planner's check facts the signer may decide on (null: none; read the chain). */
+  checked: CheckFacts | null;
   createdAt: Date;
   updatedAt: Date;
   submittedAt: Date | null;
   minedAt: Date | null;
   finishedAt: Date | null;
 }
+
+/**
+ * What the planner's check read for a transfer (docs/performance.md › Issue 23: sweeps › Third
+ * pass): the sender's balances at `block`, the gas estimate and the fee quote, at `at`. True at
+ * `block` for ever; a decision on them subtracts what this service signed that is not mined at or
+ * below `block` (OutboundRepository.commitments), as for any pinned block (EvmRail.balanceBlock).
+ */
+export interface CheckFacts {
+  block: bigint;
+  at: Date;
+  native: bigint;
+  /** The transfer's token; null for a native transfer. */
+  token: bigint | null;
+  gasLimit: bigint;
+  quote: { type: FeeType; price: bigint };
+}
+
+/**
+ * How long the fee quote and the gas estimate of a planned row's check facts
+ * (OutboundTransfer.checked) are decided on; older, both are read again. A quote this old is still
+ * what the market asked a minute ago (a stuck attempt is replaced after the fee policy's
+ * stuckAfterSeconds anyway: 180 s in the signer process), and the estimate is re-checked before the
+ * contract's state can have moved far from it.
+ */
+export const CHECK_FACTS_MAX_AGE_MS = 60_000;
+
+/**
+ * How long the balances of the check facts are decided on; older, they are read again too. They
+ * stay true at their block for ever (the pinned-block rule: what this service signed from the
+ * sender and is not mined at or below it is subtracted); the bound only keeps what a sweep moves
+ * close to what the deposit holds now.
+ */
+export const CHECK_BALANCES_MAX_AGE_MS = 3_600_000;
 
 /** One signed attempt, flattened the same way (EVM: fence = nonce, the leg's amount and value). */
 export interface OutboundAttempt {
@@ -123,11 +158,32 @@ export function transferOf(t: OutboundTransactionEntity, leg: OutboundLegEntity)
     gasUsed: big(t.fee?.gasUsed),
     effectiveGasPrice: big(t.fee?.effectiveGasPrice),
     feeAtomic: big(t.fee?.paid),
+    checked: checkedOf(t),
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
     submittedAt: t.submittedAt,
     minedAt: t.minedAt,
     finishedAt: t.finishedAt,
+  };
+}
+
+function checkedOf(t: OutboundTransactionEntity): CheckFacts | null {
+  if (
+    t.checkedBlock === null ||
+    t.checkedAt === null ||
+    t.checkedNative === null ||
+    t.checkedGasLimit === null ||
+    t.checkedFee === null
+  ) {
+    return null;
+  }
+  return {
+    block: t.checkedBlock,
+    at: t.checkedAt,
+    native: t.checkedNative,
+    token: t.checkedToken,
+    gasLimit: t.checkedGasLimit,
+    quote: { type: t.checkedFee.type, price: BigInt(t.checkedFee.price) },
   };
 }
 
@@ -181,6 +237,12 @@ export function transactionColumns(t: OutboundTransfer): Omit<OutboundTransactio
     blockNumber: t.blockNumber,
     confirmations: t.confirmations,
     fundsTransactionId: t.parentId,
+    checkedBlock: t.checked?.block ?? null,
+    checkedAt: t.checked?.at ?? null,
+    checkedNative: t.checked?.native ?? null,
+    checkedToken: t.checked?.token ?? null,
+    checkedGasLimit: t.checked?.gasLimit ?? null,
+    checkedFee: t.checked ? { type: t.checked.quote.type, price: t.checked.quote.price.toString() } : null,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
     submittedAt: t.submittedAt,

@@ -26,6 +26,12 @@ import {
 const SIGNED_STATES: OutboundState[] = ['signed', 'submitted', 'replacing', 'mined', 'completed', 'failed'];
 const OPEN_STATES: OutboundState[] = ['planned', 'signed', 'submitted', 'replacing', 'mined'];
 
+/** An open transaction of a rail and its sender's address. */
+export interface OpenTransfer {
+  id: string;
+  sender: string;
+}
+
 export interface SourceKey {
   chain: string;
   network: Network;
@@ -137,21 +143,26 @@ export class OutboundRepository {
     return out;
   }
 
-  /** Ids of the transactions of a rail that are not final, oldest first. */
   /**
    * The open transactions of a rail, oldest first, gas top-ups before the rest: a run then reads a
    * top-up's receipt before its transfer looks at the sender's balance, and signs it in the same run.
+   * Each with its sender: a run advances different senders side by side, one sender's in order.
    */
-  async openIds(m: EntityManager, chain: string, network: Network): Promise<{ topUps: string[]; others: string[] }> {
-    const rows: Array<{ id: string; top_up: boolean }> = await m.query(
-      `SELECT id, funds_transaction_id IS NOT NULL AS top_up FROM outbound_transactions
+  async openIds(
+    m: EntityManager,
+    chain: string,
+    network: Network,
+  ): Promise<{ topUps: OpenTransfer[]; others: OpenTransfer[] }> {
+    const rows: Array<{ id: string; sender: string; top_up: boolean }> = await m.query(
+      `SELECT id, sender_address AS sender, funds_transaction_id IS NOT NULL AS top_up FROM outbound_transactions
        WHERE chain = $1 AND network = $2 AND state = ANY($3)
        ORDER BY (funds_transaction_id IS NULL), created_at, id`,
       [chain, network, OPEN_STATES],
     );
+    const open = (r: { id: string; sender: string }): OpenTransfer => ({ id: r.id, sender: r.sender });
     return {
-      topUps: rows.filter((r) => r.top_up).map((r) => r.id),
-      others: rows.filter((r) => !r.top_up).map((r) => r.id),
+      topUps: rows.filter((r) => r.top_up).map(open),
+      others: rows.filter((r) => !r.top_up).map(open),
     };
   }
 

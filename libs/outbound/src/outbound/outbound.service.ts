@@ -17,7 +17,7 @@ import {
   OutboundNotFoundError,
   OutboundRequestError,
 } from './outbound.errors';
-import type { OutboundAttempt, OutboundTransfer } from './outbound-transfer';
+import type { CheckFacts, OutboundAttempt, OutboundTransfer } from './outbound-transfer';
 import type { PayCheck } from './pay-check';
 import type { HandledPurpose, OutboundPurposeHandler } from './purpose-handler';
 import { RailRunReport, runRail } from './rail-runner';
@@ -38,6 +38,8 @@ export interface PlanRequest extends TransferRequest {
   purpose: 'sweep' | 'refund';
   /** The sweep's or refund's id: planning twice returns the same transfer. */
   purposeId: string;
+  /** What the caller's pay check read for exactly this transfer (kept on the row for the signer). */
+  checked?: CheckFacts | null;
 }
 
 export interface SweepRequest {
@@ -46,6 +48,8 @@ export interface SweepRequest {
   sweepId: string;
   depositIndex: bigint;
   to: string;
+  /** What the planner's pay check read for this sweep (OutboundTransfer.checked). */
+  checked?: CheckFacts | null;
 }
 
 export interface Balance {
@@ -184,6 +188,7 @@ export class OutboundService {
       network,
       (id) => rail.advance(id),
       (fn, open) => (rail.run ? rail.run(fn, open) : fn()),
+      rail.concurrentSenders ?? 1,
     );
   }
 
@@ -293,6 +298,7 @@ export class OutboundService {
       gasUsed: null,
       effectiveGasPrice: null,
       feeAtomic: null,
+      checked: req.checked ?? null,
       createdAt: now,
       updatedAt: now,
       submittedAt: null,
@@ -310,6 +316,7 @@ const sweep = (req: SweepRequest) => ({
   from: depositKey(req.depositIndex),
   to: req.to,
   amount: 'all' as const,
+  checked: req.checked ?? null,
 });
 
 function sameRequest(a: OutboundTransfer, b: OutboundTransfer): boolean {

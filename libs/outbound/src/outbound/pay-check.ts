@@ -9,6 +9,14 @@ import { ERC20, EvmRail } from '../rpc/evm-rail';
 import { RpcResponseError } from '@svc/chains';
 import { decideSign, nativeEstimateValue } from './funds';
 import type { TransferRequest } from './outbound.service';
+import type { CheckFacts } from './outbound-transfer';
+
+/**
+ * The gas of a plain value transfer to an account without code. A deposit key of the seed never
+ * signs anything but plain transfers (no contract creation, no EIP-7702 delegation), so it holds
+ * no code and receiving a value costs exactly this: the gas tank's top-up to it is not estimated.
+ */
+export const PLAIN_TRANSFER_GAS = 21_000n;
 
 export type PayCheck =
   | {
@@ -23,12 +31,23 @@ export type PayCheck =
       topUpAtomic: bigint;
       /** What that top-up costs the gas tank (21,000 gas × price). */
       topUpFeeAtomic: bigint;
+      /** What the check read (EVM), for the planned row: the signer decides on them while fresh. */
+      facts?: CheckFacts;
     }
   | { ok: false; waitReason: OutboundWaitReason; reason: string };
 
 const no = (waitReason: OutboundWaitReason, reason: string): PayCheck => ({ ok: false, waitReason, reason });
 
-export async function checkPay(ctx: SignerContext, req: TransferRequest, from: string): Promise<PayCheck> {
+/**
+ * `toOwnDepositKey`: the destination is a deposit key of the seed (the gas tank's top-up of it):
+ * a plain transfer of PLAIN_TRANSFER_GAS, not estimated.
+ */
+export async function checkPay(
+  ctx: SignerContext,
+  req: TransferRequest,
+  from: string,
+  toOwnDepositKey = false,
+): Promise<PayCheck> {
   const rail = ctx.rail(req.chain, req.network);
   const where = `${from} on ${rail.key}`;
   const head = rail.balanceBlock(from, await rail.head());
@@ -56,7 +75,10 @@ export async function checkPay(ctx: SignerContext, req: TransferRequest, from: s
     req.amount === 'all' ? null : req.amount,
     quote.price,
   );
-  const gasLimit = await estimate(rail, from, req.to, token, token === null ? value : amount);
+  const gasLimit =
+    toOwnDepositKey && token === null
+      ? PLAIN_TRANSFER_GAS
+      : await estimate(rail, from, req.to, token, token === null ? value : amount);
   if (typeof gasLimit === 'string')
     return no(amount <= 0n ? 'nothing_to_send' : 'balance_low', `${where}: ${gasLimit}`);
   const decision = decideSign({
@@ -72,6 +94,7 @@ export async function checkPay(ctx: SignerContext, req: TransferRequest, from: s
     openTopUps: 0,
   });
   const fee = gasLimit * quote.price;
+  const facts: CheckFacts = { block: head, at: ctx.now(), native, token: tokenBalance, gasLimit, quote };
   switch (decision.action) {
     case 'wait':
       return no(decision.reason, `${where}: ${decision.message}`);
@@ -84,12 +107,14 @@ export async function checkPay(ctx: SignerContext, req: TransferRequest, from: s
         feeAtomic: fee,
         topUpAtomic: 0n,
         topUpFeeAtomic: 0n,
+        facts,
       };
     case 'top_up': {
       const tank = await checkPay(
         ctx,
         { ...req, from: GAS_TANK_KEY, to: from, token: null, amount: decision.amountAtomic },
         ctx.keyring.gasTankAddress,
+        req.from.kind === 'deposit',
       );
       if (!tank.ok)
         return no('gas_tank_low', `the gas tank cannot pay the top-up of ${decision.amountAtomic} wei: ${tank.reason}`);
@@ -101,6 +126,7 @@ export async function checkPay(ctx: SignerContext, req: TransferRequest, from: s
         feeAtomic: fee,
         topUpAtomic: decision.amountAtomic,
         topUpFeeAtomic: tank.feeAtomic,
+        facts,
       };
     }
   }

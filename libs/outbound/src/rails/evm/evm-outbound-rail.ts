@@ -13,8 +13,17 @@ import type { OutboundTransfer } from '../../outbound/outbound-transfer';
 import type { TransferRequest } from '../../outbound/outbound.service';
 import { checkPay, PayCheck } from '../../outbound/pay-check';
 
+/**
+ * Senders a run advances side by side. Each step holds at most one pooled connection at a time
+ * (its reads, or its one db transaction; none reads through the pool inside a transaction), and a
+ * run holds one more for the rail's lock: 8 fits the services' pools (32) with room to spare.
+ */
+export const EVM_CONCURRENT_SENDERS = 8;
+
 export class EvmOutboundRail implements OutboundRail {
   readonly feeFunding = 'gas_top_up' as const;
+  /** Each sender has its own nonce; the gas tank's top-ups still go one at a time (SignerContext.serial). */
+  readonly concurrentSenders = EVM_CONCURRENT_SENDERS;
 
   constructor(
     private readonly ctx: SignerContext,
