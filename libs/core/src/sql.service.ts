@@ -21,22 +21,27 @@ export class SqlService {
   /**
    * The entity's selectable columns, named (`"id", "workspace_id", …`, optionally prefixed with a
    * table alias): statements never say `SELECT *` or `RETURNING *`, so a migration that adds a
-   * column does not change what processes still running the old code read.
+   * column does not change what processes still running the old code read. `as`: each column
+   * renamed `<as><column>`, for a join whose tables share column names (read back with `hydrate`'s
+   * same `as`).
    */
-  columns<T extends ObjectLiteral>(entity: EntityTarget<T>, alias?: string): string {
+  columns<T extends ObjectLiteral>(entity: EntityTarget<T>, alias?: string, as?: string): string {
     const prefix = alias ? `${alias}.` : '';
     return this.db
       .getMetadata(entity)
       .columns.filter((c) => c.isSelect)
-      .map((c) => `${prefix}"${c.databaseName}"`)
+      .map((c) => `${prefix}"${c.databaseName}"${as ? ` AS "${as}${c.databaseName}"` : ''}`)
       .join(', ');
   }
 
-  /** A raw row (snake_case columns) as the entity TypeORM would have loaded, transformers applied. */
-  hydrate<T extends ObjectLiteral>(entity: EntityTarget<T>, row: ObjectLiteral): T {
+  /**
+   * A raw row (snake_case columns, each named `<as><column>` when given) as the entity TypeORM
+   * would have loaded, transformers applied.
+   */
+  hydrate<T extends ObjectLiteral>(entity: EntityTarget<T>, row: ObjectLiteral, as = ''): T {
     const out: ObjectLiteral = {};
     for (const column of this.db.getMetadata(entity).columns) {
-      const value: unknown = row[column.databaseName];
+      const value: unknown = row[`${as}${column.databaseName}`];
       if (value === undefined) continue;
       const transformer = column.transformer as ValueTransformer | undefined;
       out[column.propertyName] = transformer && value !== null ? transformer.from(value) : value;

@@ -122,7 +122,6 @@ export class PaymentRepository {
   private readonly transferColumnsOfT: string;
   /** the transfer columns of a join, each named t__<column> (a payment has columns of the same names) */
   private readonly transferColumnsJoined: string;
-  private readonly transferColumnNames: string[];
 
   constructor(
     private readonly db: DataSource,
@@ -132,8 +131,7 @@ export class PaymentRepository {
     this.paymentColumnsOfP = sql.columns(PaymentEntity, 'p');
     this.transferColumns = sql.columns(BlockchainTransactionEntity);
     this.transferColumnsOfT = sql.columns(BlockchainTransactionEntity, 't');
-    this.transferColumnNames = this.transferColumnsOfT.split(', ').map((c) => c.slice('t."'.length, -1));
-    this.transferColumnsJoined = this.transferColumnNames.map((c) => `t."${c}" AS "t__${c}"`).join(', ');
+    this.transferColumnsJoined = sql.columns(BlockchainTransactionEntity, 't', 't__');
   }
 
   // ------------------------------------------------------------------ reads
@@ -174,14 +172,8 @@ export class PaymentRepository {
     );
     if (!rows.length) return null;
     const first = rows[0];
-    const transfers: BlockchainTransactionEntity[] = [];
-    if (first.t__id !== null) {
-      for (const row of rows) {
-        const raw: Record<string, unknown> = {};
-        for (const c of this.transferColumnNames) raw[c] = row[`t__${c}`];
-        transfers.push(this.sql.hydrate(BlockchainTransactionEntity, raw));
-      }
-    }
+    const transfers =
+      first.t__id === null ? [] : rows.map((row) => this.sql.hydrate(BlockchainTransactionEntity, row, 't__'));
     return {
       payment: this.sql.hydrate(PaymentEntity, first),
       session:
