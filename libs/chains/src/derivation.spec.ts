@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { HDNodeWallet, Mnemonic } from 'ethers';
+import { secp256k1 } from '@noble/curves/secp256k1';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { toBase58 } from '@mysten/sui/utils';
 import { XpubAddressWorker } from './address-worker';
-import { generateMnemonic } from './derivation';
+import { generateMnemonic, wideWindowBase, xpubChildAddress, xpubChildAddresses } from './derivation';
 import { DepositAddressDeriver, PublicDepositAddresses, publishedAccountPaths } from './deposit-addresses';
 import { CHAIN_KINDS } from './families';
 import { EVM_ACCOUNT_PATHS, EVM_ACCOUNTS, EvmAccounts } from './evm/accounts';
@@ -201,6 +202,21 @@ describe('public derivation from published xpubs (issue 19 › Keys: same paths,
     } finally {
       await worker.close();
     }
+  });
+
+  it('a batch (one inversion, the wide-window G of the worker) gives xpubChildAddress and the seed’s addresses byte for byte', () => {
+    const xpub = xpubOf(EVM_ACCOUNT_PATHS.deposit);
+    const indexes = [...Array.from({ length: 64 }, (_, i) => i), 4096, 65_535, 999_999, 2 ** 31 - 2, 2 ** 31 - 1];
+    const single = indexes.map((i) => xpubChildAddress(xpub, i));
+    expect(single).toEqual(indexes.map((i) => seed.derive('evm', i)));
+    const wide = wideWindowBase();
+    expect(xpubChildAddresses(xpub, indexes, wide)).toEqual(single);
+    expect(xpubChildAddresses(xpub, indexes)).toEqual(single);
+    expect(xpubChildAddresses(xpub, [7])).toEqual([single[7]]);
+    expect(xpubChildAddresses(xpub, [])).toEqual([]);
+    // the wide table is the generator's: the same public key as the default one
+    expect(wide.equals(secp256k1.ProjectivePoint.BASE)).toBe(true);
+    for (const bad of [-1, 1.5, 2 ** 31]) expect(() => xpubChildAddresses(xpub, [0, bad], wide)).toThrow(RangeError);
   });
 
   it('a closed or dead worker rejects what it was asked at once, so its caller derives inline', async () => {

@@ -2,6 +2,7 @@
 // family's deposit addresses use, and whether they come from an xpub or a pool, is the family's
 // (libs/chains/src/<family>/family.ts); this file knows no family.
 import { createHmac, createPrivateKey, randomBytes } from 'node:crypto';
+import { normalizeZ } from '@noble/curves/abstract/curve';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { HDNodeWallet, Mnemonic, getAddress, getBytes, keccak256 } from 'ethers';
 import type { SeedMaterial } from './family';
@@ -67,13 +68,10 @@ function publicNode(xpub: string): PublicNode {
   return node;
 }
 
-/**
- * BIP-32 CKDpub: the uncompressed public key (65 bytes, 0x04…) of non-hardened child `index` of
- * an xpub, K_i = parse256(I_L)·G + K_par. One fixed-base scalar multiplication and one point
- * addition: the cost of deriving the child's private key and its public key, with no secret involved.
- */
-export function xpubChildPublicKey(xpub: string, index: number): Uint8Array {
-  const parent = publicNode(xpub);
+type Point = InstanceType<typeof secp256k1.ProjectivePoint>;
+
+/** parse256(I_L) of child `index` of a parent node (BIP-32 CKDpub's HMAC-SHA512, node:crypto's native one). */
+function childTweak(parent: PublicNode, index: number): bigint {
   const i = checkIndex(index);
   const data = Buffer.alloc(37);
   parent.publicKey.copy(data);
@@ -82,13 +80,58 @@ export function xpubChildPublicKey(xpub: string, index: number): Uint8Array {
   const il = BigInt('0x' + I.subarray(0, 32).toString('hex'));
   // Probability below 2^-127; BIP-32 says such an index has no key.
   if (il === 0n || il >= SECP256K1_N) throw new Error(`index ${index} has no valid BIP-32 key`);
-  return secp256k1.ProjectivePoint.BASE.multiply(il).add(parent.point).toRawBytes(false);
+  return il;
+}
+
+/** K_i = parse256(I_L)·G + K_par in projective coordinates; `base` is G, with whichever table it carries. */
+function childPoint(parent: PublicNode, index: number, base: Point): Point {
+  const point = base.multiply(childTweak(parent, index)).add(parent.point);
+  if (point.is0()) throw new Error(`index ${index} has no valid BIP-32 key`);
+  return point;
+}
+
+/** The last 20 bytes of keccak256(x || y) of an uncompressed public key (65 bytes, 0x04…), EIP-55 checksummed. */
+const keyAddress = (publicKey: Uint8Array): string => getAddress(`0x${keccak256(publicKey.subarray(1)).slice(-40)}`);
+
+/**
+ * BIP-32 CKDpub: the uncompressed public key (65 bytes, 0x04…) of non-hardened child `index` of
+ * an xpub, K_i = parse256(I_L)·G + K_par. One fixed-base scalar multiplication and one point
+ * addition: the cost of deriving the child's private key and its public key, with no secret involved.
+ */
+export function xpubChildPublicKey(xpub: string, index: number): Uint8Array {
+  return childPoint(publicNode(xpub), index, secp256k1.ProjectivePoint.BASE).toRawBytes(false);
 }
 
 /** The 20-byte Keccak address (EIP-55 checksummed) of non-hardened child `index` of an xpub. */
 export function xpubChildAddress(xpub: string, index: number): string {
-  // the last 20 bytes of keccak256(x || y), EIP-55 checksummed
-  return getAddress(`0x${keccak256(xpubChildPublicKey(xpub, index).subarray(1)).slice(-40)}`);
+  return keyAddress(xpubChildPublicKey(xpub, index));
+}
+
+/**
+ * secp256k1's generator G carrying a wider table of precomputed multiples than @noble/curves'
+ * own (windows of 12 bits instead of 8: 23 point additions per multiplication instead of 33,
+ * about 25 % less CPU each), for a thread that derives many addresses (XpubAddressWorker). The
+ * table costs ~0.3 s of CPU once and ~18 MB of heap, so the request path keeps the default.
+ */
+export function wideWindowBase(): Point {
+  const base = secp256k1.ProjectivePoint.fromAffine(secp256k1.ProjectivePoint.BASE.toAffine());
+  base.precompute(12, false); // builds the table now, not on the first multiplication
+  return base;
+}
+
+/**
+ * xpubChildAddress(xpub, i) for each index, byte for byte, computed together: the points go from
+ * projective to affine coordinates with one field inversion for the whole batch (Montgomery's
+ * trick) instead of one each. `base` is G (wideWindowBase() in a deriving thread).
+ */
+export function xpubChildAddresses(
+  xpub: string,
+  indexes: readonly number[],
+  base: Point = secp256k1.ProjectivePoint.BASE,
+): string[] {
+  const parent = publicNode(xpub);
+  const points = indexes.map((index) => childPoint(parent, index, base));
+  return normalizeZ(secp256k1.ProjectivePoint, points).map((p) => keyAddress(p.toRawBytes(false)));
 }
 
 /** The BIP-32 root of a BIP-39 mnemonic; the phrase is never echoed (it is the key to every address). */
