@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamicModule } from '@nestjs/common';
 import { LoggerModule, Params } from 'nestjs-pino';
-import pino from 'pino';
 import type { Options } from 'pino-http';
 import { redactRpcText } from '@svc/chains';
 import { bufferedStdout } from './log-stream';
@@ -75,23 +74,14 @@ export function loggerParams(config: SvcConfig, processName: string, http: boole
     // the route and the workspace are known once the request was handled: added to its last line only
     customSuccessObject: (req, _res, value: Record<string, unknown>) => ({ ...value, ...handled(req as Req) }),
     customErrorObject: (req, _res, _err, value: Record<string, unknown>) => ({ ...value, ...handled(req as Req) }),
-    // The serializers read the request and the response themselves: pino-http would first copy each
-    // into pino-std-serializers' fuller object (every header, the socket's address and port, a copy
-    // of the response headers), per request, only for these three fields to be picked from it. They
-    // pick what those objects held: the URL before any router rewrote it, and no status code for a
-    // response that never sent its headers (e.g. a client that went away).
-    wrapSerializers: false,
     serializers: {
-      err: pino.stdSerializers.err,
-      req: (req: { id: string; method: string; url: string; originalUrl?: string }) => ({
+      req: (req: { id: string; method: string; url: string }) => ({
         id: req.id,
         method: req.method,
         // the path only: a query string is the caller's, and may hold what should not be kept
-        path: (req.originalUrl || req.url).split('?')[0],
+        path: req.url.split('?')[0],
       }),
-      res: (res: { statusCode: number; headersSent?: boolean }) => ({
-        statusCode: res.headersSent ? res.statusCode : null,
-      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
     customSuccessMessage: (req, res, ms) =>
       `${req.method} ${(req as Req).route?.path ?? req.url?.split('?')[0]} ${res.statusCode} ${Math.round(ms)}ms`,
