@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const API_KEY_PREFIX = 'svc_sk_';
@@ -16,4 +16,9 @@ export function generateApiKey(): string {
   return API_KEY_PREFIX + out;
 }
 
-export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+/**
+ * SHA-256 of the key as UTF-8, in hex (what the database stores). Node's one-shot `crypto.hash`
+ * (Node >= 20.12): the same digest as createHash().update().digest() without the Hash object,
+ * once per authenticated request (issue 23 › API).
+ */
+export const hashApiKey = (key: string): string => hash('sha256', key, 'hex');
