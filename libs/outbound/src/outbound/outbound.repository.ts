@@ -1,7 +1,7 @@
 // Queries of the outbound tables (house style 5): transactions, their legs and attempts, the
 // source addresses (lock row, EVM nonce) and the claims of legs on them. Every method takes the
 // EntityManager of the transaction it belongs to.
-import { EntityManager } from 'typeorm';
+import { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, ValueTransformer } from 'typeorm';
 import {
   OutboundAttemptEntity,
   OutboundClaimEntity,
@@ -47,20 +47,33 @@ export interface LiveClaims {
 }
 
 export class OutboundRepository {
+  /**
+   * The transaction and its leg in one statement (house style: named columns, SqlService's
+   * pattern); the hot path of every step (docs/performance.md › Issue 23: sweeps › fourth pass).
+   */
   async get(m: EntityManager, id: string): Promise<OutboundTransfer | null> {
-    const t = await m.findOne(OutboundTransactionEntity, { where: { id } });
-    return t ? this.withLeg(m, t) : null;
+    const [t] = await this.withLegs(m, 't.id = $1', [id]);
+    return t ?? null;
   }
 
   /** The transaction, locked for this db transaction (FOR UPDATE): the claim every step makes before it writes. */
   async lock(m: EntityManager, id: string): Promise<OutboundTransfer | null> {
-    const t = await m.findOne(OutboundTransactionEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
-    return t ? this.withLeg(m, t) : null;
+    const [t] = await this.withLegs(m, 't.id = $1', [id], ' FOR UPDATE OF t');
+    return t ?? null;
   }
 
-  private async withLeg(m: EntityManager, t: OutboundTransactionEntity): Promise<OutboundTransfer> {
-    const leg = await m.findOneOrFail(OutboundLegEntity, { where: { transactionId: t.id, ordinal: 0 } });
-    return transferOf(t, leg);
+  /** Transactions matching `where` (on alias `t`) with their leg (ordinal 0), read in one statement. */
+  private async withLegs(m: EntityManager, where: string, values: unknown[], suffix = ''): Promise<OutboundTransfer[]> {
+    const rows: ObjectLiteral[] = await m.query(
+      `SELECT ${selectList(m, OutboundTransactionEntity, 't', 't__')}, ${selectList(m, OutboundLegEntity, 'l', 'l__')}
+         FROM outbound_transactions t LEFT JOIN outbound_legs l ON l.transaction_id = t.id AND l.ordinal = 0
+        WHERE ${where}${suffix}`,
+      values,
+    );
+    return rows.map((row) => {
+      if (row.l__id === null) throw new Error(`outbound transaction ${String(row.t__id)} has no leg`);
+      return transferOf(hydrate(m, OutboundTransactionEntity, row, 't__'), hydrate(m, OutboundLegEntity, row, 'l__'));
+    });
   }
 
   /** The transfer carrying the live leg of a sweep or refund. */
@@ -93,18 +106,25 @@ export class OutboundRepository {
    * transaction is final or given up: the chain balance reflects it, or nothing will move.
    */
   async save(m: EntityManager, t: OutboundTransfer): Promise<OutboundTransfer> {
-    const { id: _id, ...tx } = transactionColumns(t);
-    await m.update(OutboundTransactionEntity, { id: t.id }, tx);
+    // one statement: the transaction row, its leg and (once final) the release of its claim
+    const { text, values } = updateStatement(m, OutboundTransactionEntity, transactionColumns(t), 1);
     const leg = legColumns(t);
-    await m.update(OutboundLegEntity, { id: t.legId }, { amountAtomic: leg.amountAtomic, live: leg.live });
-    if (isFinalOutboundState(t.state)) {
-      await m
-        .createQueryBuilder()
-        .update(OutboundClaimEntity)
-        .set({ releasedAt: t.finishedAt ?? t.updatedAt })
-        .where('leg_id = :leg AND released_at IS NULL', { leg: t.legId })
-        .execute();
-    }
+    const final = isFinalOutboundState(t.state);
+    await m.query(
+      `WITH tx AS (${text} WHERE id = $1),
+            leg AS (UPDATE outbound_legs SET amount_atomic = $${values.length + 3}, live = $${values.length + 4} WHERE id = $2)
+       UPDATE outbound_claims SET released_at = $${values.length + 5}
+        WHERE $${values.length + 6}::boolean AND leg_id = $2 AND released_at IS NULL`,
+      [
+        t.id,
+        t.legId,
+        ...values,
+        leg.amountAtomic === null ? null : leg.amountAtomic.toString(),
+        leg.live,
+        t.finishedAt ?? t.updatedAt,
+        final,
+      ],
+    );
     return t;
   }
 
@@ -134,13 +154,7 @@ export class OutboundRepository {
 
   /** The gas transactions that fund `parentId`, oldest first. */
   async topUps(m: EntityManager, parentId: string): Promise<OutboundTransfer[]> {
-    const rows = await m.find(OutboundTransactionEntity, {
-      where: { fundsTransactionId: parentId },
-      order: { createdAt: 'ASC' },
-    });
-    const out: OutboundTransfer[] = [];
-    for (const r of rows) out.push(await this.withLeg(m, r));
-    return out;
+    return this.withLegs(m, 't.funds_transaction_id = $1 ORDER BY t.created_at', [parentId]);
   }
 
   /**
@@ -258,26 +272,35 @@ export class OutboundRepository {
    * lowered), then moved on by one.
    */
   async allocateNonce(m: EntityManager, key: SourceKey, pendingOnChain: bigint, now: Date): Promise<bigint> {
-    const row = await this.lockSource(m, key, now);
-    const stored = row.nextNonce ?? 0n;
-    const nonce = stored > pendingOnChain ? stored : pendingOnChain;
-    await m.update(OutboundSourceEntity, key, { nextNonce: nonce + 1n, updatedAt: now });
-    return nonce;
+    // one statement: the UPDATE locks the row until the transaction ends, as lockSource does
+    const allocate = async (): Promise<bigint | null> => {
+      const rows: Array<{ nonce: string }> = await m.query(
+        `UPDATE outbound_sources SET next_nonce = GREATEST(COALESCE(next_nonce, 0), $4::bigint) + 1, updated_at = $5
+          WHERE chain = $1 AND network = $2 AND address = $3 RETURNING (next_nonce - 1)::text AS nonce`,
+        [key.chain, key.network, key.address, pendingOnChain.toString(), now],
+      );
+      const [row] = affectedRows(rows);
+      return row ? BigInt(row.nonce) : null;
+    };
+    const nonce = await allocate();
+    if (nonce !== null) return nonce;
+    await this.lockSource(m, key, now); // no source row yet: created, then allocated
+    return (await allocate()) as bigint;
   }
 
   /**
    * Locks the source row of an address (created if missing): planning a leg and its claim, and
-   * sign decisions, for one address run one at a time.
+   * sign decisions, for one address run one at a time. One statement: an existing row is locked
+   * by the no-op update of its conflict (as FOR UPDATE would), a new one by its insert.
    */
   async lockSource(m: EntityManager, key: SourceKey, now: Date): Promise<OutboundSourceEntity> {
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(OutboundSourceEntity)
-      .values({ ...key, nextNonce: null, updatedAt: now })
-      .orIgnore()
-      .execute();
-    return m.findOneOrFail(OutboundSourceEntity, { where: key, lock: { mode: 'pessimistic_write' } });
+    const rows: ObjectLiteral[] = await m.query(
+      `INSERT INTO outbound_sources (chain, network, address, next_nonce, updated_at) VALUES ($1, $2, $3, NULL, $4)
+       ON CONFLICT (chain, network, address) DO UPDATE SET updated_at = outbound_sources.updated_at
+       RETURNING ${selectList(m, OutboundSourceEntity)}`,
+      [key.chain, key.network, key.address, now],
+    );
+    return hydrate(m, OutboundSourceEntity, affectedRows(rows)[0]);
   }
 
   /**
@@ -313,4 +336,71 @@ function feeFields(fee: NonNullable<OutboundTransactionEntity['fee']>) {
     gasPrice: fee.gasPrice === undefined ? null : BigInt(fee.gasPrice),
     maxFeePerGas: fee.maxFeePerGas === undefined ? null : BigInt(fee.maxFeePerGas),
   };
+}
+
+/** Rows of a data-modifying statement through EntityManager.query (TypeORM answers [rows, count] for UPDATE). */
+function affectedRows<R>(result: R[] | [R[], number]): R[] {
+  return Array.isArray(result[0]) ? (result[0] as R[]) : (result as R[]);
+}
+
+const metadataOf = (m: EntityManager, entity: EntityTarget<ObjectLiteral>): EntityMetadata =>
+  m.connection.getMetadata(entity);
+
+const selectLists = new WeakMap<EntityMetadata, Map<string, string>>();
+
+/** The entity's selectable columns, named (SqlService.columns): `alias."col" AS "<as>col"`. */
+function selectList(m: EntityManager, entity: EntityTarget<ObjectLiteral>, alias?: string, as?: string): string {
+  const metadata = metadataOf(m, entity);
+  const lists = selectLists.get(metadata) ?? new Map<string, string>();
+  selectLists.set(metadata, lists);
+  const key = `${alias ?? ''}/${as ?? ''}`;
+  let list = lists.get(key);
+  if (list === undefined) {
+    const prefix = alias ? `${alias}.` : '';
+    list = metadata.columns
+      .filter((c) => c.isSelect)
+      .map((c) => `${prefix}"${c.databaseName}"${as ? ` AS "${as}${c.databaseName}"` : ''}`)
+      .join(', ');
+    lists.set(key, list);
+  }
+  return list;
+}
+
+/** A raw row as the entity TypeORM would have loaded, transformers applied (SqlService.hydrate). */
+function hydrate<T extends ObjectLiteral>(m: EntityManager, entity: EntityTarget<T>, row: ObjectLiteral, as = ''): T {
+  const out: ObjectLiteral = {};
+  for (const column of metadataOf(m, entity).columns) {
+    const value: unknown = row[`${as}${column.databaseName}`];
+    if (value === undefined) continue;
+    const transformer = column.transformer as ValueTransformer | undefined;
+    out[column.propertyName] = transformer && value !== null ? transformer.from(value) : value;
+  }
+  return out as T;
+}
+
+/**
+ * `UPDATE <table> SET "col" = $n, …` of every column of `set` but the primary key, as TypeORM's
+ * update would write them (transformers applied, json serialised); parameters numbered after the
+ * first `offset` + 1 (the caller's own).
+ */
+function updateStatement<T extends ObjectLiteral>(
+  m: EntityManager,
+  entity: EntityTarget<T>,
+  set: Partial<T>,
+  offset: number,
+): { text: string; values: unknown[] } {
+  const metadata = metadataOf(m, entity);
+  const assignments: string[] = [];
+  const values: unknown[] = [];
+  for (const column of metadata.columns) {
+    if (column.isPrimary || !(column.propertyName in set)) continue;
+    let value: unknown = (set as ObjectLiteral)[column.propertyName];
+    if (value === undefined) continue;
+    const transformer = column.transformer as ValueTransformer | undefined;
+    if (transformer) value = transformer.to(value);
+    if (value !== null && (column.type === 'jsonb' || column.type === 'json')) value = JSON.stringify(value);
+    values.push(value);
+    assignments.push(`"${column.databaseName}" = $${offset + 1 + values.length}`);
+  }
+  return { text: `UPDATE ${metadata.tablePath} SET ${assignments.join(', ')}`, values };
 }
