@@ -63,6 +63,29 @@ export class OutboundRepository {
     return t ?? null;
   }
 
+  /**
+   * The transaction locked as `lock` does, with how many attempts it has stored (read in the same
+   * statement): what a step checks before it decides (the row is still the one it read).
+   */
+  async lockCounting(m: EntityManager, id: string): Promise<{ row: OutboundTransfer; attempts: number } | null> {
+    const rows = await statement(
+      m,
+      'outbound_lock_counting',
+      `SELECT ${selectList(m, OutboundTransactionEntity, 't', 't__')}, ${selectList(m, OutboundLegEntity, 'l', 'l__')},
+              (SELECT count(*) FROM outbound_attempts a WHERE a.transaction_id = t.id)::int AS attempt_count
+         FROM outbound_transactions t LEFT JOIN outbound_legs l ON l.transaction_id = t.id AND l.ordinal = 0
+        WHERE t.id = $1 FOR UPDATE OF t`,
+      [id],
+    );
+    if (rows.length === 0) return null;
+    return { row: this.transferOfRow(m, rows[0]), attempts: rows[0].attempt_count as number };
+  }
+
+  private transferOfRow(m: EntityManager, row: ObjectLiteral): OutboundTransfer {
+    if (row.l__id === null) throw new Error(`outbound transaction ${String(row.t__id)} has no leg`);
+    return transferOf(hydrate(m, OutboundTransactionEntity, row, 't__'), hydrate(m, OutboundLegEntity, row, 'l__'));
+  }
+
   /** Transactions matching `where` (on alias `t`) with their leg (ordinal 0), read in one statement. */
   private async withLegs(m: EntityManager, where: string, values: unknown[], suffix = ''): Promise<OutboundTransfer[]> {
     const rows = await statement(
@@ -73,10 +96,7 @@ export class OutboundRepository {
         WHERE ${where}${suffix}`,
       values,
     );
-    return rows.map((row) => {
-      if (row.l__id === null) throw new Error(`outbound transaction ${String(row.t__id)} has no leg`);
-      return transferOf(hydrate(m, OutboundTransactionEntity, row, 't__'), hydrate(m, OutboundLegEntity, row, 'l__'));
-    });
+    return rows.map((row) => this.transferOfRow(m, row));
   }
 
   /** The transfer carrying the live leg of a sweep or refund. */
