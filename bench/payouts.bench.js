@@ -19,7 +19,11 @@
 // (Sui: minted to each deposit address by the devnet, a coin and a checkpoint each).
 // BENCH_PAYMENTS, BENCH_NATIVE, BENCH_PAYOUT_INTERVAL_MS, BENCH_PAYOUTS_NODE_ARGS (e.g.
 // "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run; BENCH_RAILS=bnb,sui (the default) picks
-// the rails measured.
+// the rails measured. Where a token sweep's CPU goes: the CPU time (/proc/<pid>/stat) of the
+// signer, the payout process, the PostgreSQL backends of the bench's database, Anvil and the
+// bench itself over the run, per sweep; and the `pg` statements each process sent per sweep
+// (bench/support/count-queries.js preloaded into both; BENCH_COUNT_QUERIES=0 leaves it out),
+// the signer's most frequent ones by text.
 'use strict';
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
@@ -39,6 +43,7 @@ const SUI_PAYMENTS = Number(process.env.BENCH_SUI_PAYMENTS ?? 1000);
 const SUI_CHECKPOINT_MS = Number(process.env.BENCH_SUI_CHECKPOINT_MS ?? 250);
 const SUI_GAS_COINS = Number(process.env.BENCH_SUI_GAS_COINS ?? 20);
 const RAILS = (process.env.BENCH_RAILS ?? 'bnb,sui').split(',').map((r) => r.trim());
+const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES !== '0';
 /** issue 23's goal for sweeps with 1,000 paid payments waiting */
 const GOAL_SWEEPS_PER_SECOND = 50;
 const E18 = 10n ** 18n;
@@ -160,9 +165,16 @@ async function countingProxy(target, counts) {
  */
 function startApp(app, env) {
   const nodeArgs = (process.env.BENCH_PAYOUTS_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'apps', app, 'src', 'main.js')], {
+  const countsFile = path.join(os.tmpdir(), `svc-bench-payouts-${app}-${process.pid}-${Date.now()}.json`);
+  const preload = COUNT_QUERIES ? ['-r', path.join(__dirname, 'support/count-queries.js')] : [];
+  const child = spawn(process.execPath, [...nodeArgs, ...preload, path.join(DIST, 'apps', app, 'src', 'main.js')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...env,
+      ...(COUNT_QUERIES ? { BENCH_QUERY_COUNTS: countsFile } : {}),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child.stdout.on('data', (d) => {
@@ -176,11 +188,81 @@ function startApp(app, env) {
   died.catch(() => undefined);
   return {
     died,
+    pid: child.pid,
+    /** its `pg` statements so far, by text: [count, ms] (count-queries.js writes them on SIGUSR2) */
+    async queryCounts() {
+      if (!COUNT_QUERIES) return null;
+      fs.rmSync(countsFile, { force: true });
+      child.kill('SIGUSR2');
+      for (let i = 0; i < 100 && !fs.existsSync(countsFile); i++) await sleep(20);
+      await sleep(50);
+      const counts = JSON.parse(fs.readFileSync(countsFile, 'utf8'));
+      fs.rmSync(countsFile, { force: true });
+      return counts;
+    },
     async stop() {
       stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
+      fs.rmSync(countsFile, { force: true });
     },
+  };
+}
+
+/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat; 0 when it is gone. */
+function cpuSeconds(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (CLK_TCK 100)
+  } catch {
+    return 0;
+  }
+}
+
+/** The whole machine's busy CPU seconds (all cores, /proc/stat), for the share the measured processes had. */
+function machineBusySeconds() {
+  const [, ...ticks] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  return (ticks.reduce((a, b) => a + b, 0) - ticks[3] - ticks[4]) / 100; // minus idle and iowait
+}
+
+/**
+ * CPU seconds so far of each process a token sweep runs through: the signer, the payout process,
+ * the PostgreSQL backends serving the bench's database (the bench's own connection apart), Anvil,
+ * this bench (its JSON-RPC proxy) and the machine.
+ */
+async function cpuSnapshot(db, pair, anvilPid) {
+  const { rows } = await db.client.query(
+    'SELECT pid, pid = pg_backend_pid() AS own FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  const backends = new Map(rows.map((r) => [r.pid, { own: r.own, cpu: cpuSeconds(r.pid) }]));
+  const self = process.cpuUsage();
+  return {
+    signer: cpuSeconds(pair.signer.pid),
+    payouts: cpuSeconds(pair.payouts.pid),
+    backends,
+    anvil: cpuSeconds(anvilPid),
+    bench: (self.user + self.system) / 1e6,
+    machine: machineBusySeconds(),
+  };
+}
+
+/** CPU seconds per process between two snapshots; backends that connected meanwhile count whole. */
+function cpuBetween(a, b) {
+  let pg = 0;
+  let benchPg = 0;
+  for (const [pid, { own, cpu }] of b.backends) {
+    const used = cpu - (a.backends.get(pid)?.cpu ?? 0);
+    if (own) benchPg += used;
+    else pg += used;
+  }
+  return {
+    signer: b.signer - a.signer,
+    payouts: b.payouts - a.payouts,
+    pg,
+    anvil: b.anvil - a.anvil,
+    bench: b.bench - a.bench + benchPg,
+    machine: b.machine - a.machine,
   };
 }
 
@@ -207,6 +289,8 @@ function startPayouts(db, chainsFile, mnemonic) {
   died.catch(() => undefined);
   return {
     died,
+    signer,
+    payouts,
     async stop() {
       await payouts.stop();
       await signer.stop();
@@ -351,7 +435,13 @@ async function evm() {
     for (const c of file.chains) c.rpcUrls = [proxy.url];
     fs.writeFileSync(proxiedChains, JSON.stringify(file));
     const process2 = (running = startPayouts(db, proxiedChains, mnemonic));
+    const cpuStart = await cpuSnapshot(db, process2, bnb.node.pid);
     const { doneAt, firstRowAt } = await Promise.race([until(db, 'USDC', PAYMENTS + 1, 30 * 60_000), process2.died]);
+    const cpu = cpuBetween(cpuStart, await cpuSnapshot(db, process2, bnb.node.pid));
+    const statements = {
+      signer: await process2.signer.queryCounts(),
+      payouts: await process2.payouts.queryCounts(),
+    };
     await process2.stop();
     running = null;
     await proxy.close();
@@ -394,6 +484,29 @@ async function evm() {
     const topUpGas = tokenRows.map((r) => BigInt(r.top_up_gas));
     const seconds = (doneAt - startedAt) / 1000;
     const working = (doneAt - firstRowAt) / 1000;
+    const ms = (s) => ((s * 1000) / PAYMENTS).toFixed(1);
+    const measured = cpu.signer + cpu.payouts + cpu.pg + cpu.anvil + cpu.bench;
+    const cpuLine = `| CPU per token sweep (ms; /proc over the run: ${seconds.toFixed(1)} s × ${os.cpus().length} cores = ${fmt(Math.round((seconds * os.cpus().length * 1000) / PAYMENTS))} ms of machine per sweep) | signer ${ms(cpu.signer)}, payout process ${ms(cpu.payouts)}, PostgreSQL backends ${ms(cpu.pg)}, Anvil ${ms(cpu.anvil)}, bench and its proxy ${ms(cpu.bench)}: ${ms(measured)} in all; the machine was busy ${ms(cpu.machine)} (other processes ${ms(Math.max(0, cpu.machine - measured))}) |`;
+    const queries = (counts) =>
+      counts
+        ? Object.entries(counts)
+            .filter(([text]) => !text.startsWith('('))
+            .reduce((a, [, [n]]) => a + n, 0)
+        : null;
+    const topQueries = (counts, n) =>
+      Object.entries(counts)
+        .filter(([text]) => !text.startsWith('('))
+        .sort((a, b) => b[1][0] - a[1][0])
+        .slice(0, n)
+        .map(([text, [count]]) => `${(count / PAYMENTS).toFixed(1)} ${text.slice(0, 70)}`)
+        .join('; ');
+    const statementLines = statements.signer
+      ? [
+          `| \`pg\` statements per token sweep (BEGIN/COMMIT included; count-queries.js) | signer ${(queries(statements.signer) / PAYMENTS).toFixed(1)}, payout process ${(queries(statements.payouts) / PAYMENTS).toFixed(1)} |`,
+          `| the signer's most frequent statements, per token sweep | ${topQueries(statements.signer, 12)} |`,
+          `| the payout process's most frequent statements, per token sweep | ${topQueries(statements.payouts, 6)} |`,
+        ]
+      : [];
     const lines = [
       '',
       `payouts on the bnb devnet (Anvil, OpenZeppelin ERC-20 USDC with 18 decimals, auto-mining, 1 confirmation), ${os.cpus().length} cores, load ${loadBefore.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`,
@@ -409,6 +522,8 @@ async function evm() {
       `| sweep rows planned | ${fmt(PAYMENTS)} in ${Number(planned).toFixed(1)} s |`,
       `| JSON-RPC calls per token sweep (planning check, top-up, transfer, receipts) | ${(rpcCalls / PAYMENTS).toFixed(1)}: ${byMethod} |`,
       `| JSON-RPC round trips (HTTP requests; a batch is one) per token sweep | ${(roundTrips / PAYMENTS).toFixed(1)} |`,
+      cpuLine,
+      ...statementLines,
       '',
       'goal (issue 23): ≥ 50 sweeps/s with 1,000 paid payments waiting, ≤ 10 JSON-RPC calls per token sweep',
       `load average at the end: ${os

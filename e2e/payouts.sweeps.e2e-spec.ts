@@ -293,6 +293,41 @@ describe('retiring the only active address holds the rail (money contract › Se
   });
 });
 
+describe('a planned, unsigned transfer to an address retired meanwhile (PayoutPlanner.giveUpIfStale, SweepRepository.inFlightToRecheck)', () => {
+  test('the next run gives it up and holds the sweep; a new address activates and it completes there; one to an active address is left alone', async () => {
+    const other = await h.newMerchant();
+    const first = await h.activeAddress(other, 'bnb', 'mainnet', fresh());
+    const payment = await h.paidPayment(other, { chain: 'bnb', token: 'USDC', amount: '1', currency: 'USDC' });
+    await h.fundGasTank('bnb', 'mainnet', E18);
+    await h.plan(); // planned, nothing signed
+    const [planned] = await h.sweepsOf(other, payment.id);
+    expect(planned).toMatchObject({ payoutState: 'pending', toAddress: first.address });
+    const transfers = async () =>
+      (
+        await h.t.db.query(
+          `SELECT t.state FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
+            WHERE l.purpose = 'sweep' AND l.purpose_id = $1 ORDER BY t.created_at`,
+          [planned.id],
+        )
+      ).map((r: { state: string }) => r.state);
+    await h.plan(); // the address is active: the planned transfer stays
+    expect(await transfers()).toEqual(['planned']);
+    expect((await other.delete(`/v1/settlement-addresses/${first.id}`)).status).toBe(200);
+    await h.plan();
+    expect(await transfers()).toEqual(['cancelled']);
+    expect((await h.sweepsOf(other, payment.id))[0]).toMatchObject({
+      id: planned.id,
+      payoutState: 'held',
+      reason: 'no_settlement_address',
+    });
+    const next = await h.activeAddress(other, 'bnb', 'mainnet', fresh());
+    const [sweep] = await h.settle(other, payment.id, (s) => s[0]?.payoutState === 'completed');
+    expect(sweep.toAddress).toBe(next.address);
+    expect(await h.tokenBalance('bnb', 'USDC', next.address)).toBe(usdc('1'));
+    expect(await h.tokenBalance('bnb', 'USDC', first.address as string)).toBe(0n);
+  });
+});
+
 describe('npm run svc -- gas-tank --json', () => {
   test("prints one JSON line per EVM rail: the gas tank's address and native balance", async () => {
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>

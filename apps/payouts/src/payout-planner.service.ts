@@ -90,7 +90,7 @@ export class PayoutPlanner {
    */
   async resumeOpen(rail: ChainConfig, limit: number): Promise<number> {
     let resumed = 0;
-    for (const sweep of await this.sweeps.inFlight(rail, limit)) {
+    for (const sweep of await this.sweeps.inFlightToRecheck(rail, limit)) {
       try {
         if (await this.giveUpIfStale(sweep)) sweep.transferId = null; // decided again below or next run
       } catch (err) {

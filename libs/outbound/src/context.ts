@@ -128,17 +128,22 @@ export class SignerContext {
     this.handlers.set(purpose, handler);
   }
 
-  /** Writes the transfer and lets its purpose follow, in the same db transaction. */
-  async write(m: EntityManager, t: OutboundTransfer): Promise<OutboundTransfer> {
+  /**
+   * Writes the transfer and lets its purpose follow, in the same db transaction. `newestTxHash`:
+   * the hash of its newest stored attempt when the caller knows it (null: none); else it is read.
+   */
+  async write(m: EntityManager, t: OutboundTransfer, newestTxHash?: string | null): Promise<OutboundTransfer> {
     await this.repo.save(m, t);
     const handler = t.purpose === 'gas' ? undefined : this.handlers.get(t.purpose);
     if (handler) {
-      const [row]: Array<{ tx_hash: string }> = t.txHash
+      const [row]: Array<{ tx_hash: string } | undefined> = t.txHash
         ? [{ tx_hash: t.txHash }]
-        : await m.query(
-            'SELECT tx_hash FROM outbound_attempts WHERE transaction_id = $1 ORDER BY attempt DESC LIMIT 1',
-            [t.id],
-          );
+        : newestTxHash !== undefined
+          ? [newestTxHash === null ? undefined : { tx_hash: newestTxHash }]
+          : await m.query(
+              'SELECT tx_hash FROM outbound_attempts WHERE transaction_id = $1 ORDER BY attempt DESC LIMIT 1',
+              [t.id],
+            );
       await handler.changed(m, t, row?.tx_hash ?? null);
     }
     return t;

@@ -23,6 +23,9 @@ interface Secp256k1Node {
   publicKey: Buffer; // compressed, 33 bytes
 }
 
+/** Addresses an EvmAccounts keeps (about 100 bytes each). */
+const ADDRESS_CACHE_SIZE = 10_000;
+
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 function secp256k1Node(root: HDNodeWallet, path: string): Secp256k1Node {
@@ -57,6 +60,8 @@ function secp256k1ChildKey(parent: Secp256k1Node, index: number): string {
 export class EvmAccounts {
   private readonly nodes: Record<EvmAccount, Secp256k1Node> | null;
   private readonly xpubs: ((path: string) => string) | null;
+  /** account/index → address, the oldest dropped first beyond ADDRESS_CACHE_SIZE */
+  private readonly addresses = new Map<string, string>();
 
   constructor(mnemonic: string);
   constructor(mnemonic: null, xpubs: (path: string) => string);
@@ -81,8 +86,19 @@ export class EvmAccounts {
   }
 
   address(account: EvmAccount, index: number | bigint): string {
-    if (this.xpubs) return xpubChildAddress(this.xpubs(EVM_ACCOUNT_PATHS[account]), checkIndex(index));
-    return computeAddress(SigningKey.computePublicKey(this.privateKey(account, index)));
+    // derived once per key and process while recent (an elliptic-curve multiplication each: the
+    // signer and the planner ask for the same few keys on every step of a sweep)
+    const key = `${account}/${index}`;
+    let address = this.addresses.get(key);
+    if (address === undefined) {
+      address = this.xpubs
+        ? xpubChildAddress(this.xpubs(EVM_ACCOUNT_PATHS[account]), checkIndex(index))
+        : computeAddress(SigningKey.computePublicKey(this.privateKey(account, index)));
+      if (this.addresses.size >= ADDRESS_CACHE_SIZE)
+        this.addresses.delete(this.addresses.keys().next().value as string);
+      this.addresses.set(key, address);
+    }
+    return address;
   }
 
   privateKey(account: EvmAccount, index: number | bigint): string {

@@ -2,7 +2,7 @@
 // "private keys are derived only in the process that signs"). Keys never leave this class: callers
 // get addresses and signed transactions. The seedless processes (apps/payouts, which plans) build
 // it from the published account xpubs instead (`EvmKeyring.fromXpubs`): the same addresses, no key.
-import { Transaction, TransactionLike, Wallet } from 'ethers';
+import { SigningKey, Transaction, TransactionLike } from 'ethers';
 import { EvmAccounts } from '@svc/chains';
 import type { SignerKeyKind } from '@svc/domain';
 
@@ -61,11 +61,15 @@ export class EvmKeyring {
   /** Signs `tx` with `key`; `from` must be the key's address (a row that names another sender is refused). */
   async sign(key: SignerKeyRef, from: string, tx: TransactionLike): Promise<SignedTransaction> {
     if (!this.#canSign) throw new Error(NO_SEED_TO_SIGN);
-    const wallet = new Wallet(this.#accounts.privateKey(key.kind, key.index));
-    if (wallet.address !== from) {
-      throw new Error(`key ${key.kind}/${key.index} is ${wallet.address}, not the sender ${from}`);
+    // the key's address as EvmAccounts derives it from the same seed (kept per key: one
+    // public-key computation per key and process instead of one per signature, as a Wallet made)
+    const address = this.#accounts.address(key.kind, key.index);
+    if (address !== from) {
+      throw new Error(`key ${key.kind}/${key.index} is ${address}, not the sender ${from}`);
     }
-    const raw = await wallet.signTransaction(tx);
-    return { raw, hash: Transaction.from(raw).hash as string };
+    // what Wallet.signTransaction does for a transaction without `from` and with plain addresses
+    const unsigned = Transaction.from(tx);
+    unsigned.signature = new SigningKey(this.#accounts.privateKey(key.kind, key.index)).sign(unsigned.unsignedHash);
+    return { raw: unsigned.serialized, hash: unsigned.hash as string };
   }
 }

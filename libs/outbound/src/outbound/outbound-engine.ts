@@ -408,10 +408,13 @@ export class OutboundEngine {
     | { kind: 'wait' | 'top_up'; topUps: string[] }
     | { kind: 'signed'; row: Transfer; attempt: Attempt }
   > {
-    const t = await this.ctx.repo.lock(m, read.id);
-    if (!t || !(await this.unchanged(m, t, read, attemptCount))) {
+    const locked = await this.ctx.repo.lockCounting(m, read.id);
+    const t = locked?.row;
+    if (!t || !this.unchanged(t, read, locked.attempts, attemptCount)) {
       return { kind: 'moved', row: (t ?? read) as Transfer }; // another process moved it meanwhile
     }
+    // the newest stored attempt's hash, for the purpose's row (none before the first)
+    const newest = attemptCount === 0 ? null : undefined;
     const now = this.ctx.now();
     // docs/money-out.md › Destinations: nothing is signed (nor topped up) for a destination the API did not authorise
     if (await refuseUnverifiedDestination(this.ctx, m, t, now)) return { kind: 'wait', topUps: [] };
@@ -424,6 +427,7 @@ export class OutboundEngine {
         await this.ctx.write(
           m,
           Object.assign(t, { waitReason: 'address_busy' as const, error: message, updatedAt: now }),
+          newest,
         );
         return { kind: 'wait', topUps: [] };
       }
@@ -458,7 +462,11 @@ export class OutboundEngine {
         // a transfer waiting for its top-up shows why the top-up waits (the gas tank, mostly)
         const reason =
           decision.reason === 'waiting_for_top_up' ? (open[0]?.waitReason ?? decision.reason) : decision.reason;
-        await this.ctx.write(m, Object.assign(t, { waitReason: reason, error: decision.message, updatedAt: now }));
+        await this.ctx.write(
+          m,
+          Object.assign(t, { waitReason: reason, error: decision.message, updatedAt: now }),
+          newest,
+        );
         return { kind: 'wait', topUps: open.map((u) => u.id) };
       }
       case 'top_up': {
@@ -476,6 +484,7 @@ export class OutboundEngine {
             error: null,
             updatedAt: now,
           }),
+          newest,
         );
         return { kind: 'top_up', topUps: [topUp.id] };
       }
@@ -486,10 +495,10 @@ export class OutboundEngine {
     }
   }
 
-  /** The claimed row is still the one the chain facts were read for. */
-  private async unchanged(m: EntityManager, t: Transfer, read: Transfer, attemptCount: number): Promise<boolean> {
+  /** The claimed row (with `stored` attempts) is still the one the chain facts were read for. */
+  private unchanged(t: Transfer, read: Transfer, stored: number, attemptCount: number): boolean {
     if (t.state !== read.state || t.nonce !== read.nonce || quoteOf(t)?.price !== quoteOf(read)?.price) return false;
-    return (await this.ctx.repo.countAttempts(m, t.id)) === attemptCount;
+    return stored === attemptCount;
   }
 
   private async signAttempt(
@@ -551,7 +560,7 @@ export class OutboundEngine {
       error: null,
       updatedAt: now,
     });
-    await this.ctx.write(m, t);
+    await this.ctx.write(m, t, attempt.txHash);
     return { row: t, attempt };
   }
 

@@ -1,7 +1,8 @@
 // Queries of the outbound tables (house style 5): transactions, their legs and attempts, the
 // source addresses (lock row, EVM nonce) and the claims of legs on them. Every method takes the
 // EntityManager of the transaction it belongs to.
-import { EntityManager } from 'typeorm';
+import type { Pool, PoolClient } from 'pg';
+import { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, ValueTransformer } from 'typeorm';
 import {
   OutboundAttemptEntity,
   OutboundClaimEntity,
@@ -47,20 +48,55 @@ export interface LiveClaims {
 }
 
 export class OutboundRepository {
+  /**
+   * The transaction and its leg in one statement (house style: named columns, SqlService's
+   * pattern); the hot path of every step (docs/performance.md › Issue 23: sweeps › fourth pass).
+   */
   async get(m: EntityManager, id: string): Promise<OutboundTransfer | null> {
-    const t = await m.findOne(OutboundTransactionEntity, { where: { id } });
-    return t ? this.withLeg(m, t) : null;
+    const [t] = await this.withLegs(m, 't.id = $1', [id]);
+    return t ?? null;
   }
 
   /** The transaction, locked for this db transaction (FOR UPDATE): the claim every step makes before it writes. */
   async lock(m: EntityManager, id: string): Promise<OutboundTransfer | null> {
-    const t = await m.findOne(OutboundTransactionEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
-    return t ? this.withLeg(m, t) : null;
+    const [t] = await this.withLegs(m, 't.id = $1', [id], ' FOR UPDATE OF t');
+    return t ?? null;
   }
 
-  private async withLeg(m: EntityManager, t: OutboundTransactionEntity): Promise<OutboundTransfer> {
-    const leg = await m.findOneOrFail(OutboundLegEntity, { where: { transactionId: t.id, ordinal: 0 } });
-    return transferOf(t, leg);
+  /**
+   * The transaction locked as `lock` does, with how many attempts it has stored (read in the same
+   * statement): what a step checks before it decides (the row is still the one it read).
+   */
+  async lockCounting(m: EntityManager, id: string): Promise<{ row: OutboundTransfer; attempts: number } | null> {
+    const rows = await statement(
+      m,
+      'outbound_lock_counting',
+      `SELECT ${selectList(m, OutboundTransactionEntity, 't', 't__')}, ${selectList(m, OutboundLegEntity, 'l', 'l__')},
+              (SELECT count(*) FROM outbound_attempts a WHERE a.transaction_id = t.id)::int AS attempt_count
+         FROM outbound_transactions t LEFT JOIN outbound_legs l ON l.transaction_id = t.id AND l.ordinal = 0
+        WHERE t.id = $1 FOR UPDATE OF t`,
+      [id],
+    );
+    if (rows.length === 0) return null;
+    return { row: this.transferOfRow(m, rows[0]), attempts: rows[0].attempt_count as number };
+  }
+
+  private transferOfRow(m: EntityManager, row: ObjectLiteral): OutboundTransfer {
+    if (row.l__id === null) throw new Error(`outbound transaction ${String(row.t__id)} has no leg`);
+    return transferOf(hydrate(m, OutboundTransactionEntity, row, 't__'), hydrate(m, OutboundLegEntity, row, 'l__'));
+  }
+
+  /** Transactions matching `where` (on alias `t`) with their leg (ordinal 0), read in one statement. */
+  private async withLegs(m: EntityManager, where: string, values: unknown[], suffix = ''): Promise<OutboundTransfer[]> {
+    const rows = await statement(
+      m,
+      `outbound_with_legs:${where}${suffix}`,
+      `SELECT ${selectList(m, OutboundTransactionEntity, 't', 't__')}, ${selectList(m, OutboundLegEntity, 'l', 'l__')}
+         FROM outbound_transactions t LEFT JOIN outbound_legs l ON l.transaction_id = t.id AND l.ordinal = 0
+        WHERE ${where}${suffix}`,
+      values,
+    );
+    return rows.map((row) => this.transferOfRow(m, row));
   }
 
   /** The transfer carrying the live leg of a sweep or refund. */
@@ -74,18 +110,26 @@ export class OutboundRepository {
    * lock (docs/money-out.md › Claims). The caller holds the lock (`lockSource`).
    */
   async insertPlanned(m: EntityManager, t: OutboundTransfer): Promise<void> {
-    await m.insert(OutboundTransactionEntity, transactionColumns(t));
-    await m.insert(OutboundLegEntity, legColumns(t));
-    await m.insert(OutboundClaimEntity, {
-      legId: t.legId,
-      chain: t.chain,
-      network: t.network,
-      address: t.fromAddress,
-      token: t.tokenAddress,
-      amountAtomic: t.amountMode === 'all' ? null : t.amountAtomic,
-      createdAt: t.createdAt,
-      releasedAt: null,
-    });
+    // one statement (the foreign keys are checked at its end, when all three rows are there)
+    const values: unknown[] = [];
+    const tx = insertStatement(m, OutboundTransactionEntity, transactionColumns(t), values);
+    const leg = insertStatement(m, OutboundLegEntity, legColumns(t), values);
+    const claim = insertStatement(
+      m,
+      OutboundClaimEntity,
+      {
+        legId: t.legId,
+        chain: t.chain,
+        network: t.network,
+        address: t.fromAddress,
+        token: t.tokenAddress,
+        amountAtomic: t.amountMode === 'all' ? null : t.amountAtomic,
+        createdAt: t.createdAt,
+        releasedAt: null,
+      },
+      values,
+    );
+    await statement(m, 'outbound_insert_planned', `WITH tx AS (${tx}), leg AS (${leg}) ${claim}`, values);
   }
 
   /**
@@ -93,35 +137,54 @@ export class OutboundRepository {
    * transaction is final or given up: the chain balance reflects it, or nothing will move.
    */
   async save(m: EntityManager, t: OutboundTransfer): Promise<OutboundTransfer> {
-    const { id: _id, ...tx } = transactionColumns(t);
-    await m.update(OutboundTransactionEntity, { id: t.id }, tx);
+    // one statement: the transaction row, its leg and (once final) the release of its claim
+    const { text, values } = updateStatement(m, OutboundTransactionEntity, transactionColumns(t), 2);
     const leg = legColumns(t);
-    await m.update(OutboundLegEntity, { id: t.legId }, { amountAtomic: leg.amountAtomic, live: leg.live });
-    if (isFinalOutboundState(t.state)) {
-      await m
-        .createQueryBuilder()
-        .update(OutboundClaimEntity)
-        .set({ releasedAt: t.finishedAt ?? t.updatedAt })
-        .where('leg_id = :leg AND released_at IS NULL', { leg: t.legId })
-        .execute();
-    }
+    const final = isFinalOutboundState(t.state);
+    await statement(
+      m,
+      'outbound_save',
+      `WITH tx AS (${text} WHERE id = $1),
+            leg AS (UPDATE outbound_legs SET amount_atomic = $${values.length + 3}, live = $${values.length + 4} WHERE id = $2)
+       UPDATE outbound_claims SET released_at = $${values.length + 5}
+        WHERE $${values.length + 6}::boolean AND leg_id = $2 AND released_at IS NULL`,
+      [
+        t.id,
+        t.legId,
+        ...values,
+        leg.amountAtomic === null ? null : leg.amountAtomic.toString(),
+        leg.live,
+        t.finishedAt ?? t.updatedAt,
+        final,
+      ],
+    );
     return t;
   }
 
   async attempts(m: EntityManager, transferId: string): Promise<OutboundAttempt[]> {
-    const rows = await m.find(OutboundAttemptEntity, {
-      where: { transactionId: transferId },
-      order: { attempt: 'ASC' },
-    });
-    return rows.map(attemptOf);
+    const rows = await statement(
+      m,
+      'outbound_attempts',
+      `SELECT ${selectList(m, OutboundAttemptEntity)} FROM outbound_attempts WHERE transaction_id = $1 ORDER BY attempt`,
+      [transferId],
+    );
+    return rows.map((r) => attemptOf(hydrate(m, OutboundAttemptEntity, r)));
   }
 
-  countAttempts(m: EntityManager, transferId: string): Promise<number> {
-    return m.count(OutboundAttemptEntity, { where: { transactionId: transferId } });
+  async countAttempts(m: EntityManager, transferId: string): Promise<number> {
+    const [row] = await statement(
+      m,
+      'outbound_count_attempts',
+      'SELECT count(*)::int AS n FROM outbound_attempts WHERE transaction_id = $1',
+      [transferId],
+    );
+    return row.n as number;
   }
 
   async insertAttempt(m: EntityManager, a: OutboundAttempt): Promise<void> {
-    await m.insert(OutboundAttemptEntity, attemptColumns(a));
+    const values: unknown[] = [];
+    const text = insertStatement(m, OutboundAttemptEntity, attemptColumns(a), values);
+    await statement(m, 'outbound_insert_attempt', text, values);
   }
 
   async updateAttempt(
@@ -129,18 +192,18 @@ export class OutboundRepository {
     a: Pick<OutboundAttempt, 'transferId' | 'attempt'>,
     set: Partial<Pick<OutboundAttempt, 'broadcastAt' | 'broadcastBlock' | 'lastBroadcastAt' | 'lastError'>>,
   ): Promise<void> {
-    await m.update(OutboundAttemptEntity, { transactionId: a.transferId, attempt: a.attempt }, set);
+    const { text, values } = updateStatement(m, OutboundAttemptEntity, set, 2);
+    await statement(
+      m,
+      `outbound_update_attempt:${Object.keys(set).sort().join(',')}`,
+      `${text} WHERE transaction_id = $1 AND attempt = $2`,
+      [a.transferId, a.attempt, ...values],
+    );
   }
 
   /** The gas transactions that fund `parentId`, oldest first. */
   async topUps(m: EntityManager, parentId: string): Promise<OutboundTransfer[]> {
-    const rows = await m.find(OutboundTransactionEntity, {
-      where: { fundsTransactionId: parentId },
-      order: { createdAt: 'ASC' },
-    });
-    const out: OutboundTransfer[] = [];
-    for (const r of rows) out.push(await this.withLeg(m, r));
-    return out;
+    return this.withLegs(m, 't.funds_transaction_id = $1 ORDER BY t.created_at', [parentId]);
   }
 
   /**
@@ -153,12 +216,14 @@ export class OutboundRepository {
     chain: string,
     network: Network,
   ): Promise<{ topUps: OpenTransfer[]; others: OpenTransfer[] }> {
-    const rows: Array<{ id: string; sender: string; top_up: boolean }> = await m.query(
+    const rows = (await statement(
+      m,
+      'outbound_open_ids',
       `SELECT id, sender_address AS sender, funds_transaction_id IS NOT NULL AS top_up FROM outbound_transactions
        WHERE chain = $1 AND network = $2 AND state = ANY($3)
        ORDER BY (funds_transaction_id IS NULL), created_at, id`,
       [chain, network, OPEN_STATES],
-    );
+    )) as Array<{ id: string; sender: string; top_up: boolean }>;
     const open = (r: { id: string; sender: string }): OpenTransfer => ({ id: r.id, sender: r.sender });
     return {
       topUps: rows.filter((r) => r.top_up).map(open),
@@ -169,10 +234,12 @@ export class OutboundRepository {
   /** The hashes of every attempt of these transactions (their receipts are read in one batch). */
   async attemptHashes(m: EntityManager, transferIds: string[]): Promise<string[]> {
     if (transferIds.length === 0) return [];
-    const rows: Array<{ tx_hash: string }> = await m.query(
+    const rows = (await statement(
+      m,
+      'outbound_attempt_hashes',
       'SELECT tx_hash FROM outbound_attempts WHERE transaction_id = ANY($1::uuid[])',
       [transferIds],
-    );
+    )) as Array<{ tx_hash: string }>;
     return rows.map((r) => r.tx_hash);
   }
 
@@ -189,15 +256,16 @@ export class OutboundRepository {
   ): Promise<Commitments> {
     // Rows mined at or below `block` are left out in SQL: a busy sender (the gas tank) has one
     // row per top-up ever paid, and loading them all for every decision would cost O(n) each.
-    const rows: Array<{ fee: OutboundTransactionEntity['fee']; token: string | null; amount: string | null }> =
-      await m.query(
-        `SELECT t.fee, l.token, l.amount_atomic::text AS amount
+    const rows = (await statement(
+      m,
+      'outbound_commitments',
+      `SELECT t.fee, l.token, l.amount_atomic::text AS amount
            FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
           WHERE t.chain = $1 AND t.network = $2 AND t.sender_address = $3 AND t.id <> $4
             AND t.state = ANY($5) AND t.signed_at IS NOT NULL AND t.fence IS NOT NULL
             AND (t.block_number IS NULL OR t.block_number > $6)`,
-        [t.chain, t.network, t.fromAddress, t.id, SIGNED_STATES, block.toString()],
-      );
+      [t.chain, t.network, t.fromAddress, t.id, SIGNED_STATES, block.toString()],
+    )) as Array<{ fee: OutboundTransactionEntity['fee']; token: string | null; amount: string | null }>;
     const out = { native: 0n, token: 0n, count: 0 };
     for (const r of rows) {
       const fee = r.fee ? BigInt(r.fee.gasLimit) * (quoteOf(feeFields(r.fee))?.price ?? 0n) : 0n;
@@ -258,26 +326,39 @@ export class OutboundRepository {
    * lowered), then moved on by one.
    */
   async allocateNonce(m: EntityManager, key: SourceKey, pendingOnChain: bigint, now: Date): Promise<bigint> {
-    const row = await this.lockSource(m, key, now);
-    const stored = row.nextNonce ?? 0n;
-    const nonce = stored > pendingOnChain ? stored : pendingOnChain;
-    await m.update(OutboundSourceEntity, key, { nextNonce: nonce + 1n, updatedAt: now });
-    return nonce;
+    // one statement: the UPDATE locks the row until the transaction ends, as lockSource does
+    const allocate = async (): Promise<bigint | null> => {
+      const rows = await statement(
+        m,
+        'outbound_allocate_nonce',
+        `UPDATE outbound_sources SET next_nonce = GREATEST(COALESCE(next_nonce, 0), $4::bigint) + 1, updated_at = $5
+          WHERE chain = $1 AND network = $2 AND address = $3 RETURNING (next_nonce - 1)::text AS nonce`,
+        [key.chain, key.network, key.address, pendingOnChain.toString(), now],
+      );
+      const [row] = rows;
+      return row ? BigInt(row.nonce as string) : null;
+    };
+    const nonce = await allocate();
+    if (nonce !== null) return nonce;
+    await this.lockSource(m, key, now); // no source row yet: created, then allocated
+    return (await allocate()) as bigint;
   }
 
   /**
    * Locks the source row of an address (created if missing): planning a leg and its claim, and
-   * sign decisions, for one address run one at a time.
+   * sign decisions, for one address run one at a time. One statement: an existing row is locked
+   * by the no-op update of its conflict (as FOR UPDATE would), a new one by its insert.
    */
   async lockSource(m: EntityManager, key: SourceKey, now: Date): Promise<OutboundSourceEntity> {
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(OutboundSourceEntity)
-      .values({ ...key, nextNonce: null, updatedAt: now })
-      .orIgnore()
-      .execute();
-    return m.findOneOrFail(OutboundSourceEntity, { where: key, lock: { mode: 'pessimistic_write' } });
+    const rows = await statement(
+      m,
+      'outbound_lock_source',
+      `INSERT INTO outbound_sources (chain, network, address, next_nonce, updated_at) VALUES ($1, $2, $3, NULL, $4)
+       ON CONFLICT (chain, network, address) DO UPDATE SET updated_at = outbound_sources.updated_at
+       RETURNING ${selectList(m, OutboundSourceEntity)}`,
+      [key.chain, key.network, key.address, now],
+    );
+    return hydrate(m, OutboundSourceEntity, rows[0]);
   }
 
   /**
@@ -313,4 +394,112 @@ function feeFields(fee: NonNullable<OutboundTransactionEntity['fee']>) {
     gasPrice: fee.gasPrice === undefined ? null : BigInt(fee.gasPrice),
     maxFeePerGas: fee.maxFeePerGas === undefined ? null : BigInt(fee.maxFeePerGas),
   };
+}
+
+/**
+ * A named prepared statement (SqlService.rows' pattern: parsed and planned once per connection) on
+ * the connection of `m`'s transaction, or the pool's outside one; its rows.
+ */
+async function statement(m: EntityManager, name: string, text: string, values: unknown[]): Promise<ObjectLiteral[]> {
+  const client: Pool | PoolClient = m.queryRunner
+    ? ((await m.queryRunner.connect()) as PoolClient)
+    : (m.connection.driver as unknown as { master: Pool }).master;
+  const names = statementNames.get(text) ?? `${name.slice(0, 48)}#${statementNames.size}`;
+  statementNames.set(text, names);
+  return (await client.query<ObjectLiteral>({ name: names, text, values })).rows;
+}
+/** text → its statement name: one name per distinct text (a name is prepared once per connection with one text). */
+const statementNames = new Map<string, string>();
+
+/**
+ * `INSERT INTO <table> ("col", …) VALUES ($n, …)` of every column of `row`, as TypeORM's insert
+ * would write them (transformers applied, json serialised); its values are appended to `values`.
+ */
+function insertStatement<T extends ObjectLiteral>(
+  m: EntityManager,
+  entity: EntityTarget<T>,
+  row: Partial<T>,
+  values: unknown[],
+): string {
+  const metadata = metadataOf(m, entity);
+  const columns: string[] = [];
+  const params: string[] = [];
+  for (const column of metadata.columns) {
+    if (!(column.propertyName in row)) continue;
+    const value = persisted(column, (row as ObjectLiteral)[column.propertyName]);
+    if (value === undefined) continue;
+    values.push(value);
+    columns.push(`"${column.databaseName}"`);
+    params.push(`$${values.length}`);
+  }
+  return `INSERT INTO ${metadata.tablePath} (${columns.join(', ')}) VALUES (${params.join(', ')})`;
+}
+
+/** A property's value as a statement parameter: the column's transformer applied, json serialised. */
+function persisted(column: EntityMetadata['columns'][number], value: unknown): unknown {
+  if (value === undefined) return undefined;
+  const transformer = column.transformer as ValueTransformer | undefined;
+  let out = transformer ? transformer.to(value) : value;
+  if (out !== null && out !== undefined && (column.type === 'jsonb' || column.type === 'json'))
+    out = JSON.stringify(out);
+  return out;
+}
+
+const metadataOf = (m: EntityManager, entity: EntityTarget<ObjectLiteral>): EntityMetadata =>
+  m.connection.getMetadata(entity);
+
+const selectLists = new WeakMap<EntityMetadata, Map<string, string>>();
+
+/** The entity's selectable columns, named (SqlService.columns): `alias."col" AS "<as>col"`. */
+function selectList(m: EntityManager, entity: EntityTarget<ObjectLiteral>, alias?: string, as?: string): string {
+  const metadata = metadataOf(m, entity);
+  const lists = selectLists.get(metadata) ?? new Map<string, string>();
+  selectLists.set(metadata, lists);
+  const key = `${alias ?? ''}/${as ?? ''}`;
+  let list = lists.get(key);
+  if (list === undefined) {
+    const prefix = alias ? `${alias}.` : '';
+    list = metadata.columns
+      .filter((c) => c.isSelect)
+      .map((c) => `${prefix}"${c.databaseName}"${as ? ` AS "${as}${c.databaseName}"` : ''}`)
+      .join(', ');
+    lists.set(key, list);
+  }
+  return list;
+}
+
+/** A raw row as the entity TypeORM would have loaded, transformers applied (SqlService.hydrate). */
+function hydrate<T extends ObjectLiteral>(m: EntityManager, entity: EntityTarget<T>, row: ObjectLiteral, as = ''): T {
+  const out: ObjectLiteral = {};
+  for (const column of metadataOf(m, entity).columns) {
+    const value: unknown = row[`${as}${column.databaseName}`];
+    if (value === undefined) continue;
+    const transformer = column.transformer as ValueTransformer | undefined;
+    out[column.propertyName] = transformer && value !== null ? transformer.from(value) : value;
+  }
+  return out as T;
+}
+
+/**
+ * `UPDATE <table> SET "col" = $n, …` of every column of `set` but the primary key, as TypeORM's
+ * update would write them (transformers applied, json serialised); parameters numbered after the
+ * caller's own first `offset`.
+ */
+function updateStatement<T extends ObjectLiteral>(
+  m: EntityManager,
+  entity: EntityTarget<T>,
+  set: Partial<T>,
+  offset: number,
+): { text: string; values: unknown[] } {
+  const metadata = metadataOf(m, entity);
+  const assignments: string[] = [];
+  const values: unknown[] = [];
+  for (const column of metadata.columns) {
+    if (column.isPrimary || !(column.propertyName in set)) continue;
+    const value = persisted(column, (set as ObjectLiteral)[column.propertyName]);
+    if (value === undefined) continue;
+    values.push(value);
+    assignments.push(`"${column.databaseName}" = $${offset + values.length}`);
+  }
+  return { text: `UPDATE ${metadata.tablePath} SET ${assignments.join(', ')}`, values };
 }

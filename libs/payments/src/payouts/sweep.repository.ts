@@ -1,7 +1,7 @@
 // Queries of sweeps (house style 5): the API's reads and walk, and the payout runs' work lists and
 // writes. Writes take the caller's transaction.
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { PaymentEntity, SweepEntity } from '@svc/db';
 import { Network, OPEN_PAYOUT_STATES, sweepChangeIsVisible } from '@svc/domain';
 import { appendEvents } from '../events/outbox';
@@ -121,13 +121,36 @@ export class SweepRepository {
       .getMany();
   }
 
-  /** Open sweeps of a rail with a transfer on its way, oldest first: what a run follows. */
-  inFlight(rail: Rail, limit: number): Promise<SweepEntity[]> {
-    return this.db.manager.find(SweepEntity, {
-      where: { chain: rail.chain, network: rail.network as Network, payoutState: In(OPEN), transferId: Not(IsNull()) },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      take: limit,
-    });
+  /**
+   * Open sweeps of a rail with a transfer on its way that a run may have to give up, oldest first
+   * (PayoutPlanner.giveUpIfStale reads each again and decides): their transfer was cancelled, or
+   * it is planned and unsigned while the sweep's settlement address is not active or a refund of
+   * the payment may still draw on the deposit (the conditions of SourceClaims.depositDraw's
+   * `refundInFlight`). One statement per run instead of reading every in-flight transfer each run
+   * (docs/performance.md › Issue 23: sweeps › fourth pass).
+   */
+  inFlightToRecheck(rail: Rail, limit: number): Promise<SweepEntity[]> {
+    return this.db.manager
+      .createQueryBuilder(SweepEntity, 's')
+      .innerJoin('outbound_transactions', 't', 't.id = s.transfer_id')
+      .where('s.chain = :chain AND s.network = :network', { chain: rail.chain, network: rail.network })
+      .andWhere('s.payout_state IN (:...open)', { open: OPEN })
+      .andWhere(
+        `(t.state = 'cancelled' OR (t.state = 'planned' AND t.signed_at IS NULL AND (
+           NOT EXISTS (SELECT 1 FROM settlement_addresses a
+                        WHERE a.id = s.settlement_address_id AND a.workspace_id = s.workspace_id AND a.status = 'active')
+           OR EXISTS (SELECT 1 FROM refunds r
+                       WHERE r.payment_id = s.payment_id AND r.transfer_id IS NULL AND r.status IN ('pending', 'awaiting_funds'))
+           OR EXISTS (SELECT 1 FROM payments p
+                        JOIN outbound_claims c ON c.chain = p.chain AND c.network = p.network AND c.address = p.payment_address
+                        JOIN outbound_legs l ON l.id = c.leg_id
+                        JOIN refunds r ON r.id = l.purpose_id AND r.payment_id = p.id
+                       WHERE p.id = s.payment_id AND l.purpose = 'refund' AND c.released_at IS NULL))))`,
+      )
+      .orderBy('s.created_at', 'ASC')
+      .addOrderBy('s.id', 'ASC')
+      .limit(limit)
+      .getMany();
   }
 
   /** The sweeps were decided now (database time; not `updatedAt`, which only visible changes move). */
