@@ -81,6 +81,7 @@ export class SuiAccounts {
   #seed: Uint8Array | null = null;
   readonly #accounts = new Map<SuiAccount, Ed25519Node>();
   readonly #addresses = new Map<string, string>();
+  readonly #keypairs = new Map<string, Keypair>();
 
   constructor(mnemonic: string) {
     this.#mnemonic = mnemonic;
@@ -97,7 +98,16 @@ export class SuiAccounts {
   }
 
   keypair(account: SuiAccount, index: number | bigint): Keypair {
-    return new SuiEd25519Key(ed25519Child(this.#account(account), suiIndex(index)).key);
+    if (account === 'deposit') return new SuiEd25519Key(ed25519Child(this.#account(account), suiIndex(index)).key);
+    // the gas tank signs every sponsored transaction, a refund wallet every refund of its
+    // workspace: their keys are kept (a deposit key signs its one sweep or refund and is dropped)
+    const key = `${account}/${suiIndex(index)}`;
+    let keypair = this.#keypairs.get(key);
+    if (!keypair) {
+      keypair = new SuiEd25519Key(ed25519Child(this.#account(account), suiIndex(index)).key);
+      this.#keypairs.set(key, keypair);
+    }
+    return keypair;
   }
 
   /** m/44'/784'/a'/0' of SUI_ACCOUNT_PATHS (the paths' last step is the index, hardened). */
