@@ -535,6 +535,10 @@ async function sui() {
     const tankBefore = chain.balanceOf(tank, SUI);
     say('sui: starting the signer and the payout process');
     counts.clear();
+    const commitsBefore = Number(
+      (await db.client.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`)).rows[0]
+        .xact_commit,
+    );
     const startedAt = performance.now();
     const benchCpuBefore = process.cpuUsage();
     process3 = startPayouts(db, chainsFile, mnemonic);
@@ -543,6 +547,10 @@ async function sui() {
       process3.died,
     ]);
     const benchCpu = process.cpuUsage(benchCpuBefore);
+    const commits = Number(
+      (await db.client.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`)).rows[0]
+        .xact_commit,
+    );
     const cpu = {
       signer: cpuSeconds(process3.pids.signer),
       payouts: cpuSeconds(process3.pids.payouts),
@@ -576,6 +584,11 @@ async function sui() {
     const working = (doneAt - firstRowAt) / 1000;
     const rate = SUI_PAYMENTS / seconds;
     const extraAttempts = rows.reduce((a, r) => a + r.attempts - 1, 0);
+    const planned = (
+      await db.client.query(
+        `SELECT extract(epoch FROM max(created_at) - min(created_at)) AS seconds FROM sweeps WHERE chain = 'sui'`,
+      )
+    ).rows[0].seconds;
     const roundTrips = counts.get(ROUND_TRIPS) ?? 0;
     counts.delete(ROUND_TRIPS);
     const calls = [...counts.values()].reduce((a, b) => a + b, 0);
@@ -593,7 +606,9 @@ async function sui() {
       `| gas units per sponsored sweep (computation; budget ${fmt(rows[0].gas_limit)} units × ${fmt(rows[0].gas_price)} MIST) | ${fmt(median(units))} (${range(units)}) | |`,
       `| SUI the gas tank paid per sponsored sweep (computation + storage − rebate) | ${fmt(median(paid))} MIST (median; ${range(paid)}); storage net ${fmt(median(storage))} MIST | |`,
       `| sweeps per second, ${fmt(SUI_PAYMENTS)} paid payments waiting, ${SUI_GAS_COINS} tank gas coins | ${rate.toFixed(1)} (all ${fmt(SUI_PAYMENTS)} completed ${seconds.toFixed(1)} s after the process started; ${(SUI_PAYMENTS / working).toFixed(1)}/s from the first sweep row) | ≥ ${GOAL_SWEEPS_PER_SECOND}/s (issue 23): ${rate >= GOAL_SWEEPS_PER_SECOND ? 'met' : 'NOT met'} |`,
+      `| sweep rows planned | ${fmt(SUI_PAYMENTS)} in ${Number(planned).toFixed(1)} s | |`,
       `| attempts signed beyond one per sweep (expired fences, re-signed) | ${fmt(extraAttempts)} | |`,
+      `| PostgreSQL transactions committed per sweep (both processes, and the bench's polling) | ${((commits - commitsBefore) / SUI_PAYMENTS).toFixed(1)} | |`,
       `| GraphQL requests per sweep (signer and payout process), by operation | ${(calls / SUI_PAYMENTS).toFixed(1)}: ${byOperation} | |`,
       `| CPU per sweep (from the start to the last completion) | signer ${perSweepMs(cpu.signer)}, payout process ${perSweepMs(cpu.payouts)}, devnet (the bench process) ${perSweepMs(cpu.devnet)}, PostgreSQL backends of the run's connections ${perSweepMs(cpu.postgres)} | |`,
       '',
