@@ -13,8 +13,11 @@
 //   (3) sui: BENCH_SUI_PAYMENTS paid USDC-on-Sui payments (default 1,000) waiting on the Sui devnet
 //       (libs/devnet/src/sui, executing the signed transactions, a checkpoint every
 //       BENCH_SUI_CHECKPOINT_MS, default 250): gas units and MIST the Sui gas tank paid per
-//       sponsored sweep (read from each transaction's effects), sweeps per second; the tank holds
-//       BENCH_SUI_GAS_COINS gas coins (default 20), the pool the payout process picks from.
+//       sponsored sweep (read from each transaction's effects), sweeps per second, GraphQL
+//       requests per sweep by operation (a counting proxy in front of the devnet), CPU per sweep of
+//       the signer, the payout process, the bench process (the devnet and the proxy) and the run's
+//       PostgreSQL backends, and PostgreSQL transactions per sweep; the tank holds
+//       BENCH_SUI_GAS_COINS gas coins (default 20), the pool the signer picks from.
 // Payments are inserted paid (as the listener leaves them); their money is sent on chain first
 // (Sui: minted to each deposit address by the devnet, a coin and a checkpoint each).
 // BENCH_PAYMENTS, BENCH_NATIVE, BENCH_PAYOUT_INTERVAL_MS, BENCH_PAYOUTS_NODE_ARGS (e.g.
