@@ -237,8 +237,8 @@ export class SuiOutboundRail implements OutboundRail {
       this.tankCoins(), // the tank's listing, read once a run (the coins are picked under the lock below)
     ]);
     const budget = this.gasUnits * price;
-    for (;;) {
-      await this.gasCoinTurn(budget);
+    for (let busy = false; ; busy = true) {
+      await this.gasCoinTurn(budget, busy);
       // the gas coin the transaction picked (marked paying): released unless an attempt now pays with it
       const picked: { coin: string | null } = { coin: null };
       const release = () => picked.coin !== null && this.releaseGasCoin(picked.coin, read.id);
@@ -597,10 +597,13 @@ export class SuiOutboundRail implements OutboundRail {
    * (its effects give the coin's next version within a round trip); returns at once otherwise, and
    * when the tank has no such coin at all (the sign step then waits `gas_tank_low`).
    */
-  private async gasCoinTurn(budget: bigint): Promise<void> {
-    for (;;) {
+  private async gasCoinTurn(budget: bigint, busy: boolean): Promise<void> {
+    // `busy`: the last try found no coin free but some paying (the others reserved by attempts of
+    // other processes): wait for one of this process's to come back rather than try again at once
+    for (let afterBusy = busy; ; afterBusy = false) {
       const usable = this.tankView().filter((c) => c.balance >= budget);
-      if (usable.length === 0 || usable.some((c) => !this.paying.has(normalizeSuiAddress(c.objectId)))) return;
+      const paying = usable.filter((c) => this.paying.has(normalizeSuiAddress(c.objectId))).length;
+      if (afterBusy ? paying === 0 : usable.length === 0 || paying < usable.length) return;
       await new Promise<void>((resolve) => this.coinWaiters.push(resolve));
     }
   }
