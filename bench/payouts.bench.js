@@ -13,8 +13,11 @@
 //   (3) sui: BENCH_SUI_PAYMENTS paid USDC-on-Sui payments (default 1,000) waiting on the Sui devnet
 //       (libs/devnet/src/sui, executing the signed transactions, a checkpoint every
 //       BENCH_SUI_CHECKPOINT_MS, default 250): gas units and MIST the Sui gas tank paid per
-//       sponsored sweep (read from each transaction's effects), sweeps per second; the tank holds
-//       BENCH_SUI_GAS_COINS gas coins (default 20), the pool the payout process picks from.
+//       sponsored sweep (read from each transaction's effects), sweeps per second, GraphQL
+//       requests per sweep by operation (a counting proxy in front of the devnet), CPU per sweep of
+//       the signer, the payout process, the bench process (the devnet and the proxy) and the run's
+//       PostgreSQL backends, and PostgreSQL transactions per sweep; the tank holds
+//       BENCH_SUI_GAS_COINS gas coins (default 20), the pool the signer picks from.
 // Payments are inserted paid (as the listener leaves them); their money is sent on chain first
 // (Sui: minted to each deposit address by the devnet, a coin and a checkpoint each).
 // BENCH_PAYMENTS, BENCH_NATIVE, BENCH_PAYOUT_INTERVAL_MS, BENCH_PAYOUTS_NODE_ARGS (e.g.
@@ -127,6 +130,8 @@ async function insertPaid(db, deriver, { from, count, token, tokenAddress, amoun
  * ROUND_TRIPS, so the bench can say where a sweep's time goes. Returns its URL.
  */
 const ROUND_TRIPS = Symbol('round trips');
+const graphqlOperation = (query) =>
+  (/^\s*(?:query|mutation)\s+(\w+)/.exec(String(query ?? '')) ?? [])[1] ?? 'anonymous GraphQL';
 async function countingProxy(target, counts) {
   const server = http.createServer((req, res) => {
     counts.set(ROUND_TRIPS, (counts.get(ROUND_TRIPS) ?? 0) + 1);
@@ -136,8 +141,11 @@ async function countingProxy(target, counts) {
       const body = Buffer.concat(chunks);
       try {
         const parsed = JSON.parse(body.toString('utf8'));
-        for (const call of Array.isArray(parsed) ? parsed : [parsed])
-          counts.set(call.method, (counts.get(call.method) ?? 0) + 1);
+        for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
+          // JSON-RPC: the method; GraphQL (Sui): the operation's name, from the document when not given
+          const name = call.method ?? call.operationName ?? graphqlOperation(call.query);
+          counts.set(name, (counts.get(name) ?? 0) + 1);
+        }
       } catch {
         // not JSON: forwarded as it is
       }
@@ -187,6 +195,7 @@ function startApp(app, env) {
   });
   died.catch(() => undefined);
   return {
+    pid: child.pid,
     died,
     pid: child.pid,
     /** its `pg` statements so far, by text: [count, ms] (count-queries.js writes them on SIGUSR2) */
@@ -288,6 +297,7 @@ function startPayouts(db, chainsFile, mnemonic) {
   const died = Promise.race([signer.died, payouts.died]);
   died.catch(() => undefined);
   return {
+    pids: { signer: signer.pid, payouts: payouts.pid },
     died,
     signer,
     payouts,
@@ -324,6 +334,26 @@ const range = (values) => {
   const s = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return `${fmt(s[0])}–${fmt(s[s.length - 1])}`;
 };
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); null elsewhere or once it exited. */
+const TICKS = 100; // USER_HZ, 100 on Linux
+function cpuSeconds(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds of the PostgreSQL backends connected to the bench's database now (what its pools' connections used). */
+async function backendCpuSeconds(db) {
+  const { rows } = await db.client.query(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+  );
+  return rows.reduce((s, r) => s + (cpuSeconds(r.pid) ?? 0), 0);
+}
 
 async function evm() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-payouts-'));
@@ -576,8 +606,11 @@ async function sui() {
   const deriver = new DepositAddressDeriver(mnemonic);
   const tank = new SuiKeyring(mnemonic).gasTankAddress;
   const settlement = randomSuiAddress();
+  // the signer's and the payout process's GraphQL requests counted by operation at a proxy
+  const counts = new Map();
+  const proxy = await countingProxy(devSui.server.url, counts);
   const chainsFile = path.join(dir, 'chains.json');
-  writeChainsFile(chainsFile, [devSui.entry]);
+  writeChainsFile(chainsFile, [{ ...devSui.entry, rpcUrls: [proxy.url] }]);
   const USDC_ATOMIC = 10_000_000n; // 10 USDC, 6 decimals
   let process3 = null;
   try {
@@ -619,12 +652,29 @@ async function sui() {
     await db.client.query('ANALYZE payments');
     const tankBefore = chain.balanceOf(tank, SUI);
     say('sui: starting the signer and the payout process');
+    counts.clear();
+    const commitsBefore = Number(
+      (await db.client.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`)).rows[0]
+        .xact_commit,
+    );
     const startedAt = performance.now();
+    const benchCpuBefore = process.cpuUsage();
     process3 = startPayouts(db, chainsFile, mnemonic);
     const { doneAt, firstRowAt } = await Promise.race([
       until(db, 'USDC', SUI_PAYMENTS, 30 * 60_000, 'sui'),
       process3.died,
     ]);
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    const commits = Number(
+      (await db.client.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`)).rows[0]
+        .xact_commit,
+    );
+    const cpu = {
+      signer: cpuSeconds(process3.pids.signer),
+      payouts: cpuSeconds(process3.pids.payouts),
+      postgres: await backendCpuSeconds(db),
+      devnet: (benchCpu.user + benchCpu.system) / 1e6,
+    };
     await process3.stop();
     process3 = null;
     const rows = (
@@ -652,6 +702,19 @@ async function sui() {
     const working = (doneAt - firstRowAt) / 1000;
     const rate = SUI_PAYMENTS / seconds;
     const extraAttempts = rows.reduce((a, r) => a + r.attempts - 1, 0);
+    const planned = (
+      await db.client.query(
+        `SELECT extract(epoch FROM max(created_at) - min(created_at)) AS seconds FROM sweeps WHERE chain = 'sui'`,
+      )
+    ).rows[0].seconds;
+    const roundTrips = counts.get(ROUND_TRIPS) ?? 0;
+    counts.delete(ROUND_TRIPS);
+    const calls = [...counts.values()].reduce((a, b) => a + b, 0);
+    const byOperation = [...counts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([op, n]) => `${op} ${(n / SUI_PAYMENTS).toFixed(1)}`)
+      .join(', ');
+    const perSweepMs = (s) => (s === null ? 'n/a' : `${((s * 1000) / SUI_PAYMENTS).toFixed(1)} ms`);
     const lines = [
       '',
       `payouts on the Sui devnet (libs/devnet/src/sui, executing signed transactions, a checkpoint every ${SUI_CHECKPOINT_MS} ms, 1 confirmation), USDC 6 decimals, ${os.cpus().length} cores, load ${loadBefore.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`,
@@ -661,7 +724,11 @@ async function sui() {
       `| gas units per sponsored sweep (computation; budget ${fmt(rows[0].gas_limit)} units × ${fmt(rows[0].gas_price)} MIST) | ${fmt(median(units))} (${range(units)}) | |`,
       `| SUI the gas tank paid per sponsored sweep (computation + storage − rebate) | ${fmt(median(paid))} MIST (median; ${range(paid)}); storage net ${fmt(median(storage))} MIST | |`,
       `| sweeps per second, ${fmt(SUI_PAYMENTS)} paid payments waiting, ${SUI_GAS_COINS} tank gas coins | ${rate.toFixed(1)} (all ${fmt(SUI_PAYMENTS)} completed ${seconds.toFixed(1)} s after the process started; ${(SUI_PAYMENTS / working).toFixed(1)}/s from the first sweep row) | ≥ ${GOAL_SWEEPS_PER_SECOND}/s (issue 23): ${rate >= GOAL_SWEEPS_PER_SECOND ? 'met' : 'NOT met'} |`,
+      `| sweep rows planned | ${fmt(SUI_PAYMENTS)} in ${Number(planned).toFixed(1)} s | |`,
       `| attempts signed beyond one per sweep (expired fences, re-signed) | ${fmt(extraAttempts)} | |`,
+      `| PostgreSQL transactions committed per sweep (both processes, and the bench's polling) | ${((commits - commitsBefore) / SUI_PAYMENTS).toFixed(1)} | |`,
+      `| GraphQL requests per sweep (signer and payout process), by operation | ${(calls / SUI_PAYMENTS).toFixed(1)}: ${byOperation} | |`,
+      `| CPU per sweep (from the start to the last completion) | signer ${perSweepMs(cpu.signer)}, payout process ${perSweepMs(cpu.payouts)}, devnet (the bench process) ${perSweepMs(cpu.devnet)}, PostgreSQL backends of the run's connections ${perSweepMs(cpu.postgres)} | |`,
       '',
       `settlement address received ${fmt(received / 1_000_000n)} USDC (expected ${fmt(SUI_PAYMENTS * 10)}); deposit addresses holding USDC: ${leftUsdc}, holding SUI: ${leftSui}; the tank spent ${fmt(tankSpent)} MIST, the rows record ${fmt(recorded)} MIST (${tankSpent === recorded ? 'equal' : 'DIFFERENT'})`,
       '',
@@ -669,6 +736,7 @@ async function sui() {
     process.stdout.write(lines.join('\n'));
   } finally {
     if (process3) await process3.stop();
+    await proxy.close();
     await db.close();
     await devSui.stop();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -126,3 +126,26 @@ test('two payout processes running at once pay once', async () => {
   }
   expect(h.balance(settlement, DEV_SUI_USDC) - before).toBe(USDC(9));
 });
+
+test("one gas coin pays for every sweep of a run: each is signed with the coin as the last one's effects left it", async () => {
+  const tank = h.keyring.gasTankAddress;
+  expect(h.sui.server.chain.coinsOf(tank, SUI)).toHaveLength(1); // the harness funds the tank with one coin
+  const payments = [];
+  for (let i = 0; i < 4; i++) {
+    payments.push(await h.paidPayment({ token: 'USDC', amount: '2', currency: 'USDC' }, USDC(2)));
+  }
+  await h.plan();
+  const from = h.sui.server.requests.length;
+  await h.runPayouts(); // one payout run (nothing new to plan) and one signing run
+  for (const p of payments) {
+    expect((await h.sweepsOf(p.id)).map((s) => s.payoutState)).toEqual(['completed']);
+    // never signed on a version the coin had left: no attempt refused, none signed again
+    expect((await transfersOf(p.id)).map((t: Row) => t.attempts)).toEqual([1]);
+  }
+  // the tank's coins are listed once a run (the payout run's check and the signing run), not per sweep:
+  // the versions the signing run paid with after the first came from the effects
+  const listings = h.sui.server.requests
+    .slice(from)
+    .filter((r) => r.query.includes('query getCoins') && r.variables.owner === tank);
+  expect(listings.length).toBeLessThanOrEqual(2);
+});

@@ -5,7 +5,10 @@
 //   refund_wallet  m/44'/784'/2'/0'/i'  one per workspace, the same i as its EVM refund wallet
 // The one definition: the signer's keyring, the API's refund-wallet listing and the devnet's
 // funding (libs/devnet) all derive through here.
-import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { Keypair, mnemonicToSeed, type SignatureScheme } from '@mysten/sui/cryptography';
+import { Ed25519Keypair, Ed25519PublicKey } from '@mysten/sui/keypairs/ed25519';
+import { ed25519Child, ed25519Path, type Ed25519Node } from './derivation';
 
 export const SUI_ACCOUNT_PATHS = {
   deposit: (i: number) => `m/44'/784'/0'/0'/${i}'`,
@@ -31,10 +34,54 @@ export function suiAccountKeypair(mnemonic: string, account: SuiAccount, index: 
   return Ed25519Keypair.deriveKeypair(phrase, SUI_ACCOUNT_PATHS[account](suiIndex(index)));
 }
 
-/** The Sui accounts of one seed, with the addresses cached (a derivation costs about a millisecond). */
+/**
+ * An ed25519 Sui key whose public key and signatures come from node:crypto (OpenSSL) instead of
+ * pure-JS ed25519: the same key, address and signatures (ed25519 signing is deterministic, RFC
+ * 8032) as `Ed25519Keypair` of the same secret, at a fraction of the CPU (docs/performance.md ›
+ * Sui). The secret key is not handed out again.
+ */
+export class SuiEd25519Key extends Keypair {
+  readonly #key: KeyObject;
+  readonly #publicKey: Ed25519PublicKey;
+
+  constructor(secretKey: Uint8Array) {
+    super();
+    if (secretKey.length !== 32) throw new Error('an ed25519 secret key is 32 bytes');
+    // a JWK private key with `d` alone: Node derives the public key (as derivation.ts › ed25519PublicKey)
+    const d = Buffer.from(secretKey).toString('base64url');
+    this.#key = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d, x: '' }, format: 'jwk' });
+    this.#publicKey = new Ed25519PublicKey(Buffer.from(this.#key.export({ format: 'jwk' }).x as string, 'base64url'));
+  }
+
+  getKeyScheme(): SignatureScheme {
+    return 'ED25519';
+  }
+
+  getPublicKey(): Ed25519PublicKey {
+    return this.#publicKey;
+  }
+
+  getSecretKey(): string {
+    throw new Error('the secret key of a signer key is not exported');
+  }
+
+  async sign(data: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+    const signature = sign(null, data, this.#key);
+    return new Uint8Array(signature.buffer.slice(signature.byteOffset, signature.byteOffset + signature.byteLength));
+  }
+}
+
+/**
+ * The Sui accounts of one seed, with the addresses cached. The BIP-39 seed is computed once (its
+ * 2,048 PBKDF2 rounds in pure JS cost tens of milliseconds: they used to run for every signature),
+ * the account nodes (m/44'/784'/a'/0') are kept, and a key costs one HMAC and one node:crypto key.
+ */
 export class SuiAccounts {
   readonly #mnemonic: string;
+  #seed: Uint8Array | null = null;
+  readonly #accounts = new Map<SuiAccount, Ed25519Node>();
   readonly #addresses = new Map<string, string>();
+  readonly #keypairs = new Map<string, Keypair>();
 
   constructor(mnemonic: string) {
     this.#mnemonic = mnemonic;
@@ -44,13 +91,36 @@ export class SuiAccounts {
     const key = `${account}/${suiIndex(index)}`;
     let address = this.#addresses.get(key);
     if (address === undefined) {
-      address = suiAccountKeypair(this.#mnemonic, account, index).toSuiAddress();
+      address = this.keypair(account, index).toSuiAddress();
       this.#addresses.set(key, address);
     }
     return address;
   }
 
-  keypair(account: SuiAccount, index: number | bigint): Ed25519Keypair {
-    return suiAccountKeypair(this.#mnemonic, account, index);
+  keypair(account: SuiAccount, index: number | bigint): Keypair {
+    if (account === 'deposit') return new SuiEd25519Key(ed25519Child(this.#account(account), suiIndex(index)).key);
+    // the gas tank signs every sponsored transaction, a refund wallet every refund of its
+    // workspace: their keys are kept (a deposit key signs its one sweep or refund and is dropped)
+    const key = `${account}/${suiIndex(index)}`;
+    let keypair = this.#keypairs.get(key);
+    if (!keypair) {
+      keypair = new SuiEd25519Key(ed25519Child(this.#account(account), suiIndex(index)).key);
+      this.#keypairs.set(key, keypair);
+    }
+    return keypair;
+  }
+
+  /** m/44'/784'/a'/0' of SUI_ACCOUNT_PATHS (the paths' last step is the index, hardened). */
+  #account(account: SuiAccount): Ed25519Node {
+    let node = this.#accounts.get(account);
+    if (!node) {
+      const steps = SUI_ACCOUNT_PATHS[account](0).split('/').slice(1, -1);
+      const indexes = steps.map((s) => Number(s.replace("'", '')));
+      // the phrase as suiAccountKeypair (Ed25519Keypair.deriveKeypair) reads it: the same BIP-39 seed
+      this.#seed ??= mnemonicToSeed(this.#mnemonic.trim().split(/\s+/).join(' '));
+      node = ed25519Path(this.#seed, indexes);
+      this.#accounts.set(account, node);
+    }
+    return node;
   }
 }

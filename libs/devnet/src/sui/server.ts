@@ -43,6 +43,8 @@ const schema = (): GraphQLSchema => (schemaCache ??= loadSchema());
 
 // The service's ServiceConfig defaults: page size 20 unless asked, 50 at most.
 export const DEFAULT_PAGE_SIZE = 20;
+/** Valid documents kept parsed (the service's clients send a handful of texts; emptied when full). */
+const DOCUMENT_CACHE_SIZE = 500;
 export const MAX_PAGE_SIZE = 50;
 
 const badUserInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
@@ -178,6 +180,12 @@ class Resolvers {
         const tx = this.visibleTransaction(args.digest, scope);
         return tx ? this.effects(tx, scope) : null;
       },
+      // null for a digest the service does not show (unknown, or past the watermark), as the real one
+      multiGetTransactionEffects: (args: { keys: string[] }) =>
+        args.keys.map((digest) => {
+          const tx = this.visibleTransaction(digest, scope);
+          return tx ? this.effects(tx, scope) : null;
+        }),
       transactions: (args: PageArgs & { filter?: TransactionFilter | null }) =>
         this.transactions(this.chain.allTransactions(), args, scope),
       // What Transaction.build needs when resolving offline: the reference gas price, the
@@ -450,6 +458,7 @@ export class SuiGraphQLServer {
   private fault: DevnetFault | null = null;
   private lag = 0;
   private readonly resolvers: Resolvers;
+  private readonly documents = new Map<string, DocumentNode>();
 
   constructor(readonly chain: SuiChain) {
     this.resolvers = new Resolvers(chain);
@@ -548,24 +557,30 @@ export class SuiGraphQLServer {
     const variables = (body.variables ?? {}) as Record<string, unknown>;
     const operationName = typeof body.operationName === 'string' ? body.operationName : null;
     this.requests.push({ operationName, query: body.query, variables, contentType });
-    let document: DocumentNode;
-    try {
-      document = parse(body.query);
-    } catch (e) {
-      const err = e as GraphQLError;
-      return {
-        errors: [{ message: err.message, locations: err.locations, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }],
-      };
-    }
-    const invalid = validate(schema(), document);
-    if (invalid.length) {
-      return {
-        errors: invalid.map((e) => ({
-          message: e.message,
-          locations: e.locations,
-          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
-        })),
-      };
+    // a document parsed and validated once answers every request with the same text (the schema
+    // is fixed): what a GraphQL service's document cache does; a refused document is checked again
+    let document = this.documents.get(body.query);
+    if (!document) {
+      try {
+        document = parse(body.query);
+      } catch (e) {
+        const err = e as GraphQLError;
+        return {
+          errors: [{ message: err.message, locations: err.locations, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }],
+        };
+      }
+      const invalid = validate(schema(), document);
+      if (invalid.length) {
+        return {
+          errors: invalid.map((e) => ({
+            message: e.message,
+            locations: e.locations,
+            extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+          })),
+        };
+      }
+      if (this.documents.size >= DOCUMENT_CACHE_SIZE) this.documents.clear();
+      this.documents.set(body.query, document);
     }
     const viewedAt = Math.max(this.chain.latest.sequenceNumber - this.lag, 0);
     const root = this.resolvers.query({ viewedAt });

@@ -15,7 +15,7 @@
  * - Query.chainIdentifier — first 4 bytes of the genesis checkpoint digest, hex ("35834a8a" = mainnet)
  * - Query.checkpoint(sequenceNumber) — the latest when left out; null past the watermark
  * - Query.checkpoints(first, after, last, before, filter {afterCheckpoint, atCheckpoint, beforeCheckpoint})
- * - Query.transaction(digest), Query.transactionEffects(digest)
+ * - Query.transaction(digest), Query.transactionEffects(digest), Query.multiGetTransactionEffects(keys)
  * - Query.transactions(first, after, last, before, filter {afterCheckpoint, atCheckpoint,
  *   beforeCheckpoint, sentAddress, affectedAddress}) and Checkpoint.transactions(...)
  * - Query.epoch {epochId, referenceGasPrice}; Query.address(address) {balance(coinType),

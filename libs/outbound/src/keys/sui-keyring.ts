@@ -11,6 +11,9 @@ import { NO_SEED_TO_SIGN, type SignerKeyRef } from './keyring';
 /** The operator's Sui gas tank, m/44'/784'/1'/0'/0': the gas owner of every Sui payout. */
 export const SUI_GAS_TANK_KEY: Readonly<SignerKeyRef> = Object.freeze({ kind: 'gas_tank', index: 0n });
 
+/** Addresses a seedless keyring keeps after reading them back (emptied when full). */
+const READ_BACK_CACHE_SIZE = 10_000;
+
 /** Where a seedless process finds the Sui addresses the signer made. */
 export interface SuiPublishedAddresses {
   /** what the signer published under a path (throws while it is missing) */
@@ -45,9 +48,14 @@ export class SuiKeyring {
    * from the payment that claimed it from the pool, a refund wallet from refund_wallets.
    */
   static readBack(db: DataSource, published: (path: string) => string): SuiKeyring {
+    // an address the signer made for an index never changes: read once (the planner asks per check and plan)
+    const known = new Map<string, string>();
     return SuiKeyring.published({
       published,
       async lookup(kind, index) {
+        const key = `${kind}/${index}`;
+        const cached = known.get(key);
+        if (cached !== undefined) return cached;
         const rows: Array<{ address: string }> =
           kind === 'deposit'
             ? await db.query(
@@ -58,6 +66,8 @@ export class SuiKeyring {
                 index.toString(),
               ]);
         if (!rows[0]) throw new Error(`no Sui ${kind} address ${index} has been made by the signer`);
+        if (known.size >= READ_BACK_CACHE_SIZE) known.clear();
+        known.set(key, rows[0].address);
         return rows[0].address;
       },
     });

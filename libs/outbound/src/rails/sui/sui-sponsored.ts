@@ -8,8 +8,9 @@
 // transaction) or the epoch passed, and the attempt's digest is unknown to the node, the attempt
 // is provably dead and a new one may be signed (docs/money-out.md › Rails).
 import { SUI_COIN_TYPE, SuiCoin, SuiNode } from '@svc/chains';
+import { parseTransactionEffectsBcs } from '@mysten/sui/experimental';
 import { Transaction, TransactionDataBuilder } from '@mysten/sui/transactions';
-import { normalizeStructTag, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
+import { fromBase64, normalizeStructTag, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
 import type { SignerKeyRef } from '../../keys/keyring';
 import { SUI_GAS_TANK_KEY, SuiKeyring } from '../../keys/sui-keyring';
 
@@ -60,6 +61,51 @@ export interface SuiEffects {
   computationCost: bigint;
   /** the checkpoint that holds it (final at once on Sui), null while none does */
   checkpoint: bigint | null;
+  /**
+   * The gas coin as the transaction left it, and the version it was at before: what the next
+   * transaction paying with it must name (a wallet signs with it at once, no checkpoint needed).
+   */
+  gasCoin: { before: string; after: SuiObjectRef } | null;
+}
+
+/** The fields of TransactionEffects read: the BCS carries status, gas and the objects' new versions. */
+const EFFECTS_FIELDS = 'digest effectsBcs checkpoint { sequenceNumber }';
+
+interface EffectsNode {
+  digest: string;
+  effectsBcs: string | null;
+  checkpoint: { sequenceNumber: number } | null;
+}
+
+/** The service's real limit on multiGet keys is in its ServiceConfig; 50 is what every connection allows. */
+const MULTI_GET_KEYS = 50;
+
+/** SuiEffects of a TransactionEffects node (its BCS parsed as the SDK's core API parses it). */
+function effectsOf(digest: string, node: EffectsNode): SuiEffects {
+  if (!node.effectsBcs) throw new Error(`the node shows no effects BCS for ${digest}`);
+  const fx = parseTransactionEffectsBcs(fromBase64(node.effectsBcs));
+  const { status, gasUsed } = fx;
+  const computationCost = BigInt(gasUsed.computationCost);
+  const gas = fx.gasObject;
+  return {
+    digest,
+    success: status.success,
+    error: status.success ? null : status.error,
+    gasPaid: computationCost + BigInt(gasUsed.storageCost) - BigInt(gasUsed.storageRebate),
+    computationCost,
+    checkpoint: node.checkpoint ? BigInt(node.checkpoint.sequenceNumber) : null,
+    gasCoin:
+      gas && gas.inputVersion && gas.outputVersion && gas.outputDigest
+        ? {
+            before: String(gas.inputVersion),
+            after: {
+              objectId: normalizeSuiAddress(gas.id),
+              version: String(gas.outputVersion),
+              digest: gas.outputDigest,
+            },
+          }
+        : null,
+  };
 }
 
 export type SuiExecuteOutcome = { kind: 'executed'; effects: SuiEffects } | { kind: 'rejected'; message: string };
@@ -137,42 +183,50 @@ export class SuiSponsoredRail {
     };
   }
 
-  /** Hands the stored bytes to the node (again: harmless, the digest is the same); refusals are returned. */
+  /**
+   * Hands the stored bytes to the node (again: harmless, the digest is the same); refusals are
+   * returned. The effects come back in the same answer (no second request to read them).
+   */
   async execute(attempt: Pick<SuiSignedAttempt, 'bytes' | 'signatures'>): Promise<SuiExecuteOutcome> {
     const data = await this.node.query<{
-      executeTransaction: { errors: string[] | null; effects: { transaction: { digest: string } } | null };
+      executeTransaction: { errors: string[] | null; effects: EffectsNode | null };
     }>(
-      'mutation svcExecute($tx: Base64!, $sigs: [Base64!]!) { executeTransaction(transactionDataBcs: $tx, signatures: $sigs) { errors effects { transaction { digest } } } }',
+      `mutation svcExecute($tx: Base64!, $sigs: [Base64!]!) { executeTransaction(transactionDataBcs: $tx, signatures: $sigs) { errors effects { ${EFFECTS_FIELDS} } } }`,
       { tx: attempt.bytes, sigs: attempt.signatures },
     );
     const out = data.executeTransaction;
     if (out.errors?.length || !out.effects) return { kind: 'rejected', message: (out.errors ?? []).join('; ') };
-    const effects = await this.effects(out.effects.transaction.digest);
-    if (!effects) throw new Error(`executed ${out.effects.transaction.digest}, but the node does not show its effects`);
+    const digest = TransactionDataBuilder.getDigestFromBytes(fromBase64(attempt.bytes));
+    if (out.effects.effectsBcs) return { kind: 'executed', effects: effectsOf(digest, out.effects) };
+    const effects = await this.effects(digest);
+    if (!effects) throw new Error(`executed ${digest}, but the node does not show its effects`);
     return { kind: 'executed', effects };
   }
 
   /** The effects of a digest, or null while the node does not know it (looked up first after a restart). */
   async effects(digest: string): Promise<SuiEffects | null> {
-    const known = await this.node.query<{
-      transaction: { digest: string; effects: { checkpoint: { sequenceNumber: number } | null } | null } | null;
-    }>(
-      'query svcKnown($digest: String!) { transaction(digest: $digest) { digest effects { checkpoint { sequenceNumber } } } }',
+    const data = await this.node.query<{ transactionEffects: EffectsNode | null }>(
+      `query svcEffects($digest: String!) { transactionEffects(digest: $digest) { ${EFFECTS_FIELDS} } }`,
       { digest },
     );
-    if (!known.transaction) return null;
-    const cp = known.transaction.effects?.checkpoint;
-    const { transaction } = await this.node.client.core.getTransaction({ digest });
-    const { status, gasUsed } = transaction.effects;
-    const computationCost = BigInt(gasUsed.computationCost);
-    return {
-      digest,
-      success: status.success,
-      error: status.success ? null : status.error,
-      gasPaid: computationCost + BigInt(gasUsed.storageCost) - BigInt(gasUsed.storageRebate),
-      computationCost,
-      checkpoint: cp ? BigInt(cp.sequenceNumber) : null,
-    };
+    return data.transactionEffects ? effectsOf(digest, data.transactionEffects) : null;
+  }
+
+  /** The effects of many digests (multiGetTransactionEffects, 50 a request); a digest the node does not know maps to null. */
+  async effectsOfMany(digests: string[]): Promise<Map<string, SuiEffects | null>> {
+    const out = new Map<string, SuiEffects | null>();
+    for (let i = 0; i < digests.length; i += MULTI_GET_KEYS) {
+      const keys = digests.slice(i, i + MULTI_GET_KEYS);
+      const data = await this.node.query<{ multiGetTransactionEffects: Array<EffectsNode | null> }>(
+        `query svcEffectsMany($keys: [String!]!) { multiGetTransactionEffects(keys: $keys) { ${EFFECTS_FIELDS} } }`,
+        { keys },
+      );
+      keys.forEach((d, j) => {
+        const node = data.multiGetTransactionEffects[j];
+        out.set(d, node ? effectsOf(d, node) : null);
+      });
+    }
+    return out;
   }
 
   /** The newest certified checkpoint's sequence number. */

@@ -1,0 +1,35 @@
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { verifyTransactionSignature } from '@mysten/sui/verify';
+import { SUI_ACCOUNT_PATHS, SuiAccounts, type SuiAccount } from './sui-accounts';
+
+const MNEMONIC = 'test test test test test test test test test test test junk';
+
+describe('SuiAccounts (node:crypto keys from a seed computed once)', () => {
+  const accounts = new SuiAccounts(MNEMONIC);
+  const cases: Array<[SuiAccount, number]> = [
+    ['deposit', 0],
+    ['deposit', 1],
+    ['deposit', 2 ** 31 - 1],
+    ['gas_tank', 0],
+    ['refund_wallet', 3],
+  ];
+
+  it.each(cases)('%s %d: the address and signatures of Ed25519Keypair.deriveKeypair', async (account, index) => {
+    const reference = Ed25519Keypair.deriveKeypair(MNEMONIC, SUI_ACCOUNT_PATHS[account](index));
+    const key = accounts.keypair(account, index);
+    expect(key.toSuiAddress()).toBe(reference.toSuiAddress());
+    expect(accounts.address(account, index)).toBe(reference.toSuiAddress());
+    const bytes = new Uint8Array(200).map((_, i) => (i * 7 + index) & 0xff);
+    const signed = await key.signTransaction(bytes);
+    // ed25519 is deterministic: the very bytes the pure-JS key signs
+    expect(signed.signature).toBe((await reference.signTransaction(bytes)).signature);
+    const signer = await verifyTransactionSignature(bytes, signed.signature);
+    expect(signer.toSuiAddress()).toBe(reference.toSuiAddress());
+  });
+
+  it('refuses a bad index and hands no secret key out', () => {
+    expect(() => accounts.keypair('deposit', -1)).toThrow(RangeError);
+    expect(() => accounts.keypair('deposit', 2 ** 31)).toThrow(RangeError);
+    expect(() => accounts.keypair('gas_tank', 0).getSecretKey()).toThrow();
+  });
+});
