@@ -5,8 +5,10 @@
 // (issue 2's was >= 35%). Every run prints the load average at its start and end (a shared machine).
 // BENCH_API_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is given to the API's node;
 // BENCH_COUNT_QUERIES=1 preloads bench/support/count-queries.js into the API and prints the `pg`
-// statements each measured request sent, by text (load-independent, unlike requests/s), and the
-// mean waits for a pool connection and for the key guard's revocation round trip.
+// statements each measured request sent, by text (load-independent, unlike requests/s), the
+// mean waits for a pool connection and for the key guard's revocation round trip, and the stages
+// of a request: arrival to the key guard, the guard, the guard to the response, the grouped
+// write, arrival to response in all, and the event loop's mean delay.
 // Every row prints the CPU ms per request of the API (all its threads, and in brackets its main
 // thread: the event loop every request goes through, without the worker thread that derives
 // deposit addresses ahead), of this process and of the PostgreSQL backends (Linux /proc), and the

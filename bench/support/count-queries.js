@@ -74,12 +74,62 @@ if (isApi && fs.existsSync(revocations)) {
   };
 }
 
+// the stages of an API request (issue 23 › the tail): from the server's 'request' event to the
+// response's 'finish' in all; from that event to the key guard (middleware, body, router); the key
+// guard; from the guard's answer to the 'finish' (pipe, handler, grouped write, response); the
+// grouped write from the call to its answer (the wait for a slot and the statement); and the event
+// loop's delay (perf_hooks, mean ms over each phase's samples): what a request that arrived waits
+// before its first callback runs at all
+const ARRIVED = Symbol('arrived');
+const GUARDED = Symbol('guarded');
+if (isApi) {
+  const http = require('node:http');
+  const emit = http.Server.prototype.emit;
+  http.Server.prototype.emit = function stagedEmit(event, req, res) {
+    if (event === 'request' && req && res) {
+      const t0 = process.hrtime.bigint();
+      req[ARRIVED] = t0;
+      res.once('finish', () => {
+        note('(stage) request, arrival to response', since(t0));
+        if (req[GUARDED]) note('(stage) after the key guard to response', since(req[GUARDED]));
+      });
+    }
+    return emit.apply(this, arguments);
+  };
+  const { monitorEventLoopDelay } = require('node:perf_hooks');
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const sum = [0, 0]; // samples and ms so far, cumulative like every other key (the bench takes differences)
+  process.on('SIGUSR2', () => {
+    if (delay.count) {
+      sum[0] += delay.count;
+      sum[1] += (delay.count * delay.mean) / 1e6;
+    }
+    stats.set('(loop) event loop delay (samples, mean ms)', [...sum]);
+    delay.reset();
+  });
+}
+
 const guard = path.join(__dirname, '../../dist/apps/api/src/modules/auth/api-key.guard.js');
 if (isApi && fs.existsSync(guard)) {
   const { ApiKeyGuard } = require(guard);
   const canActivate = ApiKeyGuard.prototype.canActivate;
   ApiKeyGuard.prototype.canActivate = function timedGuard(ctx) {
-    return timed('(wait) key guard, in all', canActivate.call(this, ctx));
+    const req = ctx.switchToHttp().getRequest();
+    if (req?.[ARRIVED]) note('(stage) arrival to the key guard', since(req[ARRIVED]));
+    return timed('(wait) key guard, in all', canActivate.call(this, ctx)).then((v) => {
+      if (req) req[GUARDED] = process.hrtime.bigint();
+      return v;
+    });
+  };
+}
+
+const grouped = path.join(__dirname, '../../dist/libs/core/src/grouped-statements.js');
+if (isApi && fs.existsSync(grouped)) {
+  const { GroupedStatements } = require(grouped);
+  const write = GroupedStatements.prototype.write;
+  GroupedStatements.prototype.write = function timedWrite(item) {
+    return timed('(wait) grouped write, in all (slot + statement)', write.call(this, item));
   };
 }
 

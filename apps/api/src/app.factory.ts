@@ -20,6 +20,8 @@ export async function createApiApp(config: SvcConfig): Promise<NestExpressApplic
   app.disable('x-powered-by');
   // req.ip is the buyer's address: X-Forwarded-For is believed only from SVC_TRUSTED_PROXIES (docs/configuration.md › Rate limits).
   app.set('trust proxy', config.trustedProxies);
+  // no ETag: res.send would hash every body (POST answers too), and nothing in the spec or a client
+  // sends If-None-Match (docs/performance.md › API › issue 23, fourth pass, api5)
   app.set('etag', false);
   serveHttpMetrics(app, config.metrics); // first, so that every request is counted
   app.use(requireJsonContentType, jsonBodyParser(), bodyParserErrors);
