@@ -22,6 +22,9 @@ import {
 import { PaymentRepository, SettlementAddressRepository, SweepRepository } from '@svc/payments';
 import { CheckFacts, depositKey, OutboundNotCancellableError, OutboundService, OutboundTransfer } from '@svc/outbound';
 
+/** A planning batch's settlement destinations, by `workspaceId/productId` (a read each, shared). */
+type Destinations = Map<string, Promise<SettlementAddressEntity | null>>;
+
 /** What a run decided for a payment's sweep before it writes. */
 type Writable =
   // facts: what the check read, written on the planned row (the signer's first pass decides on them)
@@ -65,21 +68,24 @@ export class PayoutPlanner {
   /** New sweeps for the rail's payments with money not yet paid out; returns how many were written. */
   async planNew(rail: ChainConfig, limit: number): Promise<number> {
     let written = 0;
-    const ids = await this.sweeps.candidates(rail, this.clock.now(), this.config.payoutDelaySeconds, limit);
+    const payments = await this.sweeps.candidates(rail, this.clock.now(), this.config.payoutDelaySeconds, limit);
+    // the batch's destinations, read once per (workspace, product): each write checks its own again
+    // under a shared lock (stillActive), as it did after the read per payment
+    const destinations: Destinations = new Map();
     // PLANNING_CONCURRENCY payments at once: each is decided and written under its own locks
     // (payment, then deposit source), and their checks' reads share JSON-RPC batches
     let next = 0;
     const worker = async () => {
-      while (next < ids.length) {
-        const id = ids[next++];
+      while (next < payments.length) {
+        const payment = payments[next++];
         try {
-          if (await this.planPayment(rail, id)) written++;
+          if (await this.planPayment(rail, payment, destinations)) written++;
         } catch (err) {
-          this.logger.warn(`payment ${id}: no sweep planned this run: ${(err as Error).message}`);
+          this.logger.warn(`payment ${payment.id}: no sweep planned this run: ${(err as Error).message}`);
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(PLANNING_CONCURRENCY, ids.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(PLANNING_CONCURRENCY, payments.length) }, worker));
     return written;
   }
 
@@ -112,10 +118,11 @@ export class PayoutPlanner {
 
   // ---- new sweeps -------------------------------------------------------------------------
 
-  private async planPayment(rail: ChainConfig, paymentId: string): Promise<boolean> {
-    const subject = await this.subject(rail, paymentId);
+  private async planPayment(rail: ChainConfig, read: PaymentEntity, destinations: Destinations): Promise<boolean> {
+    const paymentId = read.id;
+    const subject = this.subjectOf(rail, read);
     if (!subject) return false;
-    const decision = await this.decide(rail, subject);
+    const decision = await this.decide(rail, subject, destinations);
     if (decision.kind === 'skip') {
       this.logger.log(`payment ${paymentId}: waiting (${decision.why})`);
       return false;
@@ -287,16 +294,28 @@ export class PayoutPlanner {
 
   private async subject(rail: ChainConfig, paymentId: string): Promise<Subject | null> {
     const payment = await this.payments.findById(paymentId);
-    if (!payment || payment.decimals === null) return null;
+    return payment ? this.subjectOf(rail, payment) : null;
+  }
+
+  private subjectOf(rail: ChainConfig, payment: PaymentEntity): Subject | null {
+    if (payment.decimals === null) return null;
     const token = this.chains.findToken(payment.chain, payment.network, payment.token);
     if (!token) return null;
     return { payment, token, support: sweepSupport(rail.kind, token) };
   }
 
   /** Where the sweep goes and whether it can go now (the signer's "can it pay?", read-only). */
-  private async decide(rail: ChainConfig, s: Subject): Promise<Decision> {
+  private async decide(rail: ChainConfig, s: Subject, destinations?: Destinations): Promise<Decision> {
     const p = s.payment;
-    const destination = await this.addresses.destination(p.workspaceId, p.productId, rail);
+    const key = `${p.workspaceId}/${p.productId ?? ''}`;
+    let read = destinations?.get(key);
+    if (!read) {
+      read = this.addresses.destination(p.workspaceId, p.productId, rail);
+      destinations?.set(key, read);
+      // a failed read is not kept: the next payment of the batch reads again
+      void read.catch(() => destinations?.delete(key));
+    }
+    const destination = await read;
     if (s.support.kind === 'manual')
       return { kind: 'wait', payoutState: 'manual_required', reason: s.support.reason, destination };
     if (!destination) return this.held('no_settlement_address', null);

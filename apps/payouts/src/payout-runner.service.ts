@@ -13,9 +13,10 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ChainConfig, ChainRegistry, family } from '@svc/chains';
-import { SVC_CONFIG, SvcConfig } from '@svc/core';
+import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import type { Network } from '@svc/domain';
 import { OutboundService } from '@svc/outbound';
+import { SweepRepository } from '@svc/payments';
 import { PayoutPlanner } from './payout-planner.service';
 import { PAYOUTS_LOCK_NAMESPACE, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
 import { RefundPlanner } from './refund-planner.service';
@@ -44,6 +45,8 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly planner: PayoutPlanner,
     private readonly refundPlanner: RefundPlanner,
     private readonly signer: OutboundService,
+    private readonly sweeps: SweepRepository,
+    private readonly clock: ClockService,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
     @Inject(PAYOUTS_OPTIONS) private readonly options: PayoutsOptions,
   ) {}
@@ -70,6 +73,10 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** One run of one rail; null when another runner holds it. */
   async runRail(rail: ChainConfig): Promise<RailPayoutReport | null> {
+    // nothing to look at: the run ends here, as a run that took the lock and found nothing would
+    if (!(await this.sweeps.railHasWork(rail, this.clock.now(), this.config.payoutDelaySeconds))) {
+      return { chain: rail.chain, network: rail.network, resumed: 0, planned: 0, refunds: { planned: 0 }, errors: [] };
+    }
     const runner = this.db.createQueryRunner();
     await runner.connect();
     const lock = [PAYOUTS_LOCK_NAMESPACE, `${rail.chain}/${rail.network}`];

@@ -22,7 +22,7 @@ import {
   LegToVerify,
   verifyLegDestination,
 } from './outbound/destination-check';
-import { OutboundRepository } from './outbound/outbound.repository';
+import { OutboundRepository, preparedStatement } from './outbound/outbound.repository';
 import type { OutboundTransfer } from './outbound/outbound-transfer';
 import type { HandledPurpose, OutboundPurposeHandler } from './outbound/purpose-handler';
 
@@ -136,15 +136,17 @@ export class SignerContext {
     await this.repo.save(m, t);
     const handler = t.purpose === 'gas' ? undefined : this.handlers.get(t.purpose);
     if (handler) {
-      const [row]: Array<{ tx_hash: string } | undefined> = t.txHash
+      const [row] = t.txHash
         ? [{ tx_hash: t.txHash }]
         : newestTxHash !== undefined
           ? [newestTxHash === null ? undefined : { tx_hash: newestTxHash }]
-          : await m.query(
+          : await preparedStatement(
+              m,
+              'outbound_newest_hash',
               'SELECT tx_hash FROM outbound_attempts WHERE transaction_id = $1 ORDER BY attempt DESC LIMIT 1',
               [t.id],
             );
-      await handler.changed(m, t, row?.tx_hash ?? null);
+      await handler.changed(m, t, (row?.tx_hash as string | undefined) ?? null);
     }
     return t;
   }

@@ -19,6 +19,7 @@ import {
   type OutboundPurpose,
   type RefundStatus,
 } from '@svc/domain';
+import { preparedStatement } from './outbound.repository';
 
 /** The leg about to be signed, as the signer holds it. */
 export interface LegToVerify {
@@ -210,12 +211,16 @@ function judgeGas(
 }
 
 // ---- reading ---------------------------------------------------------------------------------
+// Named prepared statements (OutboundRepository's pattern): each sweep's sign runs the sweep read
+// twice (its own leg and its gas leg's) and the funded read once.
 
 /** The database's clock: its now(), moved by the dev clock's offset only where SVC_DEV_CLOCK=1 (never in production). */
 const DB_NOW = `(now() + CASE WHEN $2::boolean THEN COALESCE((SELECT offset_ms FROM service_clock WHERE id = 1), 0) ELSE 0 END * interval '1 millisecond')`;
 
 async function sweepFacts(m: EntityManager, sweepId: string, devClock: boolean): Promise<SweepFacts | null> {
-  const rows: Array<Record<string, unknown>> = await m.query(
+  const rows = await preparedStatement(
+    m,
+    'destination_sweep_facts',
     `SELECT s.workspace_id AS sweep_workspace_id, s.transfer_id, p.workspace_id AS payment_workspace_id,
             p.payment_address, a.id, a.workspace_id, a.chain, a.network, a.address, a.status, a.activates_at,
             a.destination_mac, (a.activates_at <= ${DB_NOW}) AS cooled_down
@@ -249,7 +254,9 @@ async function sweepFacts(m: EntityManager, sweepId: string, devClock: boolean):
 }
 
 async function refundFacts(m: EntityManager, refundId: string): Promise<RefundFacts | null> {
-  const rows: Array<Record<string, unknown>> = await m.query(
+  const rows = await preparedStatement(
+    m,
+    'destination_refund_facts',
     `SELECT r.workspace_id, p.workspace_id AS payment_workspace_id, r.transfer_id, r.status, r.chain, r.network,
             r.token_address, r.to_address, r.destination_mac
      FROM refunds r JOIN payments p ON p.id = r.payment_id
@@ -272,7 +279,9 @@ async function refundFacts(m: EntityManager, refundId: string): Promise<RefundFa
 }
 
 async function fundedFacts(m: EntityManager, transactionId: string, kind: ChainKind): Promise<FundedFacts | null> {
-  const rows: Array<Record<string, unknown>> = await m.query(
+  const rows = await preparedStatement(
+    m,
+    'destination_funded_facts',
     `SELECT t.id, t.chain, t.network, t.sender_key_kind, t.funds_transaction_id, l.purpose, l.purpose_id,
             l.from_address, l.to_address, l.token
      FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id

@@ -103,7 +103,19 @@ export async function refuseUnverifiedDestination(
 export const keyOf = (t: Transfer): SignerKeyRef => ({ kind: t.fromKeyKind, index: t.fromKeyIndex });
 const gasFromTank = (t: Transfer) => t.tokenAddress !== null && t.fromKeyKind !== 'gas_tank';
 
+/** How many transfers' senders an engine keeps (SENDERS_KEPT: a sweep's top-up finds its parent's there). */
+const SENDERS_KEPT = 10_000;
+
 export class OutboundEngine {
+  /**
+   * The sender (key kind and address) of transfers this engine read: columns a row never changes
+   * after its insert, so a kept one is what a read would return (topUpOfOwnDepositKey).
+   */
+  private readonly senders = new Map<
+    string,
+    { kind: Transfer['fromKeyKind']; index: Transfer['fromKeyIndex']; address: string }
+  >();
+
   constructor(
     private readonly ctx: SignerContext,
     private readonly claims: SourceClaims,
@@ -117,6 +129,7 @@ export class OutboundEngine {
     const t = await this.ctx.repo.get(this.ctx.db.manager, id);
     if (!t) throw new OutboundNotFoundError(id);
     if (isFinalOutboundState(t.state)) return t;
+    this.keepSender(t);
     const rail = this.ctx.rail(t.chain, t.network);
     try {
       return await this.step(t, rail, depth);
@@ -197,7 +210,8 @@ export class OutboundEngine {
       });
       await this.ctx.write(m, t);
       // gas top-ups never signed are no longer needed
-      if (state !== 'mined') await this.ctx.repo.cancelPlannedTopUps(m, t.id, now);
+      // (only a sender whose gas comes from the tank ever gets a top-up: decideSign)
+      if (state !== 'mined' && gasFromTank(t)) await this.ctx.repo.cancelPlannedTopUps(m, t.id, now);
       return t;
     });
   }
@@ -243,7 +257,8 @@ export class OutboundEngine {
         }
         const funded = topUps.length > 0 && topUps.every((u) => u.state === 'mined' || u.state === 'completed');
         if (funded && depth === 0) return this.advance(t.id, depth + 1);
-        return this.ctx.repo.get(this.ctx.db.manager, t.id) as Promise<Transfer>;
+        // the row as this step committed it (its top-ups' steps never write it): what the run reports
+        return outcome.row;
       }
       case 'signed':
         this.ctx.crashPoint('after_sign');
@@ -392,9 +407,22 @@ export class OutboundEngine {
    */
   private async topUpOfOwnDepositKey(t: Transfer): Promise<boolean> {
     if (t.purpose !== 'gas' || t.fromKeyKind !== GAS_TANK_KEY.kind || t.parentId === null) return false;
-    const parent = await this.ctx.repo.get(this.ctx.db.manager, t.parentId);
-    if (!parent || parent.fromKeyKind !== 'deposit') return false;
-    return this.ctx.keyring.address(keyOf(parent)) === t.toAddress && parent.fromAddress === t.toAddress;
+    let parent = this.senders.get(t.parentId);
+    if (!parent) {
+      const row = await this.ctx.repo.get(this.ctx.db.manager, t.parentId);
+      if (!row) return false;
+      parent = this.keepSender(row);
+    }
+    if (parent.kind !== 'deposit') return false;
+    const key = { kind: parent.kind, index: parent.index };
+    return this.ctx.keyring.address(key) === t.toAddress && parent.address === t.toAddress;
+  }
+
+  private keepSender(t: Transfer) {
+    if (this.senders.size >= SENDERS_KEPT) this.senders.clear();
+    const kept = { kind: t.fromKeyKind, index: t.fromKeyIndex, address: t.fromAddress };
+    this.senders.set(t.id, kept);
+    return kept;
   }
 
   /** One transaction: claim the row and the sender, decide, and sign or top up or wait. */
@@ -405,7 +433,7 @@ export class OutboundEngine {
     facts: SignFacts,
   ): Promise<
     | { kind: 'moved'; row: Transfer }
-    | { kind: 'wait' | 'top_up'; topUps: string[] }
+    | { kind: 'wait' | 'top_up'; row: Transfer; topUps: string[] }
     | { kind: 'signed'; row: Transfer; attempt: Attempt }
   > {
     const locked = await this.ctx.repo.lockCounting(m, read.id);
@@ -417,7 +445,7 @@ export class OutboundEngine {
     const newest = attemptCount === 0 ? null : undefined;
     const now = this.ctx.now();
     // docs/money-out.md › Destinations: nothing is signed (nor topped up) for a destination the API did not authorise
-    if (await refuseUnverifiedDestination(this.ctx, m, t, now)) return { kind: 'wait', topUps: [] };
+    if (await refuseUnverifiedDestination(this.ctx, m, t, now)) return { kind: 'wait', row: t, topUps: [] };
     await this.claims.lock(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
     if (t.amountMode === 'all') {
       // docs/money-out.md › Claims (claims.ts): an `all` leg moves what nothing else claims; while
@@ -429,11 +457,12 @@ export class OutboundEngine {
           Object.assign(t, { waitReason: 'address_busy' as const, error: message, updatedAt: now }),
           newest,
         );
-        return { kind: 'wait', topUps: [] };
+        return { kind: 'wait', row: t, topUps: [] };
       }
     }
     const committed = await this.ctx.repo.commitments(m, t, t.tokenAddress, facts.block);
-    const topUps = await this.ctx.repo.topUps(m, t.id);
+    // a transfer whose gas is not from the tank never has a top-up (decideSign tops up only those)
+    const topUps = gasFromTank(t) ? await this.ctx.repo.topUps(m, t.id) : [];
     // a top-up mined and succeeded above the facts' block is funds received: its value is at the
     // sender, which only this service spends from, and every spend of it signed and not mined at
     // or below the block is in `committed` (only those read as such before the lock, in the same
@@ -467,7 +496,7 @@ export class OutboundEngine {
           Object.assign(t, { waitReason: reason, error: decision.message, updatedAt: now }),
           newest,
         );
-        return { kind: 'wait', topUps: open.map((u) => u.id) };
+        return { kind: 'wait', row: t, topUps: open.map((u) => u.id) };
       }
       case 'top_up': {
         const topUp = this.topUpRow(t, decision.amountAtomic, now);
@@ -486,7 +515,7 @@ export class OutboundEngine {
           }),
           newest,
         );
-        return { kind: 'top_up', topUps: [topUp.id] };
+        return { kind: 'top_up', row: t, topUps: [topUp.id] };
       }
       case 'sign':
         return { kind: 'signed', ...(await this.signAttempt(m, t, attemptCount, facts, decision, now)) };
@@ -706,7 +735,8 @@ export class OutboundEngine {
   private async watch(t: Transfer, attempts: Attempt[], rail: EvmRail, head: bigint): Promise<Transfer> {
     const latest = attempts[attempts.length - 1];
     const now = this.ctx.now();
-    if (isStuck(latest, now, head, rail.policy)) {
+    const stuck = isStuck(latest, now, head, rail.policy);
+    if (stuck) {
       const replaced = await this.replace(t, attempts, rail, head);
       if (replaced) return replaced;
     }
@@ -714,7 +744,8 @@ export class OutboundEngine {
     if (now.getTime() - last >= rail.policy.rebroadcastAfterSeconds * 1000) {
       return this.broadcast(t, latest, rail, head);
     }
-    return this.ctx.repo.get(this.ctx.db.manager, t.id) as Promise<Transfer>;
+    // nothing written (a replacement refused notes why): the row as this advance read it, what the run reports
+    return stuck ? ((await this.ctx.repo.get(this.ctx.db.manager, t.id)) as Transfer) : t;
   }
 
   /** Decides the next, higher fee (stored before anything is signed), then signs it; null when the cap forbids it. */

@@ -388,6 +388,17 @@ export class OutboundRepository {
   }
 }
 
+/**
+ * The statement helpers below, for the other queries on the sweep's hot path (the destination
+ * check, the sweep handler): named prepared statements built from the entities' metadata.
+ */
+export {
+  statement as preparedStatement,
+  selectList as entityColumns,
+  hydrate as hydrateEntity,
+  updateStatement as entityUpdate,
+};
+
 function feeFields(fee: NonNullable<OutboundTransactionEntity['fee']>) {
   return {
     feeType: fee.type,

@@ -8,7 +8,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ClockService } from '@svc/core';
-import { PaymentEntity, SweepEntity } from '@svc/db';
+import { SweepEntity } from '@svc/db';
 import { payoutFromTransfer, sweptFromDeposit } from '@svc/domain';
 import { appendEvents } from '../events/outbox';
 import { settlementCompletedEvent } from '../events/settlement-events';
@@ -38,10 +38,7 @@ export class SweepLegs implements OutboundPurposeHandler, OnModuleInit {
 
   async changed(tx: EntityManager, t: OutboundTransfer, newestTxHash: string | null): Promise<void> {
     // NOWAIT: a planner holding the sweep aborts this step; the engine retries it next run
-    const sweep = await tx.findOne(SweepEntity, {
-      where: { transferId: t.id },
-      lock: { mode: 'pessimistic_write', onLocked: 'nowait' },
-    });
+    const sweep = await this.sweeps.lockByTransferNowait(tx, t.id);
     if (!sweep || !['pending', 'submitted', 'held'].includes(sweep.payoutState)) return;
     const now = this.clock.now();
     // signed but never handed to a node yet: still `pending` (submitted = signed and sent, docs/states.md)
@@ -81,14 +78,7 @@ export class SweepLegs implements OutboundPurposeHandler, OnModuleInit {
 
   /** money contract › Payouts 7: settlement.completed, in the transaction that completes the sweep. */
   private async announce(tx: EntityManager, sweep: SweepEntity, now: Date): Promise<void> {
-    const lifetime = await this.sweeps.completedTotal(tx, sweep.paymentId);
-    const payment = await tx.findOne(PaymentEntity, { where: { id: sweep.paymentId } });
-    const rows: Array<{ id: string; reference: string | null; metadata: Record<string, unknown> | null }> =
-      payment?.checkoutSessionId
-        ? await tx.query('SELECT id, reference, metadata FROM checkout_sessions WHERE id = $1', [
-            payment.checkoutSessionId,
-          ])
-        : [];
-    await appendEvents(tx, sweep.workspaceId, [settlementCompletedEvent(sweep, lifetime, rows[0] ?? null)], now);
+    const { lifetime, session } = await this.sweeps.completedTotalAndSession(tx, sweep.paymentId);
+    await appendEvents(tx, sweep.workspaceId, [settlementCompletedEvent(sweep, lifetime, session)], now);
   }
 }

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PaymentEntity, SweepEntity } from '@svc/db';
 import { Network, OPEN_PAYOUT_STATES, sweepChangeIsVisible } from '@svc/domain';
+import { entityColumns, entityUpdate, hydrateEntity, preparedStatement } from '@svc/outbound';
 import { appendEvents } from '../events/outbox';
 import { settlementHeldEvent } from '../events/settlement-events';
 import type { Rail } from '../settlement/settlement-address.repository';
@@ -33,6 +34,34 @@ export type SweepChanges = Partial<
 >;
 
 const OPEN = OPEN_PAYOUT_STATES as string[];
+
+/**
+ * A payment `p` of rail ($1, $2) with money not yet paid out and no open sweep ($3: now, $4: the
+ * delay in seconds, $5: the open payout states): `candidates` and `railHasWork` say the same.
+ */
+const CANDIDATE = `p.chain = $1 AND p.network = $2 AND p.decimals IS NOT NULL
+         AND (
+           (p.status IN ('confirmed', 'overpaid') AND p.confirmed_at <= $3::timestamptz - make_interval(secs => $4))
+           OR (p.status = 'underpaid' AND p.expires_at <= $3::timestamptz - interval '7 days')
+           OR p.status = 'refunded'
+         )
+         AND NOT EXISTS (SELECT 1 FROM sweeps o WHERE o.payment_id = p.id AND o.payout_state = ANY($5))
+         AND p.received_amount_atomic > COALESCE((SELECT sum(s.credited_atomic) FROM sweeps s WHERE s.payment_id = p.id), 0)`;
+
+/** An open sweep `s` whose transfer `t` a run may have to give up: `inFlightToRecheck` and `railHasWork` say the same. */
+const TO_RECHECK = `(t.state = 'cancelled' OR (t.state = 'planned' AND t.signed_at IS NULL AND (
+           NOT EXISTS (SELECT 1 FROM settlement_addresses a
+                        WHERE a.id = s.settlement_address_id AND a.workspace_id = s.workspace_id AND a.status = 'active')
+           OR EXISTS (SELECT 1 FROM refunds r
+                       WHERE r.payment_id = s.payment_id AND r.transfer_id IS NULL AND r.status IN ('pending', 'awaiting_funds'))
+           OR EXISTS (SELECT 1 FROM payments p
+                        JOIN outbound_claims c ON c.chain = p.chain AND c.network = p.network AND c.address = p.payment_address
+                        JOIN outbound_legs l ON l.id = c.leg_id
+                        JOIN refunds r ON r.id = l.purpose_id AND r.payment_id = p.id
+                       WHERE p.id = s.payment_id AND l.purpose = 'refund' AND c.released_at IS NULL))))`;
+
+/** The refund states a payout run works on (RefundRepository's OPEN). */
+const OPEN_REFUNDS = ['pending', 'submitted', 'awaiting_funds'];
 
 @Injectable()
 export class SweepRepository {
@@ -75,22 +104,43 @@ export class SweepRepository {
    * closed, refunded for a remainder; `received − Σ credited of its sweeps > 0`.
    * Refunds: what a refund draws on the deposit is subtracted by the planner (@svc/outbound › SourceClaims.depositDraw).
    */
-  async candidates(rail: Rail, now: Date, delaySeconds: number, limit: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.db.query(
-      `SELECT p.id FROM payments p
-       WHERE p.chain = $1 AND p.network = $2 AND p.decimals IS NOT NULL
-         AND (
-           (p.status IN ('confirmed', 'overpaid') AND p.confirmed_at <= $3::timestamptz - make_interval(secs => $4))
-           OR (p.status = 'underpaid' AND p.expires_at <= $3::timestamptz - interval '7 days')
-           OR p.status = 'refunded'
-         )
-         AND NOT EXISTS (SELECT 1 FROM sweeps o WHERE o.payment_id = p.id AND o.payout_state = ANY($6))
-         AND p.received_amount_atomic > COALESCE((SELECT sum(s.credited_atomic) FROM sweeps s WHERE s.payment_id = p.id), 0)
+  async candidates(rail: Rail, now: Date, delaySeconds: number, limit: number): Promise<PaymentEntity[]> {
+    // the rows themselves (one statement per batch, not a read per payment): the planner decides on
+    // their columns that never change (deposit address and key, token, workspace, product) and
+    // reads the rest again under the payment's lock before it writes
+    const m = this.db.manager;
+    const rows = await preparedStatement(
+      m,
+      'sweeps_candidates',
+      `SELECT ${entityColumns(m, PaymentEntity, 'p')} FROM payments p
+       WHERE ${CANDIDATE}
        ORDER BY p.updated_at, p.id
-       LIMIT $5`,
-      [rail.chain, rail.network, now, delaySeconds, limit, OPEN],
+       LIMIT $6`,
+      [rail.chain, rail.network, now, delaySeconds, OPEN, limit],
     );
-    return rows.map((r) => r.id);
+    return rows.map((r) => hydrateEntity(m, PaymentEntity, r));
+  }
+
+  /**
+   * Whether a payout run of the rail has anything to look at: a candidate payment, an open sweep
+   * without a transfer or with one to recheck, an open refund. One statement, read before a run
+   * takes the rail's lock: a run that finds nothing costs this instead of its lock, unlock and five
+   * reads (docs/performance.md › Issue 23: sweeps › fourth pass, second helper). Work that appears
+   * just after it is found by the next run, as it would be had the run started a moment earlier.
+   */
+  async railHasWork(rail: Rail, now: Date, delaySeconds: number): Promise<boolean> {
+    const [row] = await preparedStatement(
+      this.db.manager,
+      'payouts_rail_has_work',
+      `SELECT EXISTS (SELECT 1 FROM payments p WHERE ${CANDIDATE})
+           OR EXISTS (SELECT 1 FROM sweeps s
+                       WHERE s.chain = $1 AND s.network = $2 AND s.payout_state = ANY($5) AND s.transfer_id IS NULL)
+           OR EXISTS (SELECT 1 FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id
+                       WHERE s.chain = $1 AND s.network = $2 AND s.payout_state = ANY($5) AND ${TO_RECHECK})
+           OR EXISTS (SELECT 1 FROM refunds r WHERE r.chain = $1 AND r.network = $2 AND r.status = ANY($6)) AS work`,
+      [rail.chain, rail.network, now, delaySeconds, OPEN, OPEN_REFUNDS],
+    );
+    return row?.work === true;
   }
 
   /** Open sweeps of a rail (pending, submitted, held), oldest first. */
@@ -108,17 +158,19 @@ export class SweepRepository {
    * share of these and marks them (`markChecked`), so rows that cannot move go round-robin and
    * never fill a batch.
    */
-  awaitingDecision(rail: Rail, limit: number): Promise<SweepEntity[]> {
-    return this.db.manager
-      .createQueryBuilder(SweepEntity, 's')
-      .where('s.chain = :chain AND s.network = :network', { chain: rail.chain, network: rail.network })
-      .andWhere('s.payout_state IN (:...open)', { open: OPEN })
-      .andWhere('s.transfer_id IS NULL')
-      .orderBy('s.checked_at', 'ASC', 'NULLS FIRST')
-      .addOrderBy('s.created_at', 'ASC')
-      .addOrderBy('s.id', 'ASC')
-      .limit(limit)
-      .getMany();
+  async awaitingDecision(rail: Rail, limit: number): Promise<SweepEntity[]> {
+    // a named prepared statement, as the two below: every run reads them, most often finding nothing
+    const m = this.db.manager;
+    const rows = await preparedStatement(
+      m,
+      'sweeps_awaiting_decision',
+      `SELECT ${entityColumns(m, SweepEntity, 's')} FROM sweeps s
+        WHERE s.chain = $1 AND s.network = $2 AND s.payout_state = ANY($3) AND s.transfer_id IS NULL
+        ORDER BY s.checked_at ASC NULLS FIRST, s.created_at ASC, s.id ASC
+        LIMIT $4`,
+      [rail.chain, rail.network, OPEN, limit],
+    );
+    return rows.map((r) => hydrateEntity(m, SweepEntity, r));
   }
 
   /**
@@ -129,28 +181,20 @@ export class SweepRepository {
    * `refundInFlight`). One statement per run instead of reading every in-flight transfer each run
    * (docs/performance.md › Issue 23: sweeps › fourth pass).
    */
-  inFlightToRecheck(rail: Rail, limit: number): Promise<SweepEntity[]> {
-    return this.db.manager
-      .createQueryBuilder(SweepEntity, 's')
-      .innerJoin('outbound_transactions', 't', 't.id = s.transfer_id')
-      .where('s.chain = :chain AND s.network = :network', { chain: rail.chain, network: rail.network })
-      .andWhere('s.payout_state IN (:...open)', { open: OPEN })
-      .andWhere(
-        `(t.state = 'cancelled' OR (t.state = 'planned' AND t.signed_at IS NULL AND (
-           NOT EXISTS (SELECT 1 FROM settlement_addresses a
-                        WHERE a.id = s.settlement_address_id AND a.workspace_id = s.workspace_id AND a.status = 'active')
-           OR EXISTS (SELECT 1 FROM refunds r
-                       WHERE r.payment_id = s.payment_id AND r.transfer_id IS NULL AND r.status IN ('pending', 'awaiting_funds'))
-           OR EXISTS (SELECT 1 FROM payments p
-                        JOIN outbound_claims c ON c.chain = p.chain AND c.network = p.network AND c.address = p.payment_address
-                        JOIN outbound_legs l ON l.id = c.leg_id
-                        JOIN refunds r ON r.id = l.purpose_id AND r.payment_id = p.id
-                       WHERE p.id = s.payment_id AND l.purpose = 'refund' AND c.released_at IS NULL))))`,
-      )
-      .orderBy('s.created_at', 'ASC')
-      .addOrderBy('s.id', 'ASC')
-      .limit(limit)
-      .getMany();
+  async inFlightToRecheck(rail: Rail, limit: number): Promise<SweepEntity[]> {
+    const m = this.db.manager;
+    const rows = await preparedStatement(
+      m,
+      'sweeps_in_flight_to_recheck',
+      `SELECT ${entityColumns(m, SweepEntity, 's')} FROM sweeps s
+         JOIN outbound_transactions t ON t.id = s.transfer_id
+        WHERE s.chain = $1 AND s.network = $2 AND s.payout_state = ANY($3)
+          AND ${TO_RECHECK}
+        ORDER BY s.created_at ASC, s.id ASC
+        LIMIT $4`,
+      [rail.chain, rail.network, OPEN, limit],
+    );
+    return rows.map((r) => hydrateEntity(m, SweepEntity, r));
   }
 
   /** The sweeps were decided now (database time; not `updatedAt`, which only visible changes move). */
@@ -172,19 +216,59 @@ export class SweepRepository {
     return tx.findOne(SweepEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
+  /**
+   * The sweep carried by outbound transaction `transferId`, locked FOR UPDATE NOWAIT (a planner
+   * holding it makes the statement fail: the signer's step aborts and is retried next run). A
+   * named prepared statement: the signer runs it on every write of a sweep's transaction
+   * (docs/performance.md › Issue 23: sweeps).
+   */
+  async lockByTransferNowait(tx: EntityManager, transferId: string): Promise<SweepEntity | null> {
+    const rows = await preparedStatement(
+      tx,
+      'sweeps_lock_by_transfer_nowait',
+      `SELECT ${entityColumns(tx, SweepEntity)} FROM sweeps WHERE transfer_id = $1 FOR UPDATE NOWAIT`,
+      [transferId],
+    );
+    return rows.length === 0 ? null : hydrateEntity(tx, SweepEntity, rows[0]);
+  }
+
+  /**
+   * What settlement.completed carries besides the sweep, in one statement: Σ amount of the
+   * payment's completed sweeps (`lifetimeTotal`) and the payment's checkout session, if any.
+   */
+  async completedTotalAndSession(
+    tx: EntityManager,
+    paymentId: string,
+  ): Promise<{
+    lifetime: bigint;
+    session: { id: string; reference: string | null; metadata: Record<string, unknown> | null } | null;
+  }> {
+    const [row] = await preparedStatement(
+      tx,
+      'sweeps_completed_total_and_session',
+      `SELECT (SELECT sum(amount_atomic)::text FROM sweeps WHERE payment_id = $1 AND payout_state = 'completed') AS total,
+              cs.id AS session_id, cs.reference, cs.metadata
+         FROM (SELECT 1) one LEFT JOIN payments p ON p.id = $1
+         LEFT JOIN checkout_sessions cs ON cs.id = p.checkout_session_id`,
+      [paymentId],
+    );
+    return {
+      lifetime: BigInt((row?.total as string | null) ?? '0'),
+      session:
+        row && row.session_id !== null
+          ? {
+              id: row.session_id as string,
+              reference: (row.reference as string | null) ?? null,
+              metadata: (row.metadata as Record<string, unknown> | null) ?? null,
+            }
+          : null,
+    };
+  }
+
   /** Σ credited over every sweep of the payment (money contract: what is paid out or on its way). */
   async sweptTotal(tx: EntityManager, paymentId: string): Promise<bigint> {
     const [row]: Array<{ total: string | null }> = await tx.query(
       'SELECT sum(credited_atomic)::text AS total FROM sweeps WHERE payment_id = $1',
-      [paymentId],
-    );
-    return BigInt(row?.total ?? '0');
-  }
-
-  /** Σ amount of the payment's completed sweeps: `lifetimeTotal` of settlement.completed. */
-  async completedTotal(tx: EntityManager, paymentId: string): Promise<bigint> {
-    const [row]: Array<{ total: string | null }> = await tx.query(
-      `SELECT sum(amount_atomic)::text AS total FROM sweeps WHERE payment_id = $1 AND payout_state = 'completed'`,
       [paymentId],
     );
     return BigInt(row?.total ?? '0');
@@ -242,7 +326,12 @@ export class SweepRepository {
     for (const k of changed) (set as Record<string, unknown>)[k] = next[k];
     if (visible) set.updatedAt = now;
     const intoHeld = s.payoutState !== 'held' && next.payoutState === 'held';
-    await tx.update(SweepEntity, { id: s.id }, set);
+    // a named prepared statement per set of columns (the signer's writes set the same few)
+    const { text, values } = entityUpdate(tx, SweepEntity, set, 1);
+    await preparedStatement(tx, `sweeps_update:${Object.keys(set).sort().join(',')}`, `${text} WHERE id = $1`, [
+      s.id,
+      ...values,
+    ]);
     Object.assign(s, set);
     // money contract › Payouts: every move into held fires settlement.held, with the move
     if (intoHeld) await appendEvents(tx, s.workspaceId, [settlementHeldEvent(s)], now);

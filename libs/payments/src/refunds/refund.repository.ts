@@ -2,9 +2,10 @@
 // Writes take the caller's transaction. What refunds draw on a deposit: @svc/outbound › claims.ts.
 import { Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
-import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { RefundEntity } from '@svc/db';
 import { Network, RefundStatus } from '@svc/domain';
+import { entityColumns, hydrateEntity, preparedStatement } from '@svc/outbound';
 import { appendEvents } from '../events/outbox';
 import { refundAwaitingFundsEvent } from '../events/refund-events';
 import type { Rail } from '../settlement/settlement-address.repository';
@@ -63,26 +64,34 @@ export class RefundRepository {
    * issue 18 case 6: open refunds of a rail without a transfer (pending, awaiting_funds), least
    * recently decided first, at most `limit`: a run decides a bounded share of them round-robin.
    */
-  awaitingDecision(rail: Rail, limit: number): Promise<RefundEntity[]> {
-    return this.db.manager
-      .createQueryBuilder(RefundEntity, 'r')
-      .where('r.chain = :chain AND r.network = :network', { chain: rail.chain, network: rail.network })
-      .andWhere('r.status IN (:...open)', { open: OPEN })
-      .andWhere('r.transfer_id IS NULL')
-      .orderBy('r.checked_at', 'ASC', 'NULLS FIRST')
-      .addOrderBy('r.created_at', 'ASC')
-      .addOrderBy('r.id', 'ASC')
-      .limit(limit)
-      .getMany();
+  async awaitingDecision(rail: Rail, limit: number): Promise<RefundEntity[]> {
+    // a named prepared statement, as inFlight's: every payout run reads both, most often finding nothing
+    const m = this.db.manager;
+    const rows = await preparedStatement(
+      m,
+      'refunds_awaiting_decision',
+      `SELECT ${entityColumns(m, RefundEntity, 'r')} FROM refunds r
+        WHERE r.chain = $1 AND r.network = $2 AND r.status = ANY($3) AND r.transfer_id IS NULL
+        ORDER BY r.checked_at ASC NULLS FIRST, r.created_at ASC, r.id ASC
+        LIMIT $4`,
+      [rail.chain, rail.network, OPEN, limit],
+    );
+    return rows.map((r) => hydrateEntity(m, RefundEntity, r));
   }
 
   /** Open refunds of a rail with a transfer on its way, oldest first: what a run follows. */
-  inFlight(rail: Rail, limit: number): Promise<RefundEntity[]> {
-    return this.db.manager.find(RefundEntity, {
-      where: { chain: rail.chain, network: rail.network as Network, status: In(OPEN), transferId: Not(IsNull()) },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      take: limit,
-    });
+  async inFlight(rail: Rail, limit: number): Promise<RefundEntity[]> {
+    const m = this.db.manager;
+    const rows = await preparedStatement(
+      m,
+      'refunds_in_flight',
+      `SELECT ${entityColumns(m, RefundEntity, 'r')} FROM refunds r
+        WHERE r.chain = $1 AND r.network = $2 AND r.status = ANY($3) AND r.transfer_id IS NOT NULL
+        ORDER BY r.created_at ASC, r.id ASC
+        LIMIT $4`,
+      [rail.chain, rail.network, OPEN, limit],
+    );
+    return rows.map((r) => hydrateEntity(m, RefundEntity, r));
   }
 
   async markChecked(ids: string[]): Promise<void> {
