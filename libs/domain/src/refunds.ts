@@ -115,3 +115,6 @@ export function refundWaitReason(waitReason: OutboundWaitReason | null): RefundR
 export function isFullyRefunded(a: { receivedAtomic: bigint; feeAtomic: bigint; completedAtomic: bigint }): boolean {
   return a.completedAtomic > 0n && a.completedAtomic >= a.receivedAtomic - a.feeAtomic;
 }
+
+/** The refund statuses a payout run works on (isRefundOpen), in the order of REFUND_STATUSES. */
+export const OPEN_REFUND_STATUSES: readonly RefundStatus[] = REFUND_STATUSES.filter(isRefundOpen);

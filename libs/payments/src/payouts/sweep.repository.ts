@@ -3,7 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PaymentEntity, SweepEntity } from '@svc/db';
-import { Network, OPEN_PAYOUT_STATES, sweepChangeIsVisible } from '@svc/domain';
+import { Network, OPEN_PAYOUT_STATES, OPEN_REFUND_STATUSES, sweepChangeIsVisible } from '@svc/domain';
 import { entityColumns, entityUpdate, hydrateEntity, preparedStatement } from '@svc/outbound';
 import { appendEvents } from '../events/outbox';
 import { settlementHeldEvent } from '../events/settlement-events';
@@ -60,8 +60,8 @@ const TO_RECHECK = `(t.state = 'cancelled' OR (t.state = 'planned' AND t.signed_
                         JOIN refunds r ON r.id = l.purpose_id AND r.payment_id = p.id
                        WHERE p.id = s.payment_id AND l.purpose = 'refund' AND c.released_at IS NULL))))`;
 
-/** The refund states a payout run works on (RefundRepository's OPEN). */
-const OPEN_REFUNDS = ['pending', 'submitted', 'awaiting_funds'];
+/** The refund states a payout run works on (RefundRepository's too). */
+const OPEN_REFUNDS = [...OPEN_REFUND_STATUSES];
 
 @Injectable()
 export class SweepRepository {

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { RefundEntity } from '@svc/db';
-import { Network, RefundStatus } from '@svc/domain';
+import { Network, OPEN_REFUND_STATUSES, RefundStatus } from '@svc/domain';
 import { entityColumns, hydrateEntity, preparedStatement } from '@svc/outbound';
 import { appendEvents } from '../events/outbox';
 import { refundAwaitingFundsEvent } from '../events/refund-events';
@@ -26,7 +26,7 @@ export type RefundChanges = Partial<
   >
 >;
 
-const OPEN: RefundStatus[] = ['pending', 'submitted', 'awaiting_funds'];
+const OPEN: RefundStatus[] = [...OPEN_REFUND_STATUSES];
 
 @Injectable()
 export class RefundRepository {
