@@ -2,6 +2,7 @@ export * from './clock.service';
 export * from './config.provider';
 export * from './core.module';
 export * from './deposit-keys.module';
+export * from './sql';
 export * from './sql.service';
 export * from './errors';
 export * from './transaction-retry';

@@ -22,7 +22,8 @@ import {
   LegToVerify,
   verifyLegDestination,
 } from './outbound/destination-check';
-import { OutboundRepository, preparedStatement } from './outbound/outbound.repository';
+import { preparedStatement } from '@svc/core';
+import { OutboundRepository } from './outbound/outbound.repository';
 import type { OutboundTransfer } from './outbound/outbound-transfer';
 import type { HandledPurpose, OutboundPurposeHandler } from './outbound/purpose-handler';
 

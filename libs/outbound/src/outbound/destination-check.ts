@@ -19,7 +19,7 @@ import {
   type OutboundPurpose,
   type RefundStatus,
 } from '@svc/domain';
-import { preparedStatement } from './outbound.repository';
+import { preparedStatement } from '@svc/core';
 
 /** The leg about to be signed, as the signer holds it. */
 export interface LegToVerify {

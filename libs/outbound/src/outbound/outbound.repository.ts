@@ -1,8 +1,8 @@
 // Queries of the outbound tables (house style 5): transactions, their legs and attempts, the
 // source addresses (lock row, EVM nonce) and the claims of legs on them. Every method takes the
 // EntityManager of the transaction it belongs to.
-import type { Pool, PoolClient } from 'pg';
-import { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, ValueTransformer } from 'typeorm';
+import { EntityManager, ObjectLiteral } from 'typeorm';
+import { entityColumns, entityInsert, entityUpdate, hydrateEntity, preparedStatement } from '@svc/core';
 import {
   OutboundAttemptEntity,
   OutboundClaimEntity,
@@ -68,10 +68,10 @@ export class OutboundRepository {
    * statement): what a step checks before it decides (the row is still the one it read).
    */
   async lockCounting(m: EntityManager, id: string): Promise<{ row: OutboundTransfer; attempts: number } | null> {
-    const rows = await statement(
+    const rows = await preparedStatement(
       m,
       'outbound_lock_counting',
-      `SELECT ${selectList(m, OutboundTransactionEntity, 't', 't__')}, ${selectList(m, OutboundLegEntity, 'l', 'l__')},
+      `SELECT ${entityColumns(m, OutboundTransactionEntity, 't', 't__')}, ${entityColumns(m, OutboundLegEntity, 'l', 'l__')},
               (SELECT count(*) FROM outbound_attempts a WHERE a.transaction_id = t.id)::int AS attempt_count
          FROM outbound_transactions t LEFT JOIN outbound_legs l ON l.transaction_id = t.id AND l.ordinal = 0
         WHERE t.id = $1 FOR UPDATE OF t`,
@@ -83,15 +83,18 @@ export class OutboundRepository {
 
   private transferOfRow(m: EntityManager, row: ObjectLiteral): OutboundTransfer {
     if (row.l__id === null) throw new Error(`outbound transaction ${String(row.t__id)} has no leg`);
-    return transferOf(hydrate(m, OutboundTransactionEntity, row, 't__'), hydrate(m, OutboundLegEntity, row, 'l__'));
+    return transferOf(
+      hydrateEntity(m, OutboundTransactionEntity, row, 't__'),
+      hydrateEntity(m, OutboundLegEntity, row, 'l__'),
+    );
   }
 
   /** Transactions matching `where` (on alias `t`) with their leg (ordinal 0), read in one statement. */
   private async withLegs(m: EntityManager, where: string, values: unknown[], suffix = ''): Promise<OutboundTransfer[]> {
-    const rows = await statement(
+    const rows = await preparedStatement(
       m,
       `outbound_with_legs:${where}${suffix}`,
-      `SELECT ${selectList(m, OutboundTransactionEntity, 't', 't__')}, ${selectList(m, OutboundLegEntity, 'l', 'l__')}
+      `SELECT ${entityColumns(m, OutboundTransactionEntity, 't', 't__')}, ${entityColumns(m, OutboundLegEntity, 'l', 'l__')}
          FROM outbound_transactions t LEFT JOIN outbound_legs l ON l.transaction_id = t.id AND l.ordinal = 0
         WHERE ${where}${suffix}`,
       values,
@@ -112,9 +115,9 @@ export class OutboundRepository {
   async insertPlanned(m: EntityManager, t: OutboundTransfer): Promise<void> {
     // one statement (the foreign keys are checked at its end, when all three rows are there)
     const values: unknown[] = [];
-    const tx = insertStatement(m, OutboundTransactionEntity, transactionColumns(t), values);
-    const leg = insertStatement(m, OutboundLegEntity, legColumns(t), values);
-    const claim = insertStatement(
+    const tx = entityInsert(m, OutboundTransactionEntity, transactionColumns(t), values);
+    const leg = entityInsert(m, OutboundLegEntity, legColumns(t), values);
+    const claim = entityInsert(
       m,
       OutboundClaimEntity,
       {
@@ -129,7 +132,7 @@ export class OutboundRepository {
       },
       values,
     );
-    await statement(m, 'outbound_insert_planned', `WITH tx AS (${tx}), leg AS (${leg}) ${claim}`, values);
+    await preparedStatement(m, 'outbound_insert_planned', `WITH tx AS (${tx}), leg AS (${leg}) ${claim}`, values);
   }
 
   /**
@@ -138,10 +141,10 @@ export class OutboundRepository {
    */
   async save(m: EntityManager, t: OutboundTransfer): Promise<OutboundTransfer> {
     // one statement: the transaction row, its leg and (once final) the release of its claim
-    const { text, values } = updateStatement(m, OutboundTransactionEntity, transactionColumns(t), 2);
+    const { text, values } = entityUpdate(m, OutboundTransactionEntity, transactionColumns(t), 2);
     const leg = legColumns(t);
     const final = isFinalOutboundState(t.state);
-    await statement(
+    await preparedStatement(
       m,
       'outbound_save',
       `WITH tx AS (${text} WHERE id = $1),
@@ -162,17 +165,17 @@ export class OutboundRepository {
   }
 
   async attempts(m: EntityManager, transferId: string): Promise<OutboundAttempt[]> {
-    const rows = await statement(
+    const rows = await preparedStatement(
       m,
       'outbound_attempts',
-      `SELECT ${selectList(m, OutboundAttemptEntity)} FROM outbound_attempts WHERE transaction_id = $1 ORDER BY attempt`,
+      `SELECT ${entityColumns(m, OutboundAttemptEntity)} FROM outbound_attempts WHERE transaction_id = $1 ORDER BY attempt`,
       [transferId],
     );
-    return rows.map((r) => attemptOf(hydrate(m, OutboundAttemptEntity, r)));
+    return rows.map((r) => attemptOf(hydrateEntity(m, OutboundAttemptEntity, r)));
   }
 
   async countAttempts(m: EntityManager, transferId: string): Promise<number> {
-    const [row] = await statement(
+    const [row] = await preparedStatement(
       m,
       'outbound_count_attempts',
       'SELECT count(*)::int AS n FROM outbound_attempts WHERE transaction_id = $1',
@@ -183,8 +186,8 @@ export class OutboundRepository {
 
   async insertAttempt(m: EntityManager, a: OutboundAttempt): Promise<void> {
     const values: unknown[] = [];
-    const text = insertStatement(m, OutboundAttemptEntity, attemptColumns(a), values);
-    await statement(m, 'outbound_insert_attempt', text, values);
+    const text = entityInsert(m, OutboundAttemptEntity, attemptColumns(a), values);
+    await preparedStatement(m, 'outbound_insert_attempt', text, values);
   }
 
   async updateAttempt(
@@ -192,8 +195,8 @@ export class OutboundRepository {
     a: Pick<OutboundAttempt, 'transferId' | 'attempt'>,
     set: Partial<Pick<OutboundAttempt, 'broadcastAt' | 'broadcastBlock' | 'lastBroadcastAt' | 'lastError'>>,
   ): Promise<void> {
-    const { text, values } = updateStatement(m, OutboundAttemptEntity, set, 2);
-    await statement(
+    const { text, values } = entityUpdate(m, OutboundAttemptEntity, set, 2);
+    await preparedStatement(
       m,
       `outbound_update_attempt:${Object.keys(set).sort().join(',')}`,
       `${text} WHERE transaction_id = $1 AND attempt = $2`,
@@ -216,7 +219,7 @@ export class OutboundRepository {
     chain: string,
     network: Network,
   ): Promise<{ topUps: OpenTransfer[]; others: OpenTransfer[] }> {
-    const rows = (await statement(
+    const rows = (await preparedStatement(
       m,
       'outbound_open_ids',
       `SELECT id, sender_address AS sender, funds_transaction_id IS NOT NULL AS top_up FROM outbound_transactions
@@ -234,7 +237,7 @@ export class OutboundRepository {
   /** The hashes of every attempt of these transactions (their receipts are read in one batch). */
   async attemptHashes(m: EntityManager, transferIds: string[]): Promise<string[]> {
     if (transferIds.length === 0) return [];
-    const rows = (await statement(
+    const rows = (await preparedStatement(
       m,
       'outbound_attempt_hashes',
       'SELECT tx_hash FROM outbound_attempts WHERE transaction_id = ANY($1::uuid[])',
@@ -256,7 +259,7 @@ export class OutboundRepository {
   ): Promise<Commitments> {
     // Rows mined at or below `block` are left out in SQL: a busy sender (the gas tank) has one
     // row per top-up ever paid, and loading them all for every decision would cost O(n) each.
-    const rows = (await statement(
+    const rows = (await preparedStatement(
       m,
       'outbound_commitments',
       `SELECT t.fee, l.token, l.amount_atomic::text AS amount
@@ -328,7 +331,7 @@ export class OutboundRepository {
   async allocateNonce(m: EntityManager, key: SourceKey, pendingOnChain: bigint, now: Date): Promise<bigint> {
     // one statement: the UPDATE locks the row until the transaction ends, as lockSource does
     const allocate = async (): Promise<bigint | null> => {
-      const rows = await statement(
+      const rows = await preparedStatement(
         m,
         'outbound_allocate_nonce',
         `UPDATE outbound_sources SET next_nonce = GREATEST(COALESCE(next_nonce, 0), $4::bigint) + 1, updated_at = $5
@@ -350,15 +353,15 @@ export class OutboundRepository {
    * by the no-op update of its conflict (as FOR UPDATE would), a new one by its insert.
    */
   async lockSource(m: EntityManager, key: SourceKey, now: Date): Promise<OutboundSourceEntity> {
-    const rows = await statement(
+    const rows = await preparedStatement(
       m,
       'outbound_lock_source',
       `INSERT INTO outbound_sources (chain, network, address, next_nonce, updated_at) VALUES ($1, $2, $3, NULL, $4)
        ON CONFLICT (chain, network, address) DO UPDATE SET updated_at = outbound_sources.updated_at
-       RETURNING ${selectList(m, OutboundSourceEntity)}`,
+       RETURNING ${entityColumns(m, OutboundSourceEntity)}`,
       [key.chain, key.network, key.address, now],
     );
-    return hydrate(m, OutboundSourceEntity, rows[0]);
+    return hydrateEntity(m, OutboundSourceEntity, rows[0]);
   }
 
   /**
@@ -388,129 +391,10 @@ export class OutboundRepository {
   }
 }
 
-/**
- * The statement helpers below, for the other queries on the sweep's hot path (the destination
- * check, the sweep handler): named prepared statements built from the entities' metadata.
- */
-export {
-  statement as preparedStatement,
-  selectList as entityColumns,
-  hydrate as hydrateEntity,
-  updateStatement as entityUpdate,
-};
-
 function feeFields(fee: NonNullable<OutboundTransactionEntity['fee']>) {
   return {
     feeType: fee.type,
     gasPrice: fee.gasPrice === undefined ? null : BigInt(fee.gasPrice),
     maxFeePerGas: fee.maxFeePerGas === undefined ? null : BigInt(fee.maxFeePerGas),
   };
-}
-
-/**
- * A named prepared statement (SqlService.rows' pattern: parsed and planned once per connection) on
- * the connection of `m`'s transaction, or the pool's outside one; its rows.
- */
-async function statement(m: EntityManager, name: string, text: string, values: unknown[]): Promise<ObjectLiteral[]> {
-  const client: Pool | PoolClient = m.queryRunner
-    ? ((await m.queryRunner.connect()) as PoolClient)
-    : (m.connection.driver as unknown as { master: Pool }).master;
-  const names = statementNames.get(text) ?? `${name.slice(0, 48)}#${statementNames.size}`;
-  statementNames.set(text, names);
-  return (await client.query<ObjectLiteral>({ name: names, text, values })).rows;
-}
-/** text → its statement name: one name per distinct text (a name is prepared once per connection with one text). */
-const statementNames = new Map<string, string>();
-
-/**
- * `INSERT INTO <table> ("col", …) VALUES ($n, …)` of every column of `row`, as TypeORM's insert
- * would write them (transformers applied, json serialised); its values are appended to `values`.
- */
-function insertStatement<T extends ObjectLiteral>(
-  m: EntityManager,
-  entity: EntityTarget<T>,
-  row: Partial<T>,
-  values: unknown[],
-): string {
-  const metadata = metadataOf(m, entity);
-  const columns: string[] = [];
-  const params: string[] = [];
-  for (const column of metadata.columns) {
-    if (!(column.propertyName in row)) continue;
-    const value = persisted(column, (row as ObjectLiteral)[column.propertyName]);
-    if (value === undefined) continue;
-    values.push(value);
-    columns.push(`"${column.databaseName}"`);
-    params.push(`$${values.length}`);
-  }
-  return `INSERT INTO ${metadata.tablePath} (${columns.join(', ')}) VALUES (${params.join(', ')})`;
-}
-
-/** A property's value as a statement parameter: the column's transformer applied, json serialised. */
-function persisted(column: EntityMetadata['columns'][number], value: unknown): unknown {
-  if (value === undefined) return undefined;
-  const transformer = column.transformer as ValueTransformer | undefined;
-  let out = transformer ? transformer.to(value) : value;
-  if (out !== null && out !== undefined && (column.type === 'jsonb' || column.type === 'json'))
-    out = JSON.stringify(out);
-  return out;
-}
-
-const metadataOf = (m: EntityManager, entity: EntityTarget<ObjectLiteral>): EntityMetadata =>
-  m.connection.getMetadata(entity);
-
-const selectLists = new WeakMap<EntityMetadata, Map<string, string>>();
-
-/** The entity's selectable columns, named (SqlService.columns): `alias."col" AS "<as>col"`. */
-function selectList(m: EntityManager, entity: EntityTarget<ObjectLiteral>, alias?: string, as?: string): string {
-  const metadata = metadataOf(m, entity);
-  const lists = selectLists.get(metadata) ?? new Map<string, string>();
-  selectLists.set(metadata, lists);
-  const key = `${alias ?? ''}/${as ?? ''}`;
-  let list = lists.get(key);
-  if (list === undefined) {
-    const prefix = alias ? `${alias}.` : '';
-    list = metadata.columns
-      .filter((c) => c.isSelect)
-      .map((c) => `${prefix}"${c.databaseName}"${as ? ` AS "${as}${c.databaseName}"` : ''}`)
-      .join(', ');
-    lists.set(key, list);
-  }
-  return list;
-}
-
-/** A raw row as the entity TypeORM would have loaded, transformers applied (SqlService.hydrate). */
-function hydrate<T extends ObjectLiteral>(m: EntityManager, entity: EntityTarget<T>, row: ObjectLiteral, as = ''): T {
-  const out: ObjectLiteral = {};
-  for (const column of metadataOf(m, entity).columns) {
-    const value: unknown = row[`${as}${column.databaseName}`];
-    if (value === undefined) continue;
-    const transformer = column.transformer as ValueTransformer | undefined;
-    out[column.propertyName] = transformer && value !== null ? transformer.from(value) : value;
-  }
-  return out as T;
-}
-
-/**
- * `UPDATE <table> SET "col" = $n, …` of every column of `set` but the primary key, as TypeORM's
- * update would write them (transformers applied, json serialised); parameters numbered after the
- * caller's own first `offset`.
- */
-function updateStatement<T extends ObjectLiteral>(
-  m: EntityManager,
-  entity: EntityTarget<T>,
-  set: Partial<T>,
-  offset: number,
-): { text: string; values: unknown[] } {
-  const metadata = metadataOf(m, entity);
-  const assignments: string[] = [];
-  const values: unknown[] = [];
-  for (const column of metadata.columns) {
-    if (column.isPrimary || !(column.propertyName in set)) continue;
-    const value = persisted(column, (set as ObjectLiteral)[column.propertyName]);
-    if (value === undefined) continue;
-    values.push(value);
-    assignments.push(`"${column.databaseName}" = $${offset + values.length}`);
-  }
-  return { text: `UPDATE ${metadata.tablePath} SET ${assignments.join(', ')}`, values };
 }

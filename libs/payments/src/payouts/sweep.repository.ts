@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PaymentEntity, SweepEntity } from '@svc/db';
 import { Network, OPEN_PAYOUT_STATES, OPEN_REFUND_STATUSES, sweepChangeIsVisible } from '@svc/domain';
-import { entityColumns, entityUpdate, hydrateEntity, preparedStatement } from '@svc/outbound';
+import { entityColumns, entityUpdate, hydrateEntity, preparedStatement } from '@svc/core';
 import { appendEvents } from '../events/outbox';
 import { settlementHeldEvent } from '../events/settlement-events';
 import type { Rail } from '../settlement/settlement-address.repository';

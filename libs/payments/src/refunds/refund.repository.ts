@@ -5,7 +5,7 @@ import { getAddress } from 'ethers';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { RefundEntity } from '@svc/db';
 import { Network, OPEN_REFUND_STATUSES, RefundStatus } from '@svc/domain';
-import { entityColumns, hydrateEntity, preparedStatement } from '@svc/outbound';
+import { entityColumns, hydrateEntity, preparedStatement } from '@svc/core';
 import { appendEvents } from '../events/outbox';
 import { refundAwaitingFundsEvent } from '../events/refund-events';
 import type { Rail } from '../settlement/settlement-address.repository';
