@@ -1,8 +1,9 @@
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
+import { Logger, PARAMS_PROVIDER_TOKEN, Params } from 'nestjs-pino';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SvcConfig } from '@svc/core';
+import { requestLogMiddleware } from '@svc/runtime';
 import { AppModule } from './app.module';
 import { serveHttpMetrics } from './common/http-metrics';
 import { bodyParserErrors, jsonBodyParser, requireJsonContentType } from './common/http-middleware';
@@ -30,5 +31,9 @@ export async function createApiApp(config: SvcConfig): Promise<NestExpressApplic
   // GET /v1/openapi.json and the reference page at GET /docs (public; docs/api-reference.md);
   // SVC_DOCS=off leaves them out (404 like any unknown route)
   if (config.docs) serveOpenApi(app, config);
+  // the request lines (pino-http), where nestjs-pino mounted them (after the above, before the
+  // routes), without its per-request AsyncLocalStorage: a line written during a request gets the
+  // request's `req` from the request itself (libs/runtime request-log.ts; docs/operations.md › Logs)
+  app.use(requestLogMiddleware(app.get<Params>(PARAMS_PROVIDER_TOKEN)));
   return app;
 }

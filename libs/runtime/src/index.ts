@@ -1,4 +1,5 @@
 export * from './logging';
+export * from './request-log';
 export * from './log-stream';
 export * from './metrics';
 export * from './ops-server';

@@ -2,11 +2,15 @@
 // pretty only when a terminal asks for it (docs/operations.md › Logs). The API's request lines
 // carry the request id (X-Request-Id, honoured or minted, echoed back), the workspace, the route
 // pattern, the status and the duration. Keys, secrets and seeds are redacted wherever they appear.
+// nestjs-pino's own middlewares are not mounted: the API mounts pino-http itself
+// (requestLogMiddleware), without nestjs-pino's per-request AsyncLocalStorage (async_hooks on every
+// promise, issue 23); a line the API writes during a request gets its `req` field from the request
+// handed to the call site (request-log.ts).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamicModule } from '@nestjs/common';
 import { LoggerModule, Params } from 'nestjs-pino';
-import type { Options } from 'pino-http';
+import { pinoHttp, type HttpLogger, type Options } from 'pino-http';
 import { redactRpcText } from '@svc/chains';
 import { bufferedStdout } from './log-stream';
 import type { SvcConfig } from '@svc/config';
@@ -119,6 +123,21 @@ function redactedError(err: Error): Error {
   return copy;
 }
 
+/**
+ * Nest's Logger routed to pino, in every process. nestjs-pino's two middlewares (pino-http, and the
+ * request context: every request run inside an AsyncLocalStorage) are not mounted (`forRoutes: []`;
+ * `useExisting`: it builds no pino-http of its own either); the API mounts `requestLogMiddleware`.
+ */
 export function loggerModule(config: SvcConfig, processName: string, http = false): DynamicModule {
-  return LoggerModule.forRoot(loggerParams(config, processName, http));
+  return LoggerModule.forRoot({ ...loggerParams(config, processName, http), useExisting: true, forRoutes: [] });
+}
+
+/**
+ * The API's request log: pino-http with the module's own options and output (the `Params` the
+ * LoggerModule was given, PARAMS_PROVIDER_TOKEN), as nestjs-pino would have mounted it, minus the
+ * request context. The request's logger is `req.log` (request-log.ts).
+ */
+export function requestLogMiddleware(params: Params): HttpLogger {
+  const { pinoHttp: given } = params;
+  return Array.isArray(given) ? pinoHttp(...given) : pinoHttp(given as Options);
 }

@@ -1,9 +1,10 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
 import { assertUnreachable } from '@svc/domain';
 import { DomainError, DomainErrorCode } from '@svc/core';
+import { RequestLogger } from '@svc/runtime';
 
 /** pg-pool's error when `connectionTimeoutMillis` passes with every connection in use. */
 const POOL_TIMEOUT_MESSAGE = 'timeout exceeded when trying to connect';
@@ -29,7 +30,8 @@ export function errorBody(
  */
 @Catch()
 export class GlobalErrorFilter implements ExceptionFilter {
-  private readonly logger = new Logger('http');
+  /** its lines carry the request's `req` (request-log.ts) */
+  private readonly logger = new RequestLogger('http');
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
@@ -52,7 +54,7 @@ export class GlobalErrorFilter implements ExceptionFilter {
     }
     // pg-pool gave up waiting for a free connection (POOL_CONNECTION_TIMEOUT_MS): busy, not broken.
     if (exception instanceof Error && exception.message === POOL_TIMEOUT_MESSAGE) {
-      this.logger.warn(`${req.method} ${req.path}: no database connection within the pool timeout`);
+      this.logger.during(req).warn(`${req.method} ${req.path}: no database connection within the pool timeout`);
       return errorBody(
         HttpStatus.SERVICE_UNAVAILABLE,
         'The service is busy: no database connection was free. Try again.',
@@ -65,10 +67,12 @@ export class GlobalErrorFilter implements ExceptionFilter {
     }
     // the request id of the request log line and of the X-Request-Id header (libs/runtime logging)
     const requestId = (req as { id?: unknown }).id ? String((req as { id?: unknown }).id) : randomUUID();
-    this.logger.error(
-      `${req.method} ${req.originalUrl} failed (request ${requestId})`,
-      (exception as Error)?.stack ?? String(exception),
-    );
+    this.logger
+      .during(req)
+      .error(
+        `${req.method} ${req.originalUrl} failed (request ${requestId})`,
+        (exception as Error)?.stack ?? String(exception),
+      );
     return errorBody(HttpStatus.INTERNAL_SERVER_ERROR, `Internal server error (request ${requestId}).`);
   }
 }

@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
 import { SVC_CONFIG, SvcConfig } from '@svc/core';
+import { LoggedRequest, RequestLogger } from '@svc/runtime';
 import { API_KEY_REVOKED_CHANNEL } from '@svc/workspaces';
 
 const RECONNECT_MS = 1_000;
@@ -23,12 +24,12 @@ const TRUST_MS = KEEPALIVE_MS + HEARTBEAT_TIMEOUT_MS;
  */
 @Injectable()
 export class ApiKeyRevocations implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('api-keys');
+  private readonly logger = new RequestLogger('api-keys');
   private listener: Client | null = null;
   private listening = false;
   private reconnect: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
-  private drop: ((why: string) => void) | null = null;
+  private drop: ((why: string, req?: LoggedRequest) => void) | null = null;
   private inFlight: Promise<boolean> | null = null;
   private queued: Promise<boolean> | null = null;
   /** When the LISTEN connection last proved alive (LISTEN answered, or a heartbeat did). */
@@ -52,31 +53,32 @@ export class ApiKeyRevocations implements OnApplicationBootstrap, OnModuleDestro
    * backend was killed) could otherwise be served from the cache: one round trip on the LISTEN
    * connection closes that window, because PostgreSQL sends a session its pending notifications
    * before it answers a query, and the socket delivers them in order. Calls share round trips: all
-   * that arrive while one is in flight wait for the next one, which starts after them.
+   * that arrive while one is in flight wait for the next one, which starts after them. A round
+   * trip that loses the connection logs it with the `req` of the request that started the trip.
    */
-  confirm(): Promise<boolean> {
+  confirm(req?: LoggedRequest): Promise<boolean> {
     if (!this.listening) return Promise.resolve(false);
     if (this.queued) return this.queued;
-    if (!this.inFlight) return this.startRoundTrip();
+    if (!this.inFlight) return this.startRoundTrip(req);
     this.queued = this.inFlight.then(() => {
       this.queued = null;
-      return this.startRoundTrip();
+      return this.startRoundTrip(req);
     });
     return this.queued;
   }
 
-  private startRoundTrip(): Promise<boolean> {
-    const trip = this.roundTrip().finally(() => {
+  private startRoundTrip(req: LoggedRequest | undefined): Promise<boolean> {
+    const trip = this.roundTrip(req).finally(() => {
       if (this.inFlight === trip) this.inFlight = null;
     });
     this.inFlight = trip;
     return trip;
   }
 
-  private async roundTrip(): Promise<boolean> {
+  private async roundTrip(req: LoggedRequest | undefined): Promise<boolean> {
     const client = this.listener;
     if (!client || !this.listening) return false;
-    const ok = await this.beat(client);
+    const ok = await this.beat(client, req);
     return ok && this.listening && this.listener === client;
   }
 
@@ -104,7 +106,7 @@ export class ApiKeyRevocations implements OnApplicationBootstrap, OnModuleDestro
   }
 
   /** One query on the LISTEN connection; no answer within HEARTBEAT_TIMEOUT_MS drops it (and reconnects). */
-  private async beat(client: Client): Promise<boolean> {
+  private async beat(client: Client, req?: LoggedRequest): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -117,7 +119,7 @@ export class ApiKeyRevocations implements OnApplicationBootstrap, OnModuleDestro
       if (this.listener === client) this.aliveAt = Date.now();
       return true;
     } catch (err) {
-      if (this.listener === client) this.drop?.((err as Error).message);
+      if (this.listener === client) this.drop?.((err as Error).message, req);
       return false;
     } finally {
       clearTimeout(timer);
@@ -137,15 +139,15 @@ export class ApiKeyRevocations implements OnApplicationBootstrap, OnModuleDestro
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_MS,
     });
-    const retry = (why: string) => {
+    const retry = (why: string, req?: LoggedRequest) => {
       if (this.stopped || this.listener !== client) return;
       this.listener = null;
       this.listening = false;
       clearInterval(this.heartbeat);
       this.revoked(null);
-      this.logger.warn(
-        `LISTEN ${API_KEY_REVOKED_CHANNEL} lost (${why}); keys are read on every request until it is back`,
-      );
+      this.logger
+        .during(req)
+        .warn(`LISTEN ${API_KEY_REVOKED_CHANNEL} lost (${why}); keys are read on every request until it is back`);
       client.end().catch(() => undefined);
       this.reconnect = setTimeout(() => void this.listen(), RECONNECT_MS);
     };

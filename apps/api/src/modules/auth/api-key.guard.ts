@@ -1,7 +1,8 @@
-import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiKeyRole, Permission, permissionDeniedMessage, roleHasPermission } from '@svc/domain';
 import { forbidden, SqlService, unauthenticated } from '@svc/core';
+import { LoggedRequest, RequestLogger } from '@svc/runtime';
 import { API_KEY_RE, hashApiKey } from '@svc/workspaces';
 import { ApiKeyRevocations } from './api-key-revocations.service';
 import { AuthedRequest, Caller, IS_PUBLIC, REQUIRED_PERMISSION } from './auth.decorators';
@@ -26,7 +27,8 @@ interface Cached {
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  private readonly logger = new Logger('api-keys');
+  /** its lines carry the request's `req` (request-log.ts) */
+  private readonly logger = new RequestLogger('api-keys');
   private readonly cache = new Map<string, Cached>();
   /** When this process last moved each key's last_used_at. */
   private readonly touched = new Map<string, number>();
@@ -49,9 +51,9 @@ export class ApiKeyGuard implements CanActivate {
       throw unauthenticated('Missing API key: send it in the x-api-key header.');
     if (!API_KEY_RE.test(key)) throw unauthenticated('Invalid API key.');
     const hash = hashApiKey(key);
-    const caller = await this.lookup(hash);
+    const caller = await this.lookup(hash, req);
     if (!caller) throw unauthenticated('Invalid API key.');
-    await this.touch(hash);
+    await this.touch(hash, req);
     req.caller = caller;
     const permission = this.reflector.getAllAndOverride<Permission | undefined>(REQUIRED_PERMISSION, [
       ctx.getHandler(),
@@ -63,15 +65,15 @@ export class ApiKeyGuard implements CanActivate {
     return true;
   }
 
-  private async lookup(hash: string): Promise<Caller | null> {
+  private async lookup(hash: string, req: LoggedRequest): Promise<Caller | null> {
     const hit = this.cache.get(hash);
     // a cached key is trusted only once every revocation committed before this request is handled
-    if (hit && hit.until > Date.now() && this.revocations.cacheable && (await this.revocations.confirm())) {
+    if (hit && hit.until > Date.now() && this.revocations.cacheable && (await this.revocations.confirm(req))) {
       // still cached: the same entry, or a newer one a re-read cached meanwhile (a read is cached
       // only when no revocation was announced while it ran); gone if the key was revoked
       const current = this.cache.get(hash);
       if (current) {
-        if (current.until - Date.now() < CACHE_MS - REFRESH_AFTER_MS) this.refresh(hash);
+        if (current.until - Date.now() < CACHE_MS - REFRESH_AFTER_MS) this.refresh(hash, req);
         return current.caller;
       }
     }
@@ -82,12 +84,13 @@ export class ApiKeyGuard implements CanActivate {
    * Re-reads a cached key before its entry expires, off the request path: without it, every
    * request in flight when a busy key's entry expired would read the key at once (64 reads on the
    * pool under 64 connections). A revoked key is dropped by its notification, not by this.
+   * A failure is logged with the request that started the re-read.
    */
-  private refresh(hash: string): void {
+  private refresh(hash: string, req: LoggedRequest): void {
     if (this.refreshing.has(hash)) return;
     this.refreshing.add(hash);
     this.read(hash)
-      .catch((err: Error) => this.logger.warn(`key re-read failed: ${err.message}`))
+      .catch((err: Error) => this.logger.during(req).warn(`key re-read failed: ${err.message}`))
       .finally(() => this.refreshing.delete(hash));
   }
 
@@ -116,7 +119,7 @@ export class ApiKeyGuard implements CanActivate {
    * Moves `last_used_at` at most once a minute per key: this process skips keys it touched in the
    * last minute, and the UPDATE matches no row when another process did (so it writes nothing).
    */
-  private async touch(hash: string): Promise<void> {
+  private async touch(hash: string, req: LoggedRequest): Promise<void> {
     const now = Date.now();
     if ((this.touched.get(hash) ?? 0) > now - LAST_USED_EVERY_MS) return;
     if (this.touched.size >= CACHE_MAX) this.touched.clear();
@@ -129,7 +132,7 @@ export class ApiKeyGuard implements CanActivate {
         [hash],
       );
     } catch (err) {
-      this.logger.warn(`last_used_at not recorded: ${(err as Error).message}`);
+      this.logger.during(req).warn(`last_used_at not recorded: ${(err as Error).message}`);
     }
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ChainRegistry, type ChainKind } from '@svc/chains';
 import { badRequest, ClockService, conflict, notFound, SqlService, SVC_CONFIG, SvcConfig } from '@svc/core';
+import { LoggedRequest } from '@svc/runtime';
 import { CheckoutSessionEntity, InvoiceEntity, ProductEntity, SESSION_URL_FIELDS } from '@svc/db';
 import {
   decideInvoice,
@@ -442,7 +443,7 @@ export class CheckoutSessionsService {
   }
 
   /** spec: Endpoints › Checkout sessions › redeem and its chain-change rules. */
-  async redeem(id: string, requestedChain: string | undefined): Promise<LoadedSession> {
+  async redeem(id: string, requestedChain: string | undefined, req?: LoggedRequest): Promise<LoadedSession> {
     return this.afterCommit(async (tx) => {
       const loaded = isSessionId(id) ? await this.sessions.load(tx, id, { lock: true }) : null;
       if (!loaded) throw notFound(msg.sessionNotFound(id));
@@ -482,19 +483,23 @@ export class CheckoutSessionsService {
           : invoice
             ? normalizeDecimal(invoice.amount)
             : (rail.price as string);
-      const minted = await this.payments.mint(tx, {
-        workspaceId: session.workspaceId,
-        chain: decision.chain,
-        network: session.network,
-        token: rail.token,
-        amount,
-        currency: rail.token.toUpperCase(),
-        idempotencyKey: `${session.id}:${decision.chain}`,
-        idempotencyScope: null,
-        metadata: { ...(session.metadata ?? {}), svc: { sessionId: session.id, reference: session.reference } },
-        productId: product?.id ?? null,
-        checkoutSessionId: session.id,
-      });
+      const minted = await this.payments.mint(
+        tx,
+        {
+          workspaceId: session.workspaceId,
+          chain: decision.chain,
+          network: session.network,
+          token: rail.token,
+          amount,
+          currency: rail.token.toUpperCase(),
+          idempotencyKey: `${session.id}:${decision.chain}`,
+          idempotencyScope: null,
+          metadata: { ...(session.metadata ?? {}), svc: { sessionId: session.id, reference: session.reference } },
+          productId: product?.id ?? null,
+          checkoutSessionId: session.id,
+        },
+        req,
+      );
       Object.assign(session, {
         paymentId: minted.payment.id,
         status: 'processing',

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { PaymentEntity, ProductEntity } from '@svc/db';
 import { formatUsdCents, isUuid, normalizeDecimal } from '@svc/domain';
 import { PaymentRepository } from '@svc/payments';
+import { LoggedRequest } from '@svc/runtime';
 import { badRequest, ClockService, gone, notFound, rateLimited, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { MintResult, PaymentsService } from '../payments/payments.service';
 import { ProductsService } from '../products/products.service';
@@ -58,7 +59,7 @@ export class PaymentLinksService {
     return product;
   }
 
-  async checkout(slug: string, input: LinkCheckoutInput): Promise<MintResult> {
+  async checkout(slug: string, input: LinkCheckoutInput, req?: LoggedRequest): Promise<MintResult> {
     const product = await this.product(slug);
     const chain = input.chain ?? product.chain;
     const row = product.networks.find((r) => r.chain === chain);
@@ -95,19 +96,23 @@ export class PaymentLinksService {
           throw rateLimited(msg.tooManyOpenLinkPayments(cap), seconds);
         }
       }
-      return this.payments.mint(tx, {
-        workspaceId: product.workspaceId,
-        chain,
-        network: product.network,
-        token: row.token,
-        amount,
-        currency: row.token.toUpperCase(),
-        idempotencyKey: input.idempotencyKey ?? null,
-        idempotencyScope: scope,
-        metadata: {},
-        productId: product.id,
-        checkoutSessionId: null,
-      });
+      return this.payments.mint(
+        tx,
+        {
+          workspaceId: product.workspaceId,
+          chain,
+          network: product.network,
+          token: row.token,
+          amount,
+          currency: row.token.toUpperCase(),
+          idempotencyKey: input.idempotencyKey ?? null,
+          idempotencyScope: scope,
+          metadata: {},
+          productId: product.id,
+          checkoutSessionId: null,
+        },
+        req,
+      );
     });
   }
 }

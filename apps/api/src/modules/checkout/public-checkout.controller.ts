@@ -1,5 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ClockService } from '@svc/core';
+import { LoggedRequest } from '@svc/runtime';
 import { Public } from '../auth/auth.decorators';
 import { RateLimit } from '../rate-limit/rate-limit.guard';
 import { CheckoutSettingsService } from './checkout-settings.service';
@@ -28,8 +29,8 @@ export class PublicCheckoutController {
   @Post(':id/redeem')
   @RateLimit('write', 'session')
   @HttpCode(200)
-  async redeem(@Param('id') id: string, @Body() body: RedeemSessionDto) {
-    return this.view(await this.sessions.redeem(id, body.chain));
+  async redeem(@Param('id') id: string, @Body() body: RedeemSessionDto, @Req() req: LoggedRequest) {
+    return this.view(await this.sessions.redeem(id, body.chain, req));
   }
 
   /** The buyer's cancel button: the same rule as POST /v1/checkout/sessions/:id/expire. */

@@ -1,7 +1,8 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ChainKind, claimPooledAddress, PublicDepositAddresses, XpubAddressWorker } from '@svc/chains';
 import { unavailable } from '@svc/core';
+import { LoggedRequest, RequestLogger } from '@svc/runtime';
 
 const BLOCK = 32;
 /** Indexes reserved at once for deriving ahead, derived in chunks of BLOCK. */
@@ -41,10 +42,12 @@ export interface AllocatedAddress {
  * A block is fetched on the caller's own transaction connection: a redeem holds a pooled
  * connection while it allocates, and waiting for a second one from the same pool deadlocks once
  * every connection is such a redeem. The background blocks take a pooled connection while holding none.
+ *
+ * A warning about a block derived ahead carries the `req` of the request whose create started it.
  */
 @Injectable()
 export class AddressAllocator implements OnModuleDestroy {
-  private readonly logger = new Logger('payments');
+  private readonly logger = new RequestLogger('payments');
   private pool: bigint[] = [];
   private refill: Promise<void> | null = null;
   private exhausted = false;
@@ -62,7 +65,7 @@ export class AddressAllocator implements OnModuleDestroy {
     private readonly addresses: PublicDepositAddresses,
   ) {}
 
-  async allocate(kind: ChainKind, tx: EntityManager = this.db.manager): Promise<AllocatedAddress> {
+  async allocate(kind: ChainKind, tx: EntityManager = this.db.manager, req?: LoggedRequest): Promise<AllocatedAddress> {
     if (!this.addresses.isPublic(kind)) {
       const claimed = await claimPooledAddress(tx, kind);
       if (!claimed) throw unavailable(DEPOSIT_POOL_EMPTY);
@@ -70,7 +73,7 @@ export class AddressAllocator implements OnModuleDestroy {
     }
     const ready = this.ready.get(kind);
     const taken = ready?.shift();
-    if (!ready || ready.length < READY_LOW_WATER) this.deriveAhead(kind);
+    if (!ready || ready.length < READY_LOW_WATER) this.deriveAhead(kind, req);
     if (taken) return { kind, ...taken };
     for (;;) {
       const index = await this.nextIndex(tx);
@@ -92,7 +95,7 @@ export class AddressAllocator implements OnModuleDestroy {
   }
 
   /** Starts deriving a block of `kind` ahead in the worker, unless one is under way or it cannot be. */
-  private deriveAhead(kind: ChainKind): void {
+  private deriveAhead(kind: ChainKind, req: LoggedRequest | undefined): void {
     if (this.closed || this.workerGone || this.exhausted || this.deriving.has(kind)) return;
     let xpub: string | null;
     try {
@@ -101,18 +104,18 @@ export class AddressAllocator implements OnModuleDestroy {
       return; // not published yet: the inline path answers 503 as before
     }
     if (xpub === null) return;
-    const work = this.deriveBlock(kind, xpub).finally(() => this.deriving.delete(kind));
+    const work = this.deriveBlock(kind, xpub, req).finally(() => this.deriving.delete(kind));
     this.deriving.set(kind, work);
   }
 
-  private async deriveBlock(kind: ChainKind, xpub: string): Promise<void> {
+  private async deriveBlock(kind: ChainKind, xpub: string, req: LoggedRequest | undefined): Promise<void> {
     let indexes: bigint[];
     try {
       // one statement for several chunks: under load the background waits for a pooled connection
       // like every request, so it asks for enough to cover that wait
       indexes = await this.fetchBlock(this.db.manager, AHEAD_BLOCK);
     } catch (err) {
-      this.aheadFailed(err as Error);
+      this.aheadFailed(err as Error, req);
       return;
     }
     if (this.closed) return void this.pool.push(...indexes);
@@ -134,25 +137,27 @@ export class AddressAllocator implements OnModuleDestroy {
         } catch (err) {
           // reserved and never handed out: the inline path uses them (an index is still used at most once)
           this.pool.push(...chunk);
-          if (!worker.alive) this.workerDied(err as Error);
-          else this.aheadFailed(err as Error);
+          if (!worker.alive) this.workerDied(err as Error, req);
+          else this.aheadFailed(err as Error, req);
         }
       }),
     );
   }
 
-  private workerDied(err: Error): void {
+  private workerDied(err: Error, req: LoggedRequest | undefined): void {
     if (this.closed || this.workerGone) return;
     this.workerGone = true;
-    this.logger.warn(
-      `deriving deposit addresses ahead stopped (${err.message}); they are derived on the request path from now on`,
-    );
+    this.logger
+      .during(req)
+      .warn(
+        `deriving deposit addresses ahead stopped (${err.message}); they are derived on the request path from now on`,
+      );
   }
 
-  private aheadFailed(err: Error): void {
+  private aheadFailed(err: Error, req: LoggedRequest | undefined): void {
     if (this.closed || this.aheadFailing) return;
     this.aheadFailing = true;
-    this.logger.warn(`deriving deposit addresses ahead failed: ${err.message}`);
+    this.logger.during(req).warn(`deriving deposit addresses ahead failed: ${err.message}`);
   }
 
   /** The next reserved index, fetching a block when none is left; null once the indexes are exhausted. */

@@ -6,6 +6,7 @@ import { badRequest, ClockService, conflict, notFound } from '@svc/core';
 import { PaymentEntity } from '@svc/db';
 import { isUuid, Network, normalizeDecimal, SIGNED_DECIMAL_RE, toAtomic } from '@svc/domain';
 import { PaymentRepository } from '@svc/payments';
+import { LoggedRequest } from '@svc/runtime';
 import { AddressAllocator } from './address-allocator.service';
 import { CreatePaymentDto } from './dto/create-payment.dto';
 
@@ -44,7 +45,7 @@ export class PaymentsService {
   ) {}
 
   /** POST /v1/payments (spec: Endpoints › Payments). */
-  async createDirect(workspaceId: string, dto: CreatePaymentDto): Promise<MintResult> {
+  async createDirect(workspaceId: string, dto: CreatePaymentDto, req?: LoggedRequest): Promise<MintResult> {
     const network = dto.network ?? 'mainnet';
     switch (this.chains.classifyPaymentChain(dto.chain)) {
       case 'rejected':
@@ -63,19 +64,23 @@ export class PaymentsService {
       const existing = await this.findByScope(workspaceId, dto.idempotencyKey);
       if (existing) return { payment: this.replay(existing, dto.chain, network), created: false };
     }
-    const result = await this.mint(this.db.manager, {
-      workspaceId,
-      chain: dto.chain,
-      network,
-      token: dto.token,
-      amount: dto.amount,
-      currency: dto.currency.toUpperCase(),
-      idempotencyKey: dto.idempotencyKey ?? null,
-      idempotencyScope: dto.idempotencyKey ?? null,
-      metadata,
-      productId: null,
-      checkoutSessionId: null,
-    });
+    const result = await this.mint(
+      this.db.manager,
+      {
+        workspaceId,
+        chain: dto.chain,
+        network,
+        token: dto.token,
+        amount: dto.amount,
+        currency: dto.currency.toUpperCase(),
+        idempotencyKey: dto.idempotencyKey ?? null,
+        idempotencyScope: dto.idempotencyKey ?? null,
+        metadata,
+        productId: null,
+        checkoutSessionId: null,
+      },
+      req,
+    );
     return result.created ? result : { payment: this.replay(result.payment, dto.chain, network), created: false };
   }
 
@@ -83,7 +88,7 @@ export class PaymentsService {
    * Inserts a payment at a fresh address. With an idempotency scope the database decides
    * between concurrent creates (ON CONFLICT), so a replay never mints a second payment.
    */
-  async mint(tx: EntityManager, input: MintPayment): Promise<MintResult> {
+  async mint(tx: EntityManager, input: MintPayment, req?: LoggedRequest): Promise<MintResult> {
     const token = this.chains.findToken(input.chain, input.network, input.token);
     let expectedAmountAtomic: bigint | null = null;
     if (token) {
@@ -95,7 +100,7 @@ export class PaymentsService {
       }
     }
     const kind = this.chains.addressKind(input.chain, input.network) ?? UNREGISTERED_CHAIN_KIND;
-    const address = await this.addresses.allocate(kind, tx);
+    const address = await this.addresses.allocate(kind, tx, req);
     const now = this.clock.now();
     const inserted = await this.repository.insert(tx, {
       id: randomUUID(),

@@ -1,7 +1,8 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { createWebhookQueue, DeliveryJobData, ensureDeliveryJob } from '@svc/webhooks';
 import { SVC_CONFIG, SvcConfig } from '@svc/core';
+import { LoggedRequest, RequestLogger } from '@svc/runtime';
 
 const ENQUEUE_TIMEOUT_MS = 2_000;
 
@@ -13,11 +14,13 @@ const ENQUEUE_TIMEOUT_MS = 2_000;
 @Injectable()
 export class WebhookQueueService implements BeforeApplicationShutdown {
   private queue: Queue<DeliveryJobData> | null = null;
-  private readonly logger = new Logger('webhooks');
+  /** its lines carry the request's `req` (request-log.ts) */
+  private readonly logger = new RequestLogger('webhooks');
 
   constructor(@Inject(SVC_CONFIG) private readonly config: SvcConfig) {}
 
-  async wake(deliveryId: string): Promise<void> {
+  /** `req`: the request that asks (its `req` goes on the warning). */
+  async wake(deliveryId: string, req?: LoggedRequest): Promise<void> {
     this.queue ??= createWebhookQueue({
       redisUrl: this.config.redisUrl,
       databaseUrl: this.config.databaseUrl,
@@ -35,9 +38,9 @@ export class WebhookQueueService implements BeforeApplicationShutdown {
       await Promise.race([attempt, timeout]);
     } catch (err) {
       attempt.catch(() => undefined);
-      this.logger.warn(
-        `delivery ${deliveryId} not enqueued (${(err as Error).message}); the worker's sweeper will pick it up`,
-      );
+      this.logger
+        .during(req)
+        .warn(`delivery ${deliveryId} not enqueued (${(err as Error).message}); the worker's sweeper will pick it up`);
     } finally {
       clearTimeout(timer);
     }

@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { permissionDeniedMessage, roleHasPermission } from '@svc/domain';
 import { forbidden } from '@svc/core';
+import { LoggedRequest } from '@svc/runtime';
 import { Caller, CurrentCaller, RequirePermission } from '../auth/auth.decorators';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { ListDeliveriesQueryDto } from './dto/list-deliveries.dto';
@@ -60,8 +61,13 @@ export class WebhooksController {
   /** 202: the delivery is queued; its attempt shows in the delivery log. */
   @Post(':id/test')
   @HttpCode(HttpStatus.ACCEPTED)
-  test(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: TestWebhookDto) {
-    return this.webhooks.sendTest(caller.workspaceId, id, body?.eventType);
+  test(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Body() body: TestWebhookDto,
+    @Req() req: LoggedRequest,
+  ) {
+    return this.webhooks.sendTest(caller.workspaceId, id, body?.eventType, req);
   }
 
   @Get(':id/deliveries')
@@ -77,7 +83,12 @@ export class WebhooksController {
   @Post(':id/deliveries/:deliveryId/redeliver')
   @RequirePermission('secrets')
   @HttpCode(HttpStatus.ACCEPTED)
-  redeliver(@CurrentCaller() caller: Caller, @Param('id') id: string, @Param('deliveryId') deliveryId: string) {
-    return this.webhooks.redeliver(caller.workspaceId, id, deliveryId);
+  redeliver(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+    @Req() req: LoggedRequest,
+  ) {
+    return this.webhooks.redeliver(caller.workspaceId, id, deliveryId, req);
   }
 }

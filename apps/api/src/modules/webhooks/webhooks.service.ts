@@ -17,6 +17,7 @@ import {
 } from '@svc/webhooks';
 import { badRequest, notFound, ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { appendEvents } from '@svc/payments';
+import { LoggedRequest } from '@svc/runtime';
 import { dataKeyOf, sealSecret } from '@svc/config';
 import { decodeCursor, encodeCursor, parseLimit } from '../payments/payments-walk';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
@@ -185,7 +186,8 @@ export class WebhooksService {
    * spec: Endpoints › Webhooks › test. Sent whatever the endpoint's filters say (and even when it
    * is disabled): the merchant asked for it. Attempted once, no automatic retry.
    */
-  async sendTest(workspaceId: string, id: string, eventType: string | undefined) {
+  /** `req`: the request asking (on the enqueue warning, if any). */
+  async sendTest(workspaceId: string, id: string, eventType: string | undefined, req?: LoggedRequest) {
     const endpoint = await this.get(workspaceId, id);
     const type = eventType ?? DEFAULT_TEST_TYPE;
     if (!isEventType(type)) throw badRequest(msg.TEST_EVENT_TYPE);
@@ -210,7 +212,7 @@ export class WebhooksService {
       updatedAt: now,
     };
     await this.repo.insertDelivery(delivery);
-    await this.queue.wake(delivery.id);
+    await this.queue.wake(delivery.id, req);
     return deliveryObject(delivery, []);
   }
 
@@ -252,7 +254,7 @@ export class WebhooksService {
    * Sends the delivery again at once with the same envelope (same id, same body, signed with the
    * current secret), whatever its status; should that attempt fail, the retry schedule runs again.
    */
-  async redeliver(workspaceId: string, id: string, deliveryId: string) {
+  async redeliver(workspaceId: string, id: string, deliveryId: string, req?: LoggedRequest) {
     const d = await this.findDelivery(workspaceId, id, deliveryId);
     await this.db.transaction(async (tx) => {
       const endpoint = await this.repo.lockEndpoint(tx, workspaceId, id);
@@ -262,7 +264,7 @@ export class WebhooksService {
         redelivered: { deliveryId: d.id, eventId: d.eventId, eventType: d.eventType },
       });
     });
-    await this.queue.wake(d.id);
+    await this.queue.wake(d.id, req);
     return this.delivery(workspaceId, id, deliveryId);
   }
 
