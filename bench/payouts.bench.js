@@ -27,7 +27,7 @@
 // signer, the payout process, the PostgreSQL backends of the bench's database, Anvil and the
 // bench itself over the run, per sweep; and the `pg` statements each process sent per sweep
 // (bench/support/count-queries.js preloaded into both; BENCH_COUNT_QUERIES=0 leaves it out),
-// the signer's most frequent ones by text.
+// the signer's most frequent ones by text (a prepared one by its name; BENCH_TOP_STATEMENTS of them, default 12).
 'use strict';
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
@@ -537,7 +537,7 @@ async function evm() {
     const statementLines = statements.signer
       ? [
           `| \`pg\` statements per token sweep (BEGIN/COMMIT included; count-queries.js) | signer ${(queries(statements.signer) / PAYMENTS).toFixed(1)}, payout process ${(queries(statements.payouts) / PAYMENTS).toFixed(1)} |`,
-          `| the signer's most frequent statements, per token sweep | ${topQueries(statements.signer, 12)} |`,
+          `| the signer's most frequent statements, per token sweep | ${topQueries(statements.signer, Number(process.env.BENCH_TOP_STATEMENTS ?? 12))} |`,
           `| the payout process's most frequent statements, per token sweep | ${topQueries(statements.payouts, 6)} |`,
         ]
       : [];

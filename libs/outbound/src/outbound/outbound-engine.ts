@@ -142,10 +142,11 @@ export class OutboundEngine {
   /**
    * Moves a transfer on as far as it can go now and returns the row as left. A transfer waiting
    * for its gas top-up moves the top-up on too, and tries once more when the top-up got mined.
+   * `known`: the row and attempts the caller just committed (a top-up its step inserted), not read again.
    */
-  async advance(id: string, depth = 0): Promise<Transfer> {
-    const ahead = depth === 0 ? this.readAheads.get(id) : undefined;
-    if (ahead) this.readAheads.delete(id);
+  async advance(id: string, depth = 0, known?: { row: Transfer; attempts: Attempt[] }): Promise<Transfer> {
+    const ahead = known ?? (depth === 0 ? this.readAheads.get(id) : undefined);
+    if (ahead && !known) this.readAheads.delete(id);
     const t = ahead?.row ?? (await this.ctx.repo.get(this.ctx.db.manager, id));
     if (!t) throw new OutboundNotFoundError(id);
     if (isFinalOutboundState(t.state)) return t;
@@ -273,7 +274,11 @@ export class OutboundEngine {
         // the gas tank's steps one at a time in this process, whichever sender's lane asks
         const tank = this.ctx.keyring.gasTankAddress;
         for (const u of outcome.topUps) {
-          topUps.push(await this.ctx.serial(t.chain, t.network, tank, () => this.advance(u, depth + 1)));
+          // a top-up this step inserted: the row as it committed it, nothing signed for it yet
+          // (the step under its lock decides again: another process may have moved it since)
+          const inserted = outcome.kind === 'top_up' && outcome.inserted.id === u ? outcome.inserted : undefined;
+          const known = inserted ? { row: { ...inserted }, attempts: [] } : undefined;
+          topUps.push(await this.ctx.serial(t.chain, t.network, tank, () => this.advance(u, depth + 1, known)));
         }
         const funded = topUps.length > 0 && topUps.every((u) => u.state === 'mined' || u.state === 'completed');
         if (funded && depth === 0) return this.advance(t.id, depth + 1);
@@ -453,7 +458,8 @@ export class OutboundEngine {
     facts: SignFacts,
   ): Promise<
     | { kind: 'moved'; row: Transfer }
-    | { kind: 'wait' | 'top_up'; row: Transfer; topUps: string[] }
+    | { kind: 'wait'; row: Transfer; topUps: string[] }
+    | { kind: 'top_up'; row: Transfer; topUps: string[]; inserted: Transfer }
     | { kind: 'signed'; row: Transfer; attempt: Attempt }
   > {
     const locked = await this.ctx.repo.lockCounting(m, read.id);
@@ -535,7 +541,7 @@ export class OutboundEngine {
           }),
           newest,
         );
-        return { kind: 'top_up', row: t, topUps: [topUp.id] };
+        return { kind: 'top_up', row: t, topUps: [topUp.id], inserted: topUp };
       }
       case 'sign':
         return { kind: 'signed', ...(await this.signAttempt(m, t, attemptCount, facts, decision, now)) };
