@@ -21,12 +21,13 @@
 // Payments are inserted paid (as the listener leaves them); their money is sent on chain first
 // (Sui: minted to each deposit address by the devnet, a coin and a checkpoint each).
 // BENCH_PAYMENTS, BENCH_NATIVE, BENCH_PAYOUT_INTERVAL_MS, BENCH_PAYOUTS_NODE_ARGS (e.g.
-// "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run; BENCH_RAILS=bnb,sui (the default) picks
+// "--cpu-prof --cpu-prof-dir=/tmp/prof", both processes), BENCH_SIGNER_NODE_ARGS (the signer only)
+// adjust a run; BENCH_RAILS=bnb,sui (the default) picks
 // the rails measured. Where a token sweep's CPU goes: the CPU time (/proc/<pid>/stat) of the
 // signer, the payout process, the PostgreSQL backends of the bench's database, Anvil and the
 // bench itself over the run, per sweep; and the `pg` statements each process sent per sweep
 // (bench/support/count-queries.js preloaded into both; BENCH_COUNT_QUERIES=0 leaves it out),
-// the signer's most frequent ones by text.
+// the signer's most frequent ones by text (a prepared one by its name; BENCH_TOP_STATEMENTS of them, default 12).
 'use strict';
 require('reflect-metadata');
 const { spawn } = require('node:child_process');
@@ -172,7 +173,10 @@ async function countingProxy(target, counts) {
  * rejects when it exits before `stop`.
  */
 function startApp(app, env) {
-  const nodeArgs = (process.env.BENCH_PAYOUTS_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [
+    ...(process.env.BENCH_PAYOUTS_NODE_ARGS ?? '').split(' '),
+    ...(app === 'signer' ? (process.env.BENCH_SIGNER_NODE_ARGS ?? '').split(' ') : []),
+  ].filter(Boolean);
   const countsFile = path.join(os.tmpdir(), `svc-bench-payouts-${app}-${process.pid}-${Date.now()}.json`);
   const preload = COUNT_QUERIES ? ['-r', path.join(__dirname, 'support/count-queries.js')] : [];
   const child = spawn(process.execPath, [...nodeArgs, ...preload, path.join(DIST, 'apps', app, 'src', 'main.js')], {
@@ -533,7 +537,7 @@ async function evm() {
     const statementLines = statements.signer
       ? [
           `| \`pg\` statements per token sweep (BEGIN/COMMIT included; count-queries.js) | signer ${(queries(statements.signer) / PAYMENTS).toFixed(1)}, payout process ${(queries(statements.payouts) / PAYMENTS).toFixed(1)} |`,
-          `| the signer's most frequent statements, per token sweep | ${topQueries(statements.signer, 12)} |`,
+          `| the signer's most frequent statements, per token sweep | ${topQueries(statements.signer, Number(process.env.BENCH_TOP_STATEMENTS ?? 12))} |`,
           `| the payout process's most frequent statements, per token sweep | ${topQueries(statements.payouts, 6)} |`,
         ]
       : [];

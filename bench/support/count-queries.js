@@ -37,7 +37,9 @@ function timed(key, promise) {
 const query = Client.prototype.query;
 Client.prototype.query = function countedQuery(config, values, callback) {
   const text = typeof config === 'string' ? config : (config?.text ?? config?.name ?? '?');
-  const key = String(text).replace(/\s+/g, ' ').trim().slice(0, 110);
+  // a named prepared statement by its name first: statements sharing a long column list stay apart
+  const named = typeof config === 'object' && config?.name ? `[${config.name}] ` : '';
+  const key = (named + String(text).replace(/\s+/g, ' ').trim()).slice(0, 110);
   const cb = typeof values === 'function' ? values : callback;
   if (cb || typeof config?.submit === 'function') {
     note(key, 0); // callback or Submittable form: counted, not timed

@@ -116,32 +116,53 @@ export class OutboundEngine {
     { kind: Transfer['fromKeyKind']; index: Transfer['fromKeyIndex']; address: string }
   >();
 
+  /**
+   * The rows and attempts a run read up front (`readAhead`), each taken by that transfer's first
+   * advance of the run: what its own `get` and `attempts` would have read a moment earlier. Every
+   * step decides again under the row's lock (state, nonce, fee, attempt count), as it does after
+   * its own reads; a later advance of the same transfer reads it again.
+   */
+  private readonly readAheads = new Map<string, { row: Transfer; attempts: Attempt[] }>();
+
   constructor(
     private readonly ctx: SignerContext,
     private readonly claims: SourceClaims,
   ) {}
 
+  /** Runs `fn` (a run over a rail) with its transfers' rows and attempts read ahead (see `readAheads`). */
+  async withReadAhead<T>(reads: Array<{ row: Transfer; attempts: Attempt[] }>, fn: () => Promise<T>): Promise<T> {
+    for (const read of reads) this.readAheads.set(read.row.id, read);
+    try {
+      return await fn();
+    } finally {
+      for (const read of reads) if (this.readAheads.get(read.row.id) === read) this.readAheads.delete(read.row.id);
+    }
+  }
+
   /**
    * Moves a transfer on as far as it can go now and returns the row as left. A transfer waiting
    * for its gas top-up moves the top-up on too, and tries once more when the top-up got mined.
+   * `known`: the row and attempts the caller just committed (a top-up its step inserted), not read again.
    */
-  async advance(id: string, depth = 0): Promise<Transfer> {
-    const t = await this.ctx.repo.get(this.ctx.db.manager, id);
+  async advance(id: string, depth = 0, known?: { row: Transfer; attempts: Attempt[] }): Promise<Transfer> {
+    const ahead = known ?? (depth === 0 ? this.readAheads.get(id) : undefined);
+    if (ahead && !known) this.readAheads.delete(id);
+    const t = ahead?.row ?? (await this.ctx.repo.get(this.ctx.db.manager, id));
     if (!t) throw new OutboundNotFoundError(id);
     if (isFinalOutboundState(t.state)) return t;
     this.keepSender(t);
     const rail = this.ctx.rail(t.chain, t.network);
     try {
-      return await this.step(t, rail, depth);
+      return await this.step(t, rail, depth, ahead?.attempts);
     } catch (err) {
       await this.note(t.id, 'rpc_error', `${(err as Error).message}`.slice(0, 1000)).catch(() => undefined);
       throw err;
     }
   }
 
-  private async step(t: Transfer, rail: EvmRail, depth: number): Promise<Transfer> {
+  private async step(t: Transfer, rail: EvmRail, depth: number, readAhead?: Attempt[]): Promise<Transfer> {
     const head = await rail.head();
-    const attempts = await this.ctx.repo.attempts(this.ctx.db.manager, t.id);
+    const attempts = readAhead ?? (await this.ctx.repo.attempts(this.ctx.db.manager, t.id));
     if (attempts.length > 0) {
       // Receipts first: any stored attempt may have been mined (a crash after broadcast, a replacement, a reorg).
       const mined = await this.findMined(rail, attempts);
@@ -253,7 +274,11 @@ export class OutboundEngine {
         // the gas tank's steps one at a time in this process, whichever sender's lane asks
         const tank = this.ctx.keyring.gasTankAddress;
         for (const u of outcome.topUps) {
-          topUps.push(await this.ctx.serial(t.chain, t.network, tank, () => this.advance(u, depth + 1)));
+          // a top-up this step inserted: the row as it committed it, nothing signed for it yet
+          // (the step under its lock decides again: another process may have moved it since)
+          const inserted = outcome.kind === 'top_up' && outcome.inserted.id === u ? outcome.inserted : undefined;
+          const known = inserted ? { row: { ...inserted }, attempts: [] } : undefined;
+          topUps.push(await this.ctx.serial(t.chain, t.network, tank, () => this.advance(u, depth + 1, known)));
         }
         const funded = topUps.length > 0 && topUps.every((u) => u.state === 'mined' || u.state === 'completed');
         if (funded && depth === 0) return this.advance(t.id, depth + 1);
@@ -433,7 +458,8 @@ export class OutboundEngine {
     facts: SignFacts,
   ): Promise<
     | { kind: 'moved'; row: Transfer }
-    | { kind: 'wait' | 'top_up'; row: Transfer; topUps: string[] }
+    | { kind: 'wait'; row: Transfer; topUps: string[] }
+    | { kind: 'top_up'; row: Transfer; topUps: string[]; inserted: Transfer }
     | { kind: 'signed'; row: Transfer; attempt: Attempt }
   > {
     const locked = await this.ctx.repo.lockCounting(m, read.id);
@@ -515,7 +541,7 @@ export class OutboundEngine {
           }),
           newest,
         );
-        return { kind: 'top_up', row: t, topUps: [topUp.id] };
+        return { kind: 'top_up', row: t, topUps: [topUp.id], inserted: topUp };
       }
       case 'sign':
         return { kind: 'signed', ...(await this.signAttempt(m, t, attemptCount, facts, decision, now)) };

@@ -234,6 +234,42 @@ export class OutboundRepository {
     };
   }
 
+  /**
+   * These transactions with their leg and their stored attempts (oldest first), in one statement:
+   * what a run reads up front (its receipts in one batch, then each transfer's first step decides
+   * on them instead of reading the row and its attempts again; every check under the row's lock
+   * still decides: docs/performance.md › Issue 23: sweeps › fifth pass). EVM attempts only.
+   */
+  async withAttempts(
+    m: EntityManager,
+    transferIds: string[],
+  ): Promise<Array<{ row: OutboundTransfer; attempts: OutboundAttempt[] }>> {
+    if (transferIds.length === 0) return [];
+    const rows = await preparedStatement(
+      m,
+      'outbound_with_attempts',
+      `SELECT ${entityColumns(m, OutboundTransactionEntity, 't', 't__')}, ${entityColumns(m, OutboundLegEntity, 'l', 'l__')},
+              ${entityColumns(m, OutboundAttemptEntity, 'a', 'a__')}
+         FROM outbound_transactions t LEFT JOIN outbound_legs l ON l.transaction_id = t.id AND l.ordinal = 0
+         LEFT JOIN outbound_attempts a ON a.transaction_id = t.id
+        WHERE t.id = ANY($1::uuid[])
+        ORDER BY t.id, a.attempt`,
+      [transferIds],
+    );
+    const out = new Map<string, { row: OutboundTransfer; attempts: OutboundAttempt[] }>();
+    for (const r of rows) {
+      let read = out.get(r.t__id as string);
+      if (!read) {
+        read = { row: this.transferOfRow(m, r), attempts: [] };
+        out.set(r.t__id as string, read);
+      }
+      if (r.a__transaction_id !== null) {
+        read.attempts.push(attemptOf(hydrateEntity(m, OutboundAttemptEntity, r, 'a__')));
+      }
+    }
+    return [...out.values()];
+  }
+
   /** The hashes of every attempt of these transactions (their receipts are read in one batch). */
   async attemptHashes(m: EntityManager, transferIds: string[]): Promise<string[]> {
     if (transferIds.length === 0) return [];
@@ -290,14 +326,9 @@ export class OutboundRepository {
     token: string | null,
     exceptLegId?: string,
   ): Promise<LiveClaims> {
-    const rows: Array<{
-      leg_id: string;
-      amount: string | null;
-      transaction_id: string;
-      purpose: string;
-      purpose_id: string;
-      signed: boolean;
-    }> = await m.query(
+    const rows = (await preparedStatement(
+      m,
+      'outbound_live_claims',
       `SELECT c.leg_id, c.amount_atomic::text AS amount, l.transaction_id, l.purpose, l.purpose_id,
               t.signed_at IS NOT NULL AS signed
          FROM outbound_claims c
@@ -307,7 +338,14 @@ export class OutboundRepository {
           AND (($4::text IS NULL AND c.token IS NULL) OR lower(c.token) = lower($4::text))
           AND c.leg_id <> $5`,
       [source.chain, source.network, source.address, token, exceptLegId ?? '00000000-0000-0000-0000-000000000000'],
-    );
+    )) as Array<{
+      leg_id: string;
+      amount: string | null;
+      transaction_id: string;
+      purpose: string;
+      purpose_id: string;
+      signed: boolean;
+    }>;
     const out: LiveClaims = { exactAtomic: 0n, all: false, legs: [] };
     for (const r of rows) {
       if (r.amount === null) out.all = true;

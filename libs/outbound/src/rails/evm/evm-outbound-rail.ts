@@ -63,15 +63,18 @@ export class EvmOutboundRail implements OutboundRail {
   }
 
   /**
-   * One run: the head, its fee market, balances and nonces read once (EvmRail.run), and the
-   * receipts of every stored attempt of the open transfers read in one JSON-RPC batch up front.
+   * One run: the head, its fee market, balances and nonces read once (EvmRail.run); the open
+   * transfers with their stored attempts read in one statement up front, the receipts of those
+   * attempts in one JSON-RPC batch, and each transfer's first step of the run decides on that read
+   * (OutboundEngine.withReadAhead) instead of reading the row and its attempts again.
    */
   run<T>(fn: () => Promise<T>, open: string[] = []): Promise<T> {
     const evm = this.evm();
     return evm.run(async () => {
-      const hashes = await this.ctx.repo.attemptHashes(this.ctx.db.manager, open);
+      const reads = await this.ctx.repo.withAttempts(this.ctx.db.manager, open);
+      const hashes = reads.flatMap((r) => r.attempts.map((a) => a.txHash));
       if (hashes.length > 0) await evm.receipts(hashes);
-      return fn();
+      return this.engine.withReadAhead(reads, fn);
     });
   }
 
