@@ -78,10 +78,11 @@ const CANDIDATES_FROM = `payments p
  * An open sweep `s` whose transfer `t` a run may have to give up: `inFlightToRecheck` and
  * `railHasWork` say the same. `t.chain`/`t.network` ($1, $2: a sweep's transfer is on the sweep's
  * rail) and the state test let PostgreSQL start from the few cancelled or unsigned transactions
- * (IDX_outbound_transactions_unsigned) instead of every open sweep's transaction; a refund's live
- * claim on the deposit is looked up per row from the payment's refunds (usually none): `OFFSET 0`
- * keeps PostgreSQL from hashing that EXISTS, which joined every live claim of the rail (a sweep's
- * and a top-up's each) to its payment on every run.
+ * (IDX_outbound_transactions_unsigned) instead of every open sweep's transaction. A refund's live
+ * claim on the deposit is looked up per row at the sweep's deposit address (`from_address`, the
+ * payment's `payment_address` it was written with: one entry of IDX_outbound_claims_live, usually
+ * the sweep's own leg); `OFFSET 0` keeps PostgreSQL from hashing that EXISTS, which joined every
+ * live claim of the rail to its payment on every run.
  */
 const TO_RECHECK = `t.chain = $1 AND t.network = $2
          AND (t.state = 'cancelled' OR (t.state = 'planned' AND t.signed_at IS NULL AND (
@@ -89,12 +90,11 @@ const TO_RECHECK = `t.chain = $1 AND t.network = $2
                         WHERE a.id = s.settlement_address_id AND a.workspace_id = s.workspace_id AND a.status = 'active')
            OR EXISTS (SELECT 1 FROM refunds r
                        WHERE r.payment_id = s.payment_id AND r.transfer_id IS NULL AND r.status IN ('pending', 'awaiting_funds'))
-           OR EXISTS (SELECT 1 FROM refunds r
-                        JOIN outbound_legs l ON l.purpose = 'refund' AND l.purpose_id = r.id
-                        JOIN outbound_claims c ON c.leg_id = l.id AND c.released_at IS NULL
-                        JOIN payments p ON p.id = r.payment_id
-                       WHERE r.payment_id = s.payment_id
-                         AND c.chain = p.chain AND c.network = p.network AND c.address = p.payment_address
+           OR EXISTS (SELECT 1 FROM outbound_claims c
+                        JOIN outbound_legs l ON l.id = c.leg_id AND l.purpose = 'refund'
+                        JOIN refunds r ON r.id = l.purpose_id
+                       WHERE c.chain = s.chain AND c.network = s.network AND c.address = s.from_address
+                         AND c.released_at IS NULL AND r.payment_id = s.payment_id
                       OFFSET 0))))`;
 
 /** The refund states a payout run works on (RefundRepository's too). */
