@@ -93,6 +93,8 @@ async function database() {
     workspaceId,
     async close() {
       await client.end();
+      // BENCH_KEEP_DB=1: the database stays for EXPLAIN (ANALYZE, BUFFERS) of the hot statements; drop it by hand
+      if (process.env.BENCH_KEEP_DB === '1') return say(`kept the database ${name}`);
       await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
@@ -359,6 +361,67 @@ async function backendCpuSeconds(db) {
   return rows.reduce((s, r) => s + (cpuSeconds(r.pid) ?? 0), 0);
 }
 
+/**
+ * PostgreSQL's own counters for the bench's database (pg_stat_user_tables, pg_stat_user_indexes,
+ * pg_stat_database), read after the processes exited (a backend flushes its counters when it
+ * ends): what the statements of both processes cost the server, whatever the load — rows read by
+ * sequential scans and by index, index scans by index, buffer hits.
+ */
+async function tableStats(db) {
+  await sleep(1200); // backends flush their counters at most once a second
+  await db.client.query('SELECT pg_stat_clear_snapshot()');
+  const tables = await db.client.query(
+    `SELECT relname, seq_scan, seq_tup_read, coalesce(idx_scan, 0) AS idx_scan, coalesce(idx_tup_fetch, 0) AS idx_tup_fetch
+       FROM pg_stat_user_tables`,
+  );
+  const indexes = await db.client.query(`SELECT indexrelname, idx_scan, idx_tup_read FROM pg_stat_user_indexes`);
+  const [database] = (
+    await db.client.query(
+      `SELECT xact_commit, blks_hit, blks_read, tup_returned, tup_fetched FROM pg_stat_database WHERE datname = current_database()`,
+    )
+  ).rows;
+  return {
+    tables: new Map(tables.rows.map((r) => [r.relname, r])),
+    indexes: new Map(indexes.rows.map((r) => [r.indexrelname, r])),
+    database,
+  };
+}
+
+function tableStatsBetween(a, b, sweeps) {
+  const per = (x) => (Number(x) / sweeps).toFixed(1);
+  const d = (x, y, k) => Number(y?.[k] ?? 0) - Number(x?.[k] ?? 0);
+  const tables = [...b.tables.entries()]
+    .map(([name, r]) => ({
+      name,
+      seq: d(a.tables.get(name), r, 'seq_scan'),
+      seqRows: d(a.tables.get(name), r, 'seq_tup_read'),
+      idx: d(a.tables.get(name), r, 'idx_scan'),
+      idxRows: d(a.tables.get(name), r, 'idx_tup_fetch'),
+    }))
+    .filter((t) => t.seq + t.idx > 0)
+    .sort((x, y) => y.seqRows + y.idxRows - (x.seqRows + x.idxRows))
+    .slice(0, 8)
+    .map((t) => `${t.name} seq ${per(t.seq)} (${per(t.seqRows)} rows), idx ${per(t.idx)} (${per(t.idxRows)} rows)`)
+    .join('; ');
+  const indexes = [...b.indexes.entries()]
+    .map(([name, r]) => ({
+      name,
+      scans: d(a.indexes.get(name), r, 'idx_scan'),
+      rows: d(a.indexes.get(name), r, 'idx_tup_read'),
+    }))
+    .filter((i) => i.scans > 0)
+    .sort((x, y) => y.rows - x.rows)
+    .slice(0, 8)
+    .map((i) => `${i.name} ${per(i.scans)} (${per(i.rows)} rows)`)
+    .join('; ');
+  const db = (k) => per(d(a.database, b.database, k));
+  return [
+    `| PostgreSQL per token sweep (pg_stat_database, both processes and the bench's polling) | ${db('xact_commit')} transactions, ${db('blks_hit')} buffer hits, ${db('blks_read')} reads, ${db('tup_returned')} rows returned by scans, ${db('tup_fetched')} fetched |`,
+    `| tables per token sweep: scans (rows read), most rows first | ${tables} |`,
+    `| indexes per token sweep: scans (index entries read), most first | ${indexes} |`,
+  ];
+}
+
 async function evm() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-payouts-'));
   const devnet = await startDevnet({
@@ -459,6 +522,7 @@ async function evm() {
     for (let i = 0; i < tokenAddresses.length; i += 100) {
       await payer.sendTokenMany(usdc, tokenAddresses.slice(i, i + 100), 10n * E18);
     }
+    const tablesStart = await tableStats(db);
     say('starting the signer and the payout process');
     const loadBefore = os.loadavg()[0];
     const startedAt = performance.now();
@@ -479,6 +543,7 @@ async function evm() {
     await process2.stop();
     running = null;
     await proxy.close();
+    const tables = tableStatsBetween(tablesStart, await tableStats(db), PAYMENTS);
     const roundTrips = counts.get(ROUND_TRIPS) ?? 0;
     counts.delete(ROUND_TRIPS);
     const rpcCalls = [...counts.values()].reduce((a, b) => a + b, 0);
@@ -558,6 +623,7 @@ async function evm() {
       `| JSON-RPC round trips (HTTP requests; a batch is one) per token sweep | ${(roundTrips / PAYMENTS).toFixed(1)} |`,
       cpuLine,
       ...statementLines,
+      ...tables,
       '',
       'goal (issue 23): ≥ 50 sweeps/s with 1,000 paid payments waiting, ≤ 10 JSON-RPC calls per token sweep',
       `load average at the end: ${os

@@ -18,6 +18,7 @@ import { OutboundLegsAndClaims1795640000000 } from './1795640000000-OutboundLegs
 import { DepositKeyMaterial1795650000001 } from './1795650000001-DepositKeyMaterial';
 import { DestinationMacs1795661900019 } from './1795661900019-DestinationMacs';
 import { OutboundCheckFacts1795662000000 } from './1795662000000-OutboundCheckFacts';
+import { PayoutRunIndexes1795662100000 } from './1795662100000-PayoutRunIndexes';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   DepositKeyMaterial1795650000001,
   DestinationMacs1795661900019,
   OutboundCheckFacts1795662000000,
+  PayoutRunIndexes1795662100000,
 ];

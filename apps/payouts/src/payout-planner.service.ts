@@ -19,7 +19,7 @@ import {
   SweepReason,
   SweepSupport,
 } from '@svc/domain';
-import { PaymentRepository, SettlementAddressRepository, SweepRepository } from '@svc/payments';
+import { PaymentRepository, PaymentSweeps, SettlementAddressRepository, SweepRepository } from '@svc/payments';
 import { CheckFacts, depositKey, OutboundNotCancellableError, OutboundService, OutboundTransfer } from '@svc/outbound';
 
 /** A planning batch's settlement destinations, by `workspaceId/productId` (a read each, shared). */
@@ -130,18 +130,17 @@ export class PayoutPlanner {
     return this.db.transaction(async (tx) => {
       const payment = await this.sweeps.lockPayment(tx, paymentId);
       if (!payment || !isPayoutEligible(payment, this.clock.now(), this.config.payoutDelaySeconds)) return false;
-      if (await this.sweeps.hasOpen(tx, payment.id)) return false; // another runner was first
+      // the payment's sweeps in one read under its lock (no sweep of it is written without that lock):
+      // an open one, Σ credited, the next sequence, the trailing reverts
+      const prior = await this.sweeps.ofPayment(tx, payment.id);
+      if (prior.open) return false; // another runner was first
       const reservation = await this.signer.claims.depositDraw(tx, payment);
-      const remainder = payoutRemainder(
-        payment.receivedAmountAtomic,
-        reservation.drawnAtomic,
-        await this.sweeps.sweptTotal(tx, payment.id),
-      );
+      const remainder = payoutRemainder(payment.receivedAmountAtomic, reservation.drawnAtomic, prior.sweptTotal);
       if (remainder === 0n) return false;
       let d: Writable = decision;
       if (reservation.refundInFlight) d = this.held('refund_in_progress', destinationOf(decision));
       if (d.kind === 'plan' && !(await this.stillActive(tx, d.destination))) return false; // retired meanwhile: next run
-      if (d.kind === 'plan' && (await this.revertedTooOften(tx, payment.id, d.destination))) {
+      if (d.kind === 'plan' && revertedTooOften(prior.trailingReverts, d.destination)) {
         d = this.held('reverted', d.destination);
       }
       // money contract › Payouts: nothing is owed when the buyer was refunded in full and the deposit cannot forward its dust
@@ -151,7 +150,7 @@ export class PayoutPlanner {
         id: randomUUID(),
         workspaceId: payment.workspaceId,
         paymentId: payment.id,
-        sequence: await this.sweeps.nextSequence(tx, payment.id),
+        sequence: prior.nextSequence,
         chain: payment.chain,
         network: payment.network,
         token: payment.token,
@@ -351,19 +350,13 @@ export class PayoutPlanner {
     }
   }
 
-  /** money contract › Payouts: the payment's last sweeps reverted 3 times in a row on the way to this destination. */
-  private async revertedTooOften(tx: EntityManager, paymentId: string, to: SettlementAddressEntity): Promise<boolean> {
-    const reverts = await this.sweeps.trailingReverts(tx, paymentId);
-    return reverts.count >= MAX_REVERTS_IN_A_ROW && reverts.destinationId === to.id;
-  }
-
   private held(reason: HeldReason, destination: SettlementAddressEntity | null): Writable {
     return { kind: 'wait', payoutState: 'held', reason, destination };
   }
 
+  /** The destination, under a shared lock as the write commits, is still active. */
   private async stillActive(tx: EntityManager, a: SettlementAddressEntity): Promise<boolean> {
-    const [locked] = await this.addresses.lockShared(tx, a.workspaceId, [a.id]);
-    return locked?.status === 'active';
+    return (await this.sweeps.destinationStatusShared(tx, a.workspaceId, a.id)) === 'active';
   }
 
   /**
@@ -406,6 +399,10 @@ export const decisionShare = (batch: number): number => Math.max(10, Math.ceil(b
  */
 const nothingOwedFor = (payment: PaymentEntity, d: Writable): boolean =>
   payment.status === 'refunded' && d.kind === 'wait' && d.reason === 'deposit_balance_low';
+
+/** money contract › Payouts: the payment's last sweeps reverted 3 times in a row on the way to this destination. */
+const revertedTooOften = (reverts: PaymentSweeps['trailingReverts'], to: SettlementAddressEntity): boolean =>
+  reverts.count >= MAX_REVERTS_IN_A_ROW && reverts.destinationId === to.id;
 
 const destinationOf = (d: Decision): SettlementAddressEntity | null =>
   d.kind === 'plan' ? d.destination : d.kind === 'wait' ? d.destination : null;

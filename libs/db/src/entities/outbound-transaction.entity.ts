@@ -21,6 +21,10 @@ import { bigintTransformer } from '../transformers';
 @Index('IDX_outbound_transactions_open', ['chain', 'network', 'createdAt'], {
   where: `"state" NOT IN ('completed', 'failed', 'cancelled')`,
 })
+// What a payout run may have to give up: cancelled, or planned and unsigned (SweepRepository.inFlightToRecheck).
+@Index('IDX_outbound_transactions_unsigned', ['chain', 'network'], {
+  where: `"state" = 'cancelled' OR ("state" = 'planned' AND "signed_at" IS NULL)`,
+})
 @Index('IDX_outbound_transactions_sender', ['chain', 'network', 'senderAddress', 'state'])
 @Index('IDX_outbound_transactions_funds', ['fundsTransactionId'])
 @Check(

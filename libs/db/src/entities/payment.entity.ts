@@ -36,6 +36,10 @@ import { WorkspaceEntity } from './workspace.entity';
   where: `"product_id" IS NOT NULL AND "checkout_session_id" IS NULL AND "status" IN ('waiting_for_payment', 'detected', 'confirming', 'underpaid')`,
 })
 @Index('IDX_payments_waiting_expiry', ['expiresAt'], { where: `"status" = 'waiting_for_payment'` })
+// The payout run's candidates (payouts rule 1), in the order it takes them (SweepRepository.candidates).
+@Index('IDX_payments_payout_candidates', ['chain', 'network', 'updatedAt', 'id'], {
+  where: `"decimals" IS NOT NULL AND "status" IN ('confirmed', 'overpaid', 'underpaid', 'refunded')`,
+})
 @Check(
   'CHK_payments_status',
   `"status" IN ('waiting_for_payment', 'detected', 'confirming', 'confirmed', 'underpaid', 'overpaid', 'expired', 'refunded', 'created', 'settled', 'failed')`,

@@ -25,6 +25,10 @@ const money = (name: string) =>
 @Index('IDX_sweeps_open_rail', ['chain', 'network', 'createdAt'], {
   where: `"payout_state" IN ('pending', 'submitted', 'held')`,
 })
+// The open sweeps a payout run decides again (SweepRepository.awaitingDecision, railHasWork).
+@Index('IDX_sweeps_undecided', ['chain', 'network'], {
+  where: `"payout_state" IN ('pending', 'submitted', 'held') AND "transfer_id" IS NULL`,
+})
 @Index('UQ_sweeps_transfer', ['transferId'], { unique: true, where: '"transfer_id" IS NOT NULL' })
 @Check(
   'CHK_sweeps_payout_state',

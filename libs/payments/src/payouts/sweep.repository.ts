@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PaymentEntity, SweepEntity } from '@svc/db';
 import { Network, OPEN_PAYOUT_STATES, OPEN_REFUND_STATUSES, sweepChangeIsVisible } from '@svc/domain';
-import { entityColumns, entityUpdate, hydrateEntity, preparedStatement } from '@svc/core';
+import { entityColumns, entityInsert, entityUpdate, hydrateEntity, preparedStatement } from '@svc/core';
 import { appendEvents } from '../events/outbox';
 import { settlementHeldEvent } from '../events/settlement-events';
 import type { Rail } from '../settlement/settlement-address.repository';
@@ -15,6 +15,17 @@ export interface SweepWalkPage {
   updatedAfter?: Date;
   cursor?: { updatedAt: Date; id: string };
   limit: number;
+}
+
+/** What planning a new sweep reads of its payment's sweeps (`SweepRepository.ofPayment`). */
+export interface PaymentSweeps {
+  /** one of them is open (pending, submitted, held) */
+  open: boolean;
+  /** Σ credited over all of them */
+  sweptTotal: bigint;
+  nextSequence: number;
+  /** how many of the newest (held ones aside) reverted in a row, and where the newest went */
+  trailingReverts: { count: number; destinationId: string | null };
 }
 
 /** The columns a run may change on a sweep. */
@@ -34,31 +45,57 @@ export type SweepChanges = Partial<
 >;
 
 const OPEN = OPEN_PAYOUT_STATES as string[];
+/**
+ * The open payout states as SQL literals, written into the work lists' statements: a partial index
+ * on open sweeps (UQ_sweeps_open_payment, IDX_sweeps_undecided) is only usable by a prepared
+ * statement's generic plan when its predicate can be proven from the text, not from a parameter.
+ */
+const OPEN_SQL = `(${OPEN.map((state) => `'${state}'`).join(', ')})`;
 
 /**
- * A payment `p` of rail ($1, $2) with money not yet paid out and no open sweep ($3: now, $4: the
- * delay in seconds, $5: the open payout states): `candidates` and `railHasWork` say the same.
+ * The payments `p` of rail ($1, $2) with money not yet paid out and no open sweep ($3: now, $4: the
+ * delay in seconds): `candidates` and `railHasWork` say the same. The payments' sweeps are summed
+ * in one pass over the rail's sweeps joined by hash (`sw`), not by an aggregate per payment: the
+ * statement reads every eligible payment of the rail (paid out ones too), and per payment two index
+ * probes and their heap pages cost PostgreSQL about 4 buffers a payment against about 0.1
+ * (docs/performance.md › Issue 23: sweeps › fifth pass). A sweep is on its payment's rail (written
+ * from the payment's chain and network); the planner reads the payment's sweeps again by
+ * `payment_id` under the payment's lock before it writes (`ofPayment`), as it did after this list.
  */
-const CANDIDATE = `p.chain = $1 AND p.network = $2 AND p.decimals IS NOT NULL
+const CANDIDATES_FROM = `payments p
+    LEFT JOIN (SELECT s.payment_id, sum(s.credited_atomic) AS credited, bool_or(s.payout_state IN ${OPEN_SQL}) AS open
+                 FROM sweeps s WHERE s.chain = $1 AND s.network = $2 GROUP BY s.payment_id) sw ON sw.payment_id = p.id
+   WHERE p.chain = $1 AND p.network = $2 AND p.decimals IS NOT NULL
          AND (
            (p.status IN ('confirmed', 'overpaid') AND p.confirmed_at <= $3::timestamptz - make_interval(secs => $4))
            OR (p.status = 'underpaid' AND p.expires_at <= $3::timestamptz - interval '7 days')
            OR p.status = 'refunded'
          )
-         AND NOT EXISTS (SELECT 1 FROM sweeps o WHERE o.payment_id = p.id AND o.payout_state = ANY($5))
-         AND p.received_amount_atomic > COALESCE((SELECT sum(s.credited_atomic) FROM sweeps s WHERE s.payment_id = p.id), 0)`;
+         AND sw.open IS NOT TRUE
+         AND p.received_amount_atomic > COALESCE(sw.credited, 0)`;
 
-/** An open sweep `s` whose transfer `t` a run may have to give up: `inFlightToRecheck` and `railHasWork` say the same. */
-const TO_RECHECK = `(t.state = 'cancelled' OR (t.state = 'planned' AND t.signed_at IS NULL AND (
+/**
+ * An open sweep `s` whose transfer `t` a run may have to give up: `inFlightToRecheck` and
+ * `railHasWork` say the same. `t.chain`/`t.network` ($1, $2: a sweep's transfer is on the sweep's
+ * rail) and the state test let PostgreSQL start from the few cancelled or unsigned transactions
+ * (IDX_outbound_transactions_unsigned) instead of every open sweep's transaction. A refund's live
+ * claim on the deposit is looked up per row at the sweep's deposit address (`from_address`, the
+ * payment's `payment_address` it was written with: one entry of IDX_outbound_claims_live, usually
+ * the sweep's own leg); `OFFSET 0` keeps PostgreSQL from hashing that EXISTS, which joined every
+ * live claim of the rail to its payment on every run.
+ */
+const TO_RECHECK = `t.chain = $1 AND t.network = $2
+         AND (t.state = 'cancelled' OR (t.state = 'planned' AND t.signed_at IS NULL AND (
            NOT EXISTS (SELECT 1 FROM settlement_addresses a
                         WHERE a.id = s.settlement_address_id AND a.workspace_id = s.workspace_id AND a.status = 'active')
            OR EXISTS (SELECT 1 FROM refunds r
                        WHERE r.payment_id = s.payment_id AND r.transfer_id IS NULL AND r.status IN ('pending', 'awaiting_funds'))
-           OR EXISTS (SELECT 1 FROM payments p
-                        JOIN outbound_claims c ON c.chain = p.chain AND c.network = p.network AND c.address = p.payment_address
-                        JOIN outbound_legs l ON l.id = c.leg_id
-                        JOIN refunds r ON r.id = l.purpose_id AND r.payment_id = p.id
-                       WHERE p.id = s.payment_id AND l.purpose = 'refund' AND c.released_at IS NULL))))`;
+           OR EXISTS (SELECT 1 FROM outbound_claims c
+                        JOIN outbound_legs l ON l.id = c.leg_id AND l.purpose = 'refund'
+                        JOIN refunds r ON r.id = l.purpose_id
+                       WHERE c.chain = s.chain AND c.network = s.network AND c.address = s.from_address
+                         AND c.released_at IS NULL AND r.payment_id = s.payment_id
+                      OFFSET 0))))`;
 
 /** The refund states a payout run works on (RefundRepository's too). */
 const OPEN_REFUNDS = [...OPEN_REFUND_STATUSES];
@@ -112,11 +149,10 @@ export class SweepRepository {
     const rows = await preparedStatement(
       m,
       'sweeps_candidates',
-      `SELECT ${entityColumns(m, PaymentEntity, 'p')} FROM payments p
-       WHERE ${CANDIDATE}
+      `SELECT ${entityColumns(m, PaymentEntity, 'p')} FROM ${CANDIDATES_FROM}
        ORDER BY p.updated_at, p.id
-       LIMIT $6`,
-      [rail.chain, rail.network, now, delaySeconds, OPEN, limit],
+       LIMIT $5`,
+      [rail.chain, rail.network, now, delaySeconds, limit],
     );
     return rows.map((r) => hydrateEntity(m, PaymentEntity, r));
   }
@@ -132,13 +168,13 @@ export class SweepRepository {
     const [row] = await preparedStatement(
       this.db.manager,
       'payouts_rail_has_work',
-      `SELECT EXISTS (SELECT 1 FROM payments p WHERE ${CANDIDATE})
+      `SELECT EXISTS (SELECT 1 FROM ${CANDIDATES_FROM})
            OR EXISTS (SELECT 1 FROM sweeps s
-                       WHERE s.chain = $1 AND s.network = $2 AND s.payout_state = ANY($5) AND s.transfer_id IS NULL)
+                       WHERE s.chain = $1 AND s.network = $2 AND s.payout_state IN ${OPEN_SQL} AND s.transfer_id IS NULL)
            OR EXISTS (SELECT 1 FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id
-                       WHERE s.chain = $1 AND s.network = $2 AND s.payout_state = ANY($5) AND ${TO_RECHECK})
-           OR EXISTS (SELECT 1 FROM refunds r WHERE r.chain = $1 AND r.network = $2 AND r.status = ANY($6)) AS work`,
-      [rail.chain, rail.network, now, delaySeconds, OPEN, OPEN_REFUNDS],
+                       WHERE s.chain = $1 AND s.network = $2 AND s.payout_state IN ${OPEN_SQL} AND ${TO_RECHECK})
+           OR EXISTS (SELECT 1 FROM refunds r WHERE r.chain = $1 AND r.network = $2 AND r.status = ANY($5)) AS work`,
+      [rail.chain, rail.network, now, delaySeconds, OPEN_REFUNDS],
     );
     return row?.work === true;
   }
@@ -165,10 +201,10 @@ export class SweepRepository {
       m,
       'sweeps_awaiting_decision',
       `SELECT ${entityColumns(m, SweepEntity, 's')} FROM sweeps s
-        WHERE s.chain = $1 AND s.network = $2 AND s.payout_state = ANY($3) AND s.transfer_id IS NULL
+        WHERE s.chain = $1 AND s.network = $2 AND s.payout_state IN ${OPEN_SQL} AND s.transfer_id IS NULL
         ORDER BY s.checked_at ASC NULLS FIRST, s.created_at ASC, s.id ASC
-        LIMIT $4`,
-      [rail.chain, rail.network, OPEN, limit],
+        LIMIT $3`,
+      [rail.chain, rail.network, limit],
     );
     return rows.map((r) => hydrateEntity(m, SweepEntity, r));
   }
@@ -188,11 +224,11 @@ export class SweepRepository {
       'sweeps_in_flight_to_recheck',
       `SELECT ${entityColumns(m, SweepEntity, 's')} FROM sweeps s
          JOIN outbound_transactions t ON t.id = s.transfer_id
-        WHERE s.chain = $1 AND s.network = $2 AND s.payout_state = ANY($3)
+        WHERE s.chain = $1 AND s.network = $2 AND s.payout_state IN ${OPEN_SQL}
           AND ${TO_RECHECK}
         ORDER BY s.created_at ASC, s.id ASC
-        LIMIT $4`,
-      [rail.chain, rail.network, OPEN, limit],
+        LIMIT $3`,
+      [rail.chain, rail.network, limit],
     );
     return rows.map((r) => hydrateEntity(m, SweepEntity, r));
   }
@@ -204,12 +240,57 @@ export class SweepRepository {
 
   // ------------------------------------------------------------------ writes (caller's transaction)
 
-  /** The payment row, locked; a row a credit holds is skipped (left to the next run). */
-  lockPayment(tx: EntityManager, id: string): Promise<PaymentEntity | null> {
-    return tx.findOne(PaymentEntity, {
-      where: { id },
-      lock: { mode: 'pessimistic_write', onLocked: 'skip_locked' },
-    });
+  /**
+   * The payment row, locked; a row a credit holds is skipped (left to the next run). A named
+   * prepared statement (TypeORM's `findOne … FOR UPDATE SKIP LOCKED` built the same text per call).
+   */
+  async lockPayment(tx: EntityManager, id: string): Promise<PaymentEntity | null> {
+    const rows = await preparedStatement(
+      tx,
+      'sweeps_lock_payment',
+      `SELECT ${entityColumns(tx, PaymentEntity)} FROM payments WHERE id = $1 LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      [id],
+    );
+    return rows.length === 0 ? null : hydrateEntity(tx, PaymentEntity, rows[0]);
+  }
+
+  /**
+   * What planning a new sweep reads of the payment's sweeps, in one statement (under the payment's
+   * lock, which every sweep insert of the payment holds): whether one is open (`hasOpen`), Σ
+   * credited (`sweptTotal`), the next sequence (`nextSequence`) and the trailing reverts
+   * (`trailingReverts`), each computed as those compute it, from the payment's few rows.
+   */
+  async ofPayment(tx: EntityManager, paymentId: string): Promise<PaymentSweeps> {
+    const rows = (await preparedStatement(
+      tx,
+      'sweeps_of_payment',
+      `SELECT payout_state, settlement_address_id, sequence, credited_atomic::text AS credited
+         FROM sweeps WHERE payment_id = $1 ORDER BY sequence DESC`,
+      [paymentId],
+    )) as Array<{ payout_state: string; settlement_address_id: string | null; sequence: number; credited: string }>;
+    const settled = rows.filter((r) => r.payout_state !== 'held').slice(0, 10);
+    let reverts = 0;
+    while (reverts < settled.length && settled[reverts].payout_state === 'failed') reverts++;
+    return {
+      open: rows.some((r) => OPEN.includes(r.payout_state)),
+      sweptTotal: rows.reduce((sum, r) => sum + BigInt(r.credited), 0n),
+      nextSequence: (rows[0]?.sequence ?? 0) + 1,
+      trailingReverts: { count: reverts, destinationId: settled[0]?.settlement_address_id ?? null },
+    };
+  }
+
+  /**
+   * The settlement address's status under a shared lock (the planner's "still active?" as it writes:
+   * a retire waits for the planning transaction), a named prepared statement; null when gone.
+   */
+  async destinationStatusShared(tx: EntityManager, workspaceId: string, id: string): Promise<string | null> {
+    const [row] = await preparedStatement(
+      tx,
+      'sweeps_destination_status_shared',
+      'SELECT status FROM settlement_addresses WHERE workspace_id = $1 AND id = $2 FOR SHARE',
+      [workspaceId, id],
+    );
+    return (row?.status as string | undefined) ?? null;
   }
 
   lock(tx: EntityManager, id: string): Promise<SweepEntity | null> {
@@ -274,40 +355,12 @@ export class SweepRepository {
     return BigInt(row?.total ?? '0');
   }
 
-  hasOpen(tx: EntityManager, paymentId: string): Promise<boolean> {
-    return tx.exists(SweepEntity, { where: { paymentId, payoutState: In(OPEN) } });
-  }
-
-  /**
-   * money contract › Payouts: how many of the payment's newest sweeps reverted in a row, and the
-   * settlement address the newest of them went to (a new destination lifts the hold).
-   */
-  async trailingReverts(
-    tx: EntityManager,
-    paymentId: string,
-  ): Promise<{ count: number; destinationId: string | null }> {
-    const rows: Array<{ payout_state: string; settlement_address_id: string | null }> = await tx.query(
-      `SELECT payout_state, settlement_address_id FROM sweeps
-        WHERE payment_id = $1 AND payout_state <> 'held'
-        ORDER BY sequence DESC LIMIT 10`,
-      [paymentId],
-    );
-    let count = 0;
-    while (count < rows.length && rows[count].payout_state === 'failed') count++;
-    return { count, destinationId: rows[0]?.settlement_address_id ?? null };
-  }
-
-  async nextSequence(tx: EntityManager, paymentId: string): Promise<number> {
-    const [row]: Array<{ n: number | null }> = await tx.query(
-      'SELECT max(sequence) AS n FROM sweeps WHERE payment_id = $1',
-      [paymentId],
-    );
-    return (row?.n ?? 0) + 1;
-  }
-
   /** Inserts the sweep; one written `held` fires settlement.held in the same transaction. */
   async insert(tx: EntityManager, s: Omit<SweepEntity, 'payment' | 'settlementAddress'>): Promise<void> {
-    await tx.insert(SweepEntity, s);
+    // a named prepared statement per set of columns (the planner writes the same ones every time)
+    const values: unknown[] = [];
+    const text = entityInsert(tx, SweepEntity, s as Partial<SweepEntity>, values);
+    await preparedStatement(tx, 'sweeps_insert', text, values);
     if (s.payoutState === 'held') {
       await appendEvents(tx, s.workspaceId, [settlementHeldEvent(s as SweepEntity)], s.updatedAt);
     }
