@@ -1,8 +1,9 @@
-import { Body, Controller, Get, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { Optional, OptionalNotNull } from '../../common/optional';
 import { formatUsdCents } from '@svc/domain';
 import { LoggedRequest } from '@svc/runtime';
+import { RequestLog } from '../../common/request-log.decorator';
 import { Public } from '../auth/auth.decorators';
 import { RateLimit } from '../rate-limit/rate-limit.guard';
 import { ChainRegistry } from '@svc/chains';
@@ -92,7 +93,7 @@ export class PaymentLinksController {
   /** `{kind, payment}`: kind is `payment` (a link mints a payment, no session). */
   @Post(':slug/checkout')
   @RateLimit('write', 'slug')
-  async checkout(@Param('slug') slug: string, @Body() body: LinkCheckoutDto, @Req() req: LoggedRequest) {
+  async checkout(@Param('slug') slug: string, @Body() body: LinkCheckoutDto, @RequestLog() req: LoggedRequest) {
     const { payment } = await this.links.checkout(slug, body, req);
     return { kind: 'payment', payment: publicPayment(payment, []) };
   }

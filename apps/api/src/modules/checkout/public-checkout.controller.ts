@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ClockService } from '@svc/core';
 import { LoggedRequest } from '@svc/runtime';
+import { RequestLog } from '../../common/request-log.decorator';
 import { Public } from '../auth/auth.decorators';
 import { RateLimit } from '../rate-limit/rate-limit.guard';
 import { CheckoutSettingsService } from './checkout-settings.service';
@@ -29,7 +30,7 @@ export class PublicCheckoutController {
   @Post(':id/redeem')
   @RateLimit('write', 'session')
   @HttpCode(200)
-  async redeem(@Param('id') id: string, @Body() body: RedeemSessionDto, @Req() req: LoggedRequest) {
+  async redeem(@Param('id') id: string, @Body() body: RedeemSessionDto, @RequestLog() req: LoggedRequest) {
     return this.view(await this.sessions.redeem(id, body.chain, req));
   }
 

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Param, Query, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, Param, Query, Post } from '@nestjs/common';
 import { ChainRegistry } from '@svc/chains';
 import { PaymentEntity } from '@svc/db';
 import { PaymentRepository, paymentObject, paymentWithRelations, publicPayment, publicRail } from '@svc/payments';
 import { ClockService } from '@svc/core';
 import { LoggedRequest } from '@svc/runtime';
+import { RequestLog } from '../../common/request-log.decorator';
 import { Caller, CurrentCaller, Public } from '../auth/auth.decorators';
 import { RateLimit } from '../rate-limit/rate-limit.guard';
 import { CreatePaymentDto } from './dto/create-payment.dto';
@@ -21,7 +22,7 @@ export class PaymentsController {
   ) {}
 
   @Post('v1/payments')
-  async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentDto, @Req() req: LoggedRequest) {
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentDto, @RequestLog() req: LoggedRequest) {
     return paymentObject((await this.payments.createDirect(caller.workspaceId, body, req)).payment);
   }
 

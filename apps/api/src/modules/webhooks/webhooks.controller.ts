@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { permissionDeniedMessage, roleHasPermission } from '@svc/domain';
 import { forbidden } from '@svc/core';
 import { LoggedRequest } from '@svc/runtime';
+import { RequestLog } from '../../common/request-log.decorator';
 import { Caller, CurrentCaller, RequirePermission } from '../auth/auth.decorators';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { ListDeliveriesQueryDto } from './dto/list-deliveries.dto';
@@ -65,7 +66,7 @@ export class WebhooksController {
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
     @Body() body: TestWebhookDto,
-    @Req() req: LoggedRequest,
+    @RequestLog() req: LoggedRequest,
   ) {
     return this.webhooks.sendTest(caller.workspaceId, id, body?.eventType, req);
   }
@@ -87,7 +88,7 @@ export class WebhooksController {
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
     @Param('deliveryId') deliveryId: string,
-    @Req() req: LoggedRequest,
+    @RequestLog() req: LoggedRequest,
   ) {
     return this.webhooks.redeliver(caller.workspaceId, id, deliveryId, req);
   }
