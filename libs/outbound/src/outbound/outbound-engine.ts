@@ -124,6 +124,13 @@ export class OutboundEngine {
    */
   private readonly readAheads = new Map<string, { row: Transfer; attempts: Attempt[] }>();
 
+  /**
+   * The top-ups (every state, oldest first) of each transfer the run read ahead, as read then and
+   * as this engine's steps left them since: what the sign step's facts count as received before
+   * the row is claimed (decideAndSign reads them again under the lock).
+   */
+  private readonly runTopUps = new Map<string, Transfer[]>();
+
   constructor(
     private readonly ctx: SignerContext,
     private readonly claims: SourceClaims,
@@ -131,12 +138,33 @@ export class OutboundEngine {
 
   /** Runs `fn` (a run over a rail) with its transfers' rows and attempts read ahead (see `readAheads`). */
   async withReadAhead<T>(reads: Array<{ row: Transfer; attempts: Attempt[] }>, fn: () => Promise<T>): Promise<T> {
-    for (const read of reads) this.readAheads.set(read.row.id, read);
+    const topUps = new Map<string, Transfer[]>();
+    for (const read of reads) {
+      this.readAheads.set(read.row.id, read);
+      if (read.row.parentId === null) topUps.set(read.row.id, []);
+    }
+    for (const { row } of reads) if (row.parentId !== null) topUps.get(row.parentId)?.push({ ...row });
+    for (const [id, rows] of topUps) {
+      this.runTopUps.set(
+        id,
+        rows.sort((x, y) => x.createdAt.getTime() - y.createdAt.getTime()),
+      );
+    }
     try {
       return await fn();
     } finally {
       for (const read of reads) if (this.readAheads.get(read.row.id) === read) this.readAheads.delete(read.row.id);
+      for (const [id, rows] of topUps) if (this.runTopUps.get(id) === rows) this.runTopUps.delete(id);
     }
+  }
+
+  /** A top-up as a step of this engine left it, in its transfer's run view (runTopUps). */
+  private keepTopUp(u: Transfer): void {
+    const rows = u.parentId === null ? undefined : this.runTopUps.get(u.parentId);
+    if (!rows) return;
+    const i = rows.findIndex((r) => r.id === u.id);
+    if (i >= 0) rows[i] = { ...u };
+    else rows.push({ ...u });
   }
 
   /**
@@ -153,7 +181,9 @@ export class OutboundEngine {
     this.keepSender(t);
     const rail = this.ctx.rail(t.chain, t.network);
     try {
-      return await this.step(t, rail, depth, ahead?.attempts);
+      const left = await this.step(t, rail, depth, ahead?.attempts);
+      if (left.purpose === 'gas') this.keepTopUp(left);
+      return left;
     } catch (err) {
       await this.note(t.id, 'rpc_error', `${(err as Error).message}`.slice(0, 1000)).catch(() => undefined);
       throw err;
@@ -277,6 +307,7 @@ export class OutboundEngine {
           // a top-up this step inserted: the row as it committed it, nothing signed for it yet
           // (the step under its lock decides again: another process may have moved it since)
           const inserted = outcome.kind === 'top_up' && outcome.inserted.id === u ? outcome.inserted : undefined;
+          if (inserted) this.keepTopUp(inserted);
           const known = inserted ? { row: { ...inserted }, attempts: [] } : undefined;
           topUps.push(await this.ctx.serial(t.chain, t.network, tank, () => this.advance(u, depth + 1, known)));
         }
@@ -325,7 +356,10 @@ export class OutboundEngine {
       ]);
       funds = { native, token };
     }
-    const topUps = gasFromTank(t) ? await this.ctx.repo.topUps(this.ctx.db.manager, t.id) : [];
+    // the run's view of its top-ups when it read this transfer ahead; else read
+    const topUps = gasFromTank(t)
+      ? (this.runTopUps.get(t.id) ?? (await this.ctx.repo.topUps(this.ctx.db.manager, t.id)))
+      : [];
     let gasLimit = previous?.gasLimit ?? (fresh ? (t.gasLimit ?? checked.gasLimit) : this.decidedGas(t, topUps));
     if (gasLimit === undefined) {
       const estimate = await this.estimate(t, funds, rail, quote.price);
@@ -689,7 +723,8 @@ export class OutboundEngine {
 
   private recordBroadcast(id: string, attempt: Attempt, head: bigint, refusal: string | null): Promise<Transfer> {
     return this.ctx.db.transaction(async (m) => {
-      const t = (await this.ctx.repo.lock(m, id)) as Transfer;
+      const locked = (await this.ctx.repo.lockCounting(m, id)) as { row: Transfer; attempts: number };
+      const t = locked.row;
       const now = this.ctx.now();
       await this.ctx.repo.updateAttempt(m, attempt, {
         broadcastAt: attempt.broadcastAt ?? now,
@@ -705,7 +740,8 @@ export class OutboundEngine {
         error: refusal === null ? null : redactRpcText(refusal).slice(0, 1000),
         updatedAt: now,
       });
-      return this.ctx.write(m, t);
+      // the purpose's row shows the newest stored attempt: this one, unless a later one is stored (then read)
+      return this.ctx.write(m, t, locked.attempts === attempt.attempt ? attempt.txHash : undefined);
     });
   }
 
