@@ -204,9 +204,14 @@ export class OutboundRepository {
     );
   }
 
-  /** The gas transactions that fund `parentId`, oldest first. */
-  async topUps(m: EntityManager, parentId: string): Promise<OutboundTransfer[]> {
-    return this.withLegs(m, 't.funds_transaction_id = $1 ORDER BY t.created_at', [parentId]);
+  /** The gas transactions that fund `parentId`, oldest first; `lock`: locked for this db transaction (FOR UPDATE). */
+  async topUps(m: EntityManager, parentId: string, lock = false): Promise<OutboundTransfer[]> {
+    return this.withLegs(
+      m,
+      't.funds_transaction_id = $1 ORDER BY t.created_at',
+      [parentId],
+      lock ? ' FOR UPDATE OF t' : '',
+    );
   }
 
   /**
