@@ -1,10 +1,13 @@
 // Two signer processes at once (two services, two connection pools) on the same transfers never
 // pay twice: every step claims its row, the sign step also the sender's source row (its nonce), and broadcasts
 // resend stored bytes. Nonces come from the database: concurrent transfers from one address get
-// distinct, consecutive nonces, and a database behind the chain's pending count is raised.
+// distinct, consecutive nonces, and a database behind the chain's pending count is raised. A run's
+// read-ahead (OutboundEngine.withReadAhead) that another signer overtakes is decided again under
+// the row's lock: the step neither signs twice nor brings a cancelled row back.
 import { randomUUID } from 'node:crypto';
 import { HDNodeWallet } from 'ethers';
 import { Client } from 'pg';
+import { EvmRpc, type EvmRpcClient } from '@svc/chains';
 import { OutboundSourceEntity } from '@svc/db';
 import { isFinalOutboundState } from '@svc/domain';
 import { depositKey, GAS_TANK_KEY, OutboundService, OutboundTransfer, refundWalletKey } from '@svc/outbound';
@@ -20,6 +23,25 @@ beforeAll(async () => {
   await h.payer.sendNative(a.address(GAS_TANK_KEY), ether('10'));
 });
 afterAll(() => h.close());
+
+/**
+ * A node client that runs `hook` once, just before `sender`'s pending nonce is read: inside a run,
+ * after its read-ahead of the open rows and their attempts, before the sign step claims the row.
+ */
+function hookedRpc(rpc: EvmRpc, sender: string, hook: () => Promise<unknown>) {
+  const state = { fired: false };
+  const client: EvmRpcClient = {
+    async call<T>(method: string, params: unknown[] = []): Promise<T> {
+      const pendingNonce = method === 'eth_getTransactionCount' && params[1] === 'pending';
+      if (pendingNonce && !state.fired && String(params[0]).toLowerCase() === sender.toLowerCase()) {
+        state.fired = true;
+        await hook();
+      }
+      return rpc.call<T>(method, params);
+    },
+  };
+  return { client, state };
+}
 
 /** Both services advance every transfer at the same moment, round after round, until all are final. */
 async function race(ids: string[]): Promise<OutboundTransfer[]> {
@@ -176,4 +198,55 @@ test("a database behind the chain's pending count is raised, never reusing a non
     .getRepository(OutboundSourceEntity)
     .findOneByOrFail({ chain: h.chain, network: h.network, address });
   expect(row.nextNonce).toBe(5n);
+});
+
+describe("the read-ahead rule: a row another signer moves between the run's read-ahead and its step is decided again under the lock", () => {
+  /** A native refund from a refund wallet of its own, and a signer whose run lets `move` happen mid-step. */
+  async function overtaken(index: number, move: (id: string) => Promise<unknown>) {
+    const wallet = refundWalletKey(index);
+    const sender = a.address(wallet);
+    await h.payer.sendNative(sender, ether('1'));
+    const buyer = freshAddress();
+    const planned = await a.planRefund({
+      chain: h.chain,
+      network: h.network,
+      refundId: randomUUID(),
+      from: wallet,
+      to: buyer,
+      token: null,
+      amountAtomic: ether('0.25'),
+    });
+    const node = new EvmRpc([h.node.url]);
+    const hooked = hookedRpc(node, sender, () => move(planned.id));
+    try {
+      const runner = await h.service({ rpc: () => hooked.client });
+      const report = await runner.runPending(h.chain, h.network);
+      expect(hooked.state.fired).toBe(true);
+      expect(report?.errors).toEqual([]);
+    } finally {
+      node.destroy();
+    }
+    return { id: planned.id, sender, buyer };
+  }
+
+  test('signed and broadcast by another signer after the read-ahead: the step signs nothing more, the buyer is paid once', async () => {
+    const { id, sender, buyer } = await overtaken(31, (moved) => b.advance(moved));
+    expect((await a.attempts(id)).map((x) => x.attempt)).toEqual([1]);
+    const t = await h.drive(a, id);
+    expect(t.state).toBe('completed');
+    expect(await a.attempts(id)).toHaveLength(1);
+    expect(await h.nativeBalance(buyer)).toBe(ether('0.25'));
+    expect(await h.node.rpc<string>('eth_getTransactionCount', [sender, 'latest'])).toBe('0x1');
+  });
+
+  test('cancelled by another process after the read-ahead: the step leaves it cancelled, nothing is signed or sent', async () => {
+    const { id, sender, buyer } = await overtaken(32, (moved) => b.cancel(moved));
+    const t = await a.get(id);
+    expect(t).toMatchObject({ state: 'cancelled', signedAt: null, nonce: null });
+    expect(await a.attempts(id)).toEqual([]);
+    expect(await a.runPending(h.chain, h.network)).toEqual(expect.objectContaining({ errors: [] }));
+    expect((await a.get(id)).state).toBe('cancelled');
+    expect(await h.nativeBalance(buyer)).toBe(0n);
+    expect(await h.node.rpc<string>('eth_getTransactionCount', [sender, 'pending'])).toBe('0x0');
+  });
 });

@@ -1,7 +1,9 @@
 // A run advances different senders side by side (rail-runner.ts: one lane per sender, at most
 // EVM_CONCURRENT_SENDERS at once), one sender's transfers in order, and the gas tank's top-ups one
 // at a time (SignerContext.serial), also while two signers run at once: every sweep pays exactly
-// once, its whole balance, and the gas tank's nonces are consecutive with no gap and no reuse.
+// once, its whole balance, and the gas tank's nonces are consecutive with no gap and no reuse. A
+// top-up's receipt that a run finds before the transfer it funds is stepped is recorded in that
+// transfer's sign transaction, or at the end of the run when the transfer does not sign.
 import { randomUUID } from 'node:crypto';
 import { depositKey, GAS_TANK_KEY, OutboundService } from '@svc/outbound';
 import { ether, freshAddress, SignerHarness, startSignerHarness } from './support/signer-harness';
@@ -62,4 +64,74 @@ test('more token sweeps than lanes, from two signers asking at once (the rail lo
   expect(await h.tokenBalance(to)).toBe(total);
   const sorted = [...tankNonces].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
   expect(sorted).toEqual(sorted.map((_n, i) => sorted[0] + BigInt(i)));
+});
+
+describe("a top-up's receipt found before the transfer it funds is stepped", () => {
+  /** A token sweep after its first run: the top-up signed and mined (auto-mining), its receipt not read yet. */
+  async function sweepWithMinedTopUp(index: number) {
+    const deposit = a.address(depositKey(index));
+    const to = freshAddress();
+    await h.payer.sendToken(h.token, deposit, ether('4'));
+    const planned = await a.planTokenSweep({
+      chain: h.chain,
+      network: h.network,
+      sweepId: randomUUID(),
+      depositIndex: BigInt(index),
+      to,
+      token: h.token,
+    });
+    expect((await a.runPending(h.chain, h.network))?.errors).toEqual([]);
+    const [topUp] = await a.topUps(planned.id);
+    expect(topUp.state).toBe('submitted');
+    return { id: planned.id, topUpId: topUp.id, to };
+  }
+
+  async function completes(id: string, topUpId: string, to: string) {
+    for (let run = 0; run < 5 && (await a.get(id)).state !== 'completed'; run++) {
+      expect((await a.runPending(h.chain, h.network))?.errors).toEqual([]);
+    }
+    expect((await a.get(id)).state).toBe('completed');
+    expect(await a.attempts(id)).toHaveLength(1);
+    expect((await a.topUps(id)).map((u) => u.id)).toEqual([topUpId]);
+    expect(await a.attempts(topUpId)).toHaveLength(1);
+    expect(await h.tokenBalance(to)).toBe(ether('4'));
+  }
+
+  test('is recorded in the database transaction that signs the transfer', async () => {
+    const { id, topUpId, to } = await sweepWithMinedTopUp(41);
+    // stops right after the sign step commits, before the broadcast
+    const stopping = await h.service({
+      crashAt: 'after_sign',
+      onCrash: () => {
+        throw new Error('stopped after signing');
+      },
+    });
+    const report = await stopping.runPending(h.chain, h.network);
+    expect(report?.errors.map((e) => e.message)).toEqual(['stopped after signing']);
+    expect((await a.get(topUpId)).state).toBe('completed');
+    expect((await a.get(id)).state).toBe('signed');
+    // the same PostgreSQL transaction wrote the top-up's receipt and the transfer's signed attempt
+    const [topUpRow] = await h.db.query('SELECT xmin::text AS x FROM outbound_transactions WHERE id = $1', [topUpId]);
+    const [attemptRow] = await h.db.query('SELECT xmin::text AS x FROM outbound_attempts WHERE transaction_id = $1', [
+      id,
+    ]);
+    expect(topUpRow.x).toBe(attemptRow.x);
+    await completes(id, topUpId, to);
+  });
+
+  test('is recorded at the end of the run when the transfer does not sign', async () => {
+    const { id, topUpId, to } = await sweepWithMinedTopUp(42);
+    const refusing = await h.service({
+      destinations: {
+        verify: (_m, leg) =>
+          Promise.resolve(
+            leg.purpose === 'sweep' ? { ok: false, reason: 'not authorised in this test' } : { ok: true },
+          ),
+      },
+    });
+    expect((await refusing.runPending(h.chain, h.network))?.errors).toEqual([]);
+    expect((await a.get(topUpId)).state).toBe('completed');
+    expect(await a.get(id)).toMatchObject({ state: 'planned', signedAt: null, waitReason: 'destination_unverified' });
+    await completes(id, topUpId, to);
+  });
 });

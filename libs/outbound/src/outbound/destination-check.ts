@@ -111,11 +111,10 @@ async function destinationFacts(m: EntityManager, leg: LegToVerify, o: Destinati
     case 'refund':
       return { purpose: 'refund' as const, refund: await refundFacts(m, leg.purposeId) };
     case 'gas': {
-      // the funded leg is on the gas leg's rail, or judgeGas refuses it
-      const funded = leg.fundsTransactionId ? await fundedFacts(m, leg.fundsTransactionId, leg.kind) : null;
-      const fundedVerdict =
-        funded && funded.leg.purpose !== 'gas' ? await verifyLegDestination(m, funded.leg, o) : null;
-      return { purpose: 'gas' as const, funded, fundedVerdict };
+      // the funded leg is on the gas leg's rail, or judgeGas refuses it; its own facts come in the same read
+      const read = leg.fundsTransactionId ? await fundedFacts(m, leg.fundsTransactionId, leg.kind, o.devClock) : null;
+      const fundedVerdict = read?.facts ? judgeDestination(read.funded.leg, read.facts, o.key) : null;
+      return { purpose: 'gas' as const, funded: read?.funded ?? null, fundedVerdict };
     }
     default:
       throw new Error(`unknown leg purpose ${String(leg.purpose)}`);
@@ -211,44 +210,59 @@ function judgeGas(
 }
 
 // ---- reading ---------------------------------------------------------------------------------
-// Named prepared statements (OutboundRepository's pattern): each sweep's sign runs the sweep read
-// twice (its own leg and its gas leg's) and the funded read once.
+// Named prepared statements (OutboundRepository's pattern): a sweep's sign reads its own leg's
+// facts in one statement, and its gas leg's (the funded transaction with that sweep's facts) in one.
 
 /** The database's clock: its now(), moved by the dev clock's offset only where SVC_DEV_CLOCK=1 (never in production). */
 const DB_NOW = `(now() + CASE WHEN $2::boolean THEN COALESCE((SELECT offset_ms FROM service_clock WHERE id = 1), 0) ELSE 0 END * interval '1 millisecond')`;
+
+/** A sweep (`s`) with its payment (`sp`) and settlement address (`a`): the joins and the columns sweepFactsOf reads. */
+const SWEEP_JOINS = `sweeps s JOIN payments sp ON sp.id = s.payment_id
+     LEFT JOIN settlement_addresses a ON a.id = s.settlement_address_id`;
+const SWEEP_COLUMNS = `s.id AS sweep_id, s.workspace_id AS sweep_workspace_id, s.transfer_id AS sweep_transfer_id,
+            sp.workspace_id AS sweep_payment_workspace_id, sp.payment_address AS sweep_payment_address,
+            a.id AS address_id, a.workspace_id AS address_workspace_id, a.chain AS address_chain,
+            a.network AS address_network, a.address AS address_address, a.status AS address_status,
+            a.activates_at AS address_activates_at, a.destination_mac AS address_destination_mac,
+            (a.activates_at <= ${DB_NOW}) AS address_cooled_down`;
+
+/** A refund (`r`) with its payment (`rp`): the joins and the columns refundFactsOf reads. */
+const REFUND_JOINS = `refunds r JOIN payments rp ON rp.id = r.payment_id`;
+const REFUND_COLUMNS = `r.id AS refund_id, r.workspace_id AS refund_workspace_id, rp.workspace_id AS refund_payment_workspace_id,
+            r.transfer_id AS refund_transfer_id, r.status AS refund_status, r.chain AS refund_chain,
+            r.network AS refund_network, r.token_address AS refund_token_address, r.to_address AS refund_to_address,
+            r.destination_mac AS refund_destination_mac`;
 
 async function sweepFacts(m: EntityManager, sweepId: string, devClock: boolean): Promise<SweepFacts | null> {
   const rows = await preparedStatement(
     m,
     'destination_sweep_facts',
-    `SELECT s.workspace_id AS sweep_workspace_id, s.transfer_id, p.workspace_id AS payment_workspace_id,
-            p.payment_address, a.id, a.workspace_id, a.chain, a.network, a.address, a.status, a.activates_at,
-            a.destination_mac, (a.activates_at <= ${DB_NOW}) AS cooled_down
-     FROM sweeps s JOIN payments p ON p.id = s.payment_id
-     LEFT JOIN settlement_addresses a ON a.id = s.settlement_address_id
-     WHERE s.id = $1`,
+    `SELECT ${SWEEP_COLUMNS} FROM ${SWEEP_JOINS} WHERE s.id = $1`,
     [sweepId, devClock],
   );
-  const r = rows[0];
-  if (!r) return null;
+  return rows[0] ? sweepFactsOf(rows[0]) : null;
+}
+
+function sweepFactsOf(r: Record<string, unknown>): SweepFacts | null {
+  if (r.sweep_id === null) return null;
   return {
     sweepWorkspaceId: r.sweep_workspace_id as string,
-    transferId: (r.transfer_id as string | null) ?? null,
-    paymentWorkspaceId: r.payment_workspace_id as string,
-    paymentAddress: r.payment_address as string,
+    transferId: (r.sweep_transfer_id as string | null) ?? null,
+    paymentWorkspaceId: r.sweep_payment_workspace_id as string,
+    paymentAddress: r.sweep_payment_address as string,
     address:
-      r.id === null
+      r.address_id === null
         ? null
         : {
-            id: r.id as string,
-            workspaceId: r.workspace_id as string,
-            chain: r.chain as string,
-            network: r.network as string,
-            address: r.address as string,
-            status: r.status as string,
-            activatesAt: new Date(r.activates_at as Date),
-            destinationMac: (r.destination_mac as string | null) ?? null,
-            cooledDown: r.cooled_down === true,
+            id: r.address_id as string,
+            workspaceId: r.address_workspace_id as string,
+            chain: r.address_chain as string,
+            network: r.address_network as string,
+            address: r.address_address as string,
+            status: r.address_status as string,
+            activatesAt: new Date(r.address_activates_at as Date),
+            destinationMac: (r.address_destination_mac as string | null) ?? null,
+            cooledDown: r.address_cooled_down === true,
           },
   };
 }
@@ -257,45 +271,57 @@ async function refundFacts(m: EntityManager, refundId: string): Promise<RefundFa
   const rows = await preparedStatement(
     m,
     'destination_refund_facts',
-    `SELECT r.workspace_id, p.workspace_id AS payment_workspace_id, r.transfer_id, r.status, r.chain, r.network,
-            r.token_address, r.to_address, r.destination_mac
-     FROM refunds r JOIN payments p ON p.id = r.payment_id
-     WHERE r.id = $1`,
+    `SELECT ${REFUND_COLUMNS} FROM ${REFUND_JOINS} WHERE r.id = $1`,
     [refundId],
   );
-  const r = rows[0];
-  if (!r) return null;
+  return rows[0] ? refundFactsOf(rows[0]) : null;
+}
+
+function refundFactsOf(r: Record<string, unknown>): RefundFacts | null {
+  if (r.refund_id === null) return null;
   return {
-    workspaceId: r.workspace_id as string,
-    paymentWorkspaceId: r.payment_workspace_id as string,
-    transferId: (r.transfer_id as string | null) ?? null,
-    status: r.status as RefundStatus,
-    chain: r.chain as string,
-    network: r.network as string,
-    tokenAddress: (r.token_address as string | null) ?? null,
-    toAddress: r.to_address as string,
-    destinationMac: (r.destination_mac as string | null) ?? null,
+    workspaceId: r.refund_workspace_id as string,
+    paymentWorkspaceId: r.refund_payment_workspace_id as string,
+    transferId: (r.refund_transfer_id as string | null) ?? null,
+    status: r.refund_status as RefundStatus,
+    chain: r.refund_chain as string,
+    network: r.refund_network as string,
+    tokenAddress: (r.refund_token_address as string | null) ?? null,
+    toAddress: r.refund_to_address as string,
+    destinationMac: (r.refund_destination_mac as string | null) ?? null,
   };
 }
 
-async function fundedFacts(m: EntityManager, transactionId: string, kind: ChainKind): Promise<FundedFacts | null> {
+/**
+ * The transaction a gas leg funds, with its leg, and in the same statement the facts of that leg's
+ * sweep or refund (`facts`: null for a leg of another purpose, which judgeGas refuses).
+ */
+async function fundedFacts(
+  m: EntityManager,
+  transactionId: string,
+  kind: ChainKind,
+  devClock: boolean,
+): Promise<{ funded: FundedFacts; facts: DestinationFacts | null } | null> {
   const rows = await preparedStatement(
     m,
     'destination_funded_facts',
     `SELECT t.id, t.chain, t.network, t.sender_key_kind, t.funds_transaction_id, l.purpose, l.purpose_id,
-            l.from_address, l.to_address, l.token
+            l.from_address, l.to_address, l.token, ${SWEEP_COLUMNS}, ${REFUND_COLUMNS}
      FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
+     LEFT JOIN (${SWEEP_JOINS}) ON l.purpose = 'sweep' AND s.id = l.purpose_id
+     LEFT JOIN (${REFUND_JOINS}) ON l.purpose = 'refund' AND r.id = l.purpose_id
      WHERE t.id = $1 ORDER BY l.ordinal`,
-    [transactionId],
+    [transactionId, devClock],
   );
   // one leg per EVM transaction; a transaction of several legs is not a sender a gas leg funds
   if (rows.length !== 1) return null;
   const r = rows[0];
-  return {
+  const purpose = r.purpose as OutboundPurpose;
+  const funded: FundedFacts = {
     senderKeyKind: r.sender_key_kind as string,
     leg: {
       transactionId: r.id as string,
-      purpose: r.purpose as OutboundPurpose,
+      purpose,
       purposeId: r.purpose_id as string,
       kind,
       chain: r.chain as string,
@@ -306,6 +332,13 @@ async function fundedFacts(m: EntityManager, transactionId: string, kind: ChainK
       fundsTransactionId: (r.funds_transaction_id as string | null) ?? null,
     },
   };
+  const facts: DestinationFacts | null =
+    purpose === 'sweep'
+      ? { purpose, sweep: sweepFactsOf(r) }
+      : purpose === 'refund'
+        ? { purpose, refund: refundFactsOf(r) }
+        : null;
+  return { funded, facts };
 }
 
 // ---- helpers ---------------------------------------------------------------------------------

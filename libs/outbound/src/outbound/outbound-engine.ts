@@ -124,6 +124,20 @@ export class OutboundEngine {
    */
   private readonly readAheads = new Map<string, { row: Transfer; attempts: Attempt[] }>();
 
+  /**
+   * The top-ups (every state, oldest first) of each transfer the run read ahead, as read then and
+   * as this engine's steps left them since: what the sign step's facts count as received before
+   * the row is claimed (decideAndSign reads them again under the lock).
+   */
+  private readonly runTopUps = new Map<string, Transfer[]>();
+
+  /**
+   * Receipts (succeeded) of top-ups the run found before the transfer they fund was stepped, by
+   * top-up id: that transfer's sign step records them in its own database transaction, under the
+   * top-ups' locks; whatever no sign step recorded is recorded at the end of the run.
+   */
+  private readonly leftToFunded = new Map<string, { parentId: string; mined: Mined; head: bigint; rail: EvmRail }>();
+
   constructor(
     private readonly ctx: SignerContext,
     private readonly claims: SourceClaims,
@@ -131,12 +145,72 @@ export class OutboundEngine {
 
   /** Runs `fn` (a run over a rail) with its transfers' rows and attempts read ahead (see `readAheads`). */
   async withReadAhead<T>(reads: Array<{ row: Transfer; attempts: Attempt[] }>, fn: () => Promise<T>): Promise<T> {
-    for (const read of reads) this.readAheads.set(read.row.id, read);
+    const topUps = new Map<string, Transfer[]>();
+    for (const read of reads) {
+      this.readAheads.set(read.row.id, read);
+      if (read.row.parentId === null) topUps.set(read.row.id, []);
+    }
+    for (const { row } of reads) if (row.parentId !== null) topUps.get(row.parentId)?.push({ ...row });
+    for (const [id, rows] of topUps) {
+      this.runTopUps.set(
+        id,
+        rows.sort((x, y) => x.createdAt.getTime() - y.createdAt.getTime()),
+      );
+    }
     try {
       return await fn();
     } finally {
       for (const read of reads) if (this.readAheads.get(read.row.id) === read) this.readAheads.delete(read.row.id);
+      for (const [id, rows] of topUps) if (this.runTopUps.get(id) === rows) this.runTopUps.delete(id);
+      await this.recordLeftReceipts(topUps);
     }
+  }
+
+  /** The top-up receipts left to sign steps that did not record them (their transfer waited, or moved). */
+  private async recordLeftReceipts(parents: ReadonlyMap<string, unknown>): Promise<void> {
+    for (const [id, left] of [...this.leftToFunded]) {
+      if (!parents.has(left.parentId)) continue;
+      this.leftToFunded.delete(id);
+      // a receipt not recorded now is found again by the next run's receipt batch (every stored attempt)
+      await this.recordReceipt(id, left.mined, left.head, left.rail).catch((err: Error) =>
+        this.ctx.logger.warn(
+          `outbound ${id}: recording its receipt failed (${err.message}); the next run reads it again`,
+        ),
+      );
+    }
+  }
+
+  /**
+   * A top-up's receipt found (succeeded) while the transfer it funds is still to be stepped in this
+   * run, waiting to sign: left to that transfer's sign step, which records it in its own database
+   * transaction (one transaction fewer; the receipt commits with the signature that spends it, or
+   * at the end of the run).
+   */
+  private leaveToFunded(t: Transfer, mined: Mined, head: bigint, rail: EvmRail): boolean {
+    if (t.purpose !== 'gas' || t.parentId === null || mined.receipt.status !== 1) return false;
+    if (!['signed', 'submitted', 'replacing'].includes(t.state) || !this.runTopUps.has(t.parentId)) return false;
+    const parent = this.readAheads.get(t.parentId)?.row;
+    if (parent?.state !== 'planned' && parent?.state !== 'replacing') return false;
+    this.leftToFunded.set(t.id, { parentId: t.parentId, mined, head, rail });
+    return true;
+  }
+
+  /** A top-up as the run sees it: with the receipt left to its transfer's sign step, as that step will record it. */
+  private withLeftReceipt(u: Transfer): Transfer {
+    const left = this.leftToFunded.get(u.id);
+    if (!left) return u;
+    const { receipt, attempt } = left.mined;
+    const { state } = inclusionState(left.head, receipt.blockNumber, left.rail.requiredConfirmations, true);
+    return { ...u, state, txHash: receipt.hash, blockNumber: receipt.blockNumber, amountAtomic: attempt.amountAtomic };
+  }
+
+  /** A top-up as a step of this engine left it, in its transfer's run view (runTopUps). */
+  private keepTopUp(u: Transfer): void {
+    const rows = u.parentId === null ? undefined : this.runTopUps.get(u.parentId);
+    if (!rows) return;
+    const i = rows.findIndex((r) => r.id === u.id);
+    if (i >= 0) rows[i] = { ...u };
+    else rows.push({ ...u });
   }
 
   /**
@@ -153,7 +227,9 @@ export class OutboundEngine {
     this.keepSender(t);
     const rail = this.ctx.rail(t.chain, t.network);
     try {
-      return await this.step(t, rail, depth, ahead?.attempts);
+      const left = await this.step(t, rail, depth, ahead?.attempts);
+      if (left.purpose === 'gas') this.keepTopUp(left);
+      return left;
     } catch (err) {
       await this.note(t.id, 'rpc_error', `${(err as Error).message}`.slice(0, 1000)).catch(() => undefined);
       throw err;
@@ -166,6 +242,7 @@ export class OutboundEngine {
     if (attempts.length > 0) {
       // Receipts first: any stored attempt may have been mined (a crash after broadcast, a replacement, a reorg).
       const mined = await this.findMined(rail, attempts);
+      if (mined && this.leaveToFunded(t, mined, head, rail)) return t;
       if (mined) return this.recordReceipt(t.id, mined, head, rail);
       if (t.state === 'mined') t = await this.recordReorg(t.id);
     }
@@ -202,39 +279,50 @@ export class OutboundEngine {
     return null;
   }
 
-  private async recordReceipt(id: string, { attempt, receipt }: Mined, head: bigint, rail: EvmRail) {
+  private recordReceipt(id: string, mined: Mined, head: bigint, rail: EvmRail): Promise<Transfer> {
+    return this.ctx.db.transaction(async (m) => {
+      const t = await this.ctx.repo.lock(m, id);
+      if (!t || isFinalOutboundState(t.state)) return t as Transfer;
+      return this.applyReceipt(m, t, mined, head, rail);
+    });
+  }
+
+  /** Writes the receipt onto the row, locked in `m` and not final. */
+  private async applyReceipt(
+    m: EntityManager,
+    t: Transfer,
+    { attempt, receipt }: Mined,
+    head: bigint,
+    rail: EvmRail,
+  ): Promise<Transfer> {
     const { confirmations, state } = inclusionState(
       head,
       receipt.blockNumber,
       rail.requiredConfirmations,
       receipt.status === 1,
     );
-    return this.ctx.db.transaction(async (m) => {
-      const t = await this.ctx.repo.lock(m, id);
-      if (!t || isFinalOutboundState(t.state)) return t as Transfer;
-      const now = this.ctx.now();
-      Object.assign(t, {
-        state,
-        nonce: attempt.nonce,
-        txHash: receipt.hash,
-        blockNumber: receipt.blockNumber,
-        confirmations,
-        gasUsed: receipt.gasUsed,
-        effectiveGasPrice: receipt.effectiveGasPrice,
-        feeAtomic: receipt.gasUsed * receipt.effectiveGasPrice,
-        amountAtomic: attempt.amountAtomic,
-        waitReason: null,
-        error: receipt.status === 1 ? null : `reverted in block ${receipt.blockNumber} (${receipt.hash})`,
-        minedAt: t.minedAt ?? now,
-        finishedAt: state !== 'mined' ? now : null,
-        updatedAt: now,
-      });
-      await this.ctx.write(m, t);
-      // gas top-ups never signed are no longer needed
-      // (only a sender whose gas comes from the tank ever gets a top-up: decideSign)
-      if (state !== 'mined' && gasFromTank(t)) await this.ctx.repo.cancelPlannedTopUps(m, t.id, now);
-      return t;
+    const now = this.ctx.now();
+    Object.assign(t, {
+      state,
+      nonce: attempt.nonce,
+      txHash: receipt.hash,
+      blockNumber: receipt.blockNumber,
+      confirmations,
+      gasUsed: receipt.gasUsed,
+      effectiveGasPrice: receipt.effectiveGasPrice,
+      feeAtomic: receipt.gasUsed * receipt.effectiveGasPrice,
+      amountAtomic: attempt.amountAtomic,
+      waitReason: null,
+      error: receipt.status === 1 ? null : `reverted in block ${receipt.blockNumber} (${receipt.hash})`,
+      minedAt: t.minedAt ?? now,
+      finishedAt: state !== 'mined' ? now : null,
+      updatedAt: now,
     });
+    await this.ctx.write(m, t);
+    // gas top-ups never signed are no longer needed
+    // (only a sender whose gas comes from the tank ever gets a top-up: decideSign)
+    if (state !== 'mined' && gasFromTank(t)) await this.ctx.repo.cancelPlannedTopUps(m, t.id, now);
+    return t;
   }
 
   /** The mined attempt's block is no longer in the chain: back to waiting for a receipt. */
@@ -264,7 +352,13 @@ export class OutboundEngine {
   private async sign(t: Transfer, attempts: Attempt[], rail: EvmRail, head: bigint, depth = 0): Promise<Transfer> {
     const facts = await this.signFacts(t, attempts, rail, head);
     if ('wait' in facts) return this.note(t.id, facts.wait, facts.message);
-    const outcome = await this.ctx.db.transaction((m) => this.decideAndSign(m, t, attempts.length, facts));
+    const recorded: Transfer[] = [];
+    const outcome = await this.ctx.db.transaction((m) => this.decideAndSign(m, t, attempts.length, facts, recorded));
+    // top-up receipts the step recorded have committed with it
+    for (const u of recorded) {
+      this.leftToFunded.delete(u.id);
+      this.keepTopUp(u);
+    }
     switch (outcome.kind) {
       case 'moved':
         return outcome.row;
@@ -277,6 +371,7 @@ export class OutboundEngine {
           // a top-up this step inserted: the row as it committed it, nothing signed for it yet
           // (the step under its lock decides again: another process may have moved it since)
           const inserted = outcome.kind === 'top_up' && outcome.inserted.id === u ? outcome.inserted : undefined;
+          if (inserted) this.keepTopUp(inserted);
           const known = inserted ? { row: { ...inserted }, attempts: [] } : undefined;
           topUps.push(await this.ctx.serial(t.chain, t.network, tank, () => this.advance(u, depth + 1, known)));
         }
@@ -325,7 +420,11 @@ export class OutboundEngine {
       ]);
       funds = { native, token };
     }
-    const topUps = gasFromTank(t) ? await this.ctx.repo.topUps(this.ctx.db.manager, t.id) : [];
+    // the run's view of its top-ups when it read this transfer ahead; else read
+    const topUps = gasFromTank(t)
+      ? (this.runTopUps.get(t.id)?.map((u) => this.withLeftReceipt(u)) ??
+        (await this.ctx.repo.topUps(this.ctx.db.manager, t.id)))
+      : [];
     let gasLimit = previous?.gasLimit ?? (fresh ? (t.gasLimit ?? checked.gasLimit) : this.decidedGas(t, topUps));
     if (gasLimit === undefined) {
       const estimate = await this.estimate(t, funds, rail, quote.price);
@@ -456,6 +555,7 @@ export class OutboundEngine {
     read: Transfer,
     attemptCount: number,
     facts: SignFacts,
+    recorded: Transfer[],
   ): Promise<
     | { kind: 'moved'; row: Transfer }
     | { kind: 'wait'; row: Transfer; topUps: string[] }
@@ -488,7 +588,16 @@ export class OutboundEngine {
     }
     const committed = await this.ctx.repo.commitments(m, t, t.tokenAddress, facts.block);
     // a transfer whose gas is not from the tank never has a top-up (decideSign tops up only those)
-    const topUps = gasFromTank(t) ? await this.ctx.repo.topUps(m, t.id) : [];
+    const left = [...this.leftToFunded].filter(([, u]) => u.parentId === t.id);
+    // the top-ups, locked when the run left receipts of them to this step: those are recorded here,
+    // under their locks, and commit with this decision (or not at all)
+    const topUps = gasFromTank(t) ? await this.ctx.repo.topUps(m, t.id, left.length > 0) : [];
+    for (const [id, u] of left) {
+      const i = topUps.findIndex((row) => row.id === id);
+      if (i < 0 || isFinalOutboundState(topUps[i].state)) continue;
+      topUps[i] = await this.applyReceipt(m, topUps[i], u.mined, u.head, u.rail);
+      recorded.push(topUps[i]);
+    }
     // a top-up mined and succeeded above the facts' block is funds received: its value is at the
     // sender, which only this service spends from, and every spend of it signed and not mined at
     // or below the block is in `committed` (only those read as such before the lock, in the same
@@ -689,7 +798,8 @@ export class OutboundEngine {
 
   private recordBroadcast(id: string, attempt: Attempt, head: bigint, refusal: string | null): Promise<Transfer> {
     return this.ctx.db.transaction(async (m) => {
-      const t = (await this.ctx.repo.lock(m, id)) as Transfer;
+      const locked = (await this.ctx.repo.lockCounting(m, id)) as { row: Transfer; attempts: number };
+      const t = locked.row;
       const now = this.ctx.now();
       await this.ctx.repo.updateAttempt(m, attempt, {
         broadcastAt: attempt.broadcastAt ?? now,
@@ -705,7 +815,8 @@ export class OutboundEngine {
         error: refusal === null ? null : redactRpcText(refusal).slice(0, 1000),
         updatedAt: now,
       });
-      return this.ctx.write(m, t);
+      // the purpose's row shows the newest stored attempt: this one, unless a later one is stored (then read)
+      return this.ctx.write(m, t, locked.attempts === attempt.attempt ? attempt.txHash : undefined);
     });
   }
 

@@ -204,9 +204,14 @@ export class OutboundRepository {
     );
   }
 
-  /** The gas transactions that fund `parentId`, oldest first. */
-  async topUps(m: EntityManager, parentId: string): Promise<OutboundTransfer[]> {
-    return this.withLegs(m, 't.funds_transaction_id = $1 ORDER BY t.created_at', [parentId]);
+  /** The gas transactions that fund `parentId`, oldest first; `lock`: locked for this db transaction (FOR UPDATE). */
+  async topUps(m: EntityManager, parentId: string, lock = false): Promise<OutboundTransfer[]> {
+    return this.withLegs(
+      m,
+      't.funds_transaction_id = $1 ORDER BY t.created_at',
+      [parentId],
+      lock ? ' FOR UPDATE OF t' : '',
+    );
   }
 
   /**
@@ -235,10 +240,11 @@ export class OutboundRepository {
   }
 
   /**
-   * These transactions with their leg and their stored attempts (oldest first), in one statement:
-   * what a run reads up front (its receipts in one batch, then each transfer's first step decides
-   * on them instead of reading the row and its attempts again; every check under the row's lock
-   * still decides: docs/performance.md › Issue 23: sweeps › fifth pass). EVM attempts only.
+   * These transactions and the gas transactions that fund them (in any state), with their leg and
+   * their stored attempts (oldest first), in one statement: what a run reads up front (its receipts
+   * in one batch, then each transfer's first step decides on them instead of reading the row, its
+   * attempts and its top-ups again; every check under the row's lock still decides:
+   * docs/performance.md › Issue 23: sweeps › fifth and sixth passes). EVM attempts only.
    */
   async withAttempts(
     m: EntityManager,
@@ -252,7 +258,7 @@ export class OutboundRepository {
               ${entityColumns(m, OutboundAttemptEntity, 'a', 'a__')}
          FROM outbound_transactions t LEFT JOIN outbound_legs l ON l.transaction_id = t.id AND l.ordinal = 0
          LEFT JOIN outbound_attempts a ON a.transaction_id = t.id
-        WHERE t.id = ANY($1::uuid[])
+        WHERE t.id = ANY($1::uuid[]) OR t.funds_transaction_id = ANY($1::uuid[])
         ORDER BY t.id, a.attempt`,
       [transferIds],
     );

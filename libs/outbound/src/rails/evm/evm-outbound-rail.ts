@@ -4,6 +4,7 @@
 // a gas top-up from the gas tank (a transaction of its own, planned by the engine).
 import { getAddress } from 'ethers';
 import type { ChainConfig, TokenConfig } from '@svc/chains';
+import { isFinalOutboundState } from '@svc/domain';
 import type { SignerContext } from '../../context';
 import type { SignerKeyRef } from '../../keys/keyring';
 import type { OutboundEngine } from '../../outbound/outbound-engine';
@@ -72,7 +73,10 @@ export class EvmOutboundRail implements OutboundRail {
     const evm = this.evm();
     return evm.run(async () => {
       const reads = await this.ctx.repo.withAttempts(this.ctx.db.manager, open);
-      const hashes = reads.flatMap((r) => r.attempts.map((a) => a.txHash));
+      // the receipts of open transfers' attempts (their final top-ups come along for the sign step's facts)
+      const hashes = reads
+        .filter((r) => !isFinalOutboundState(r.row.state))
+        .flatMap((r) => r.attempts.map((a) => a.txHash));
       if (hashes.length > 0) await evm.receipts(hashes);
       return this.engine.withReadAhead(reads, fn);
     });
