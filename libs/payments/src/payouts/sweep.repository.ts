@@ -71,14 +71,13 @@ const DUE = `((p.status IN ('confirmed', 'overpaid') AND p.confirmed_at <= $3::t
            OR p.status = 'refunded')`;
 
 /**
- * A payment's sweeps `sw`, read by `payment_id` (its few rows): Σ credited over all of them, Σ
- * credited over the finished ones, and whether one is open.
+ * No sweep of payment `p` is open: an anti-join on the open sweeps (UQ_sweeps_open_payment), so
+ * the payments in flight leave before their sweeps are summed.
  */
-const SWEPT = `CROSS JOIN LATERAL (
-      SELECT COALESCE(sum(s.credited_atomic), 0) AS credited,
-             COALESCE(sum(s.credited_atomic) FILTER (WHERE s.payout_state NOT IN ${OPEN_SQL}), 0) AS finished,
-             COALESCE(bool_or(s.payout_state IN ${OPEN_SQL}), false) AS open
-        FROM sweeps s WHERE s.payment_id = p.id) sw`;
+const NONE_OPEN = `NOT EXISTS (SELECT 1 FROM sweeps o WHERE o.payment_id = p.id AND o.payout_state IN ${OPEN_SQL})`;
+
+/** Σ credited over payment `p`'s sweeps, read by `payment_id` (its few rows). */
+const SWEPT = `(SELECT COALESCE(sum(s.credited_atomic), 0) FROM sweeps s WHERE s.payment_id = p.id)`;
 
 /**
  * The payments `p` of rail ($1, $2) with money not yet paid out and no open sweep ($3: now, $4: the
@@ -86,10 +85,9 @@ const SWEPT = `CROSS JOIN LATERAL (
  * (written from the payment's chain and network); the planner reads the payment's sweeps again by
  * `payment_id` under the payment's lock before it writes (`ofPayment`), as it did after this list.
  */
-const CANDIDATES_FROM = `payments p ${SWEPT}
-   WHERE ${MAY_OWE} AND ${DUE}
-         AND NOT sw.open
-         AND p.received_amount_atomic > sw.credited`;
+const CANDIDATES_FROM = `payments p
+   WHERE ${MAY_OWE} AND ${DUE} AND ${NONE_OPEN}
+         AND p.received_amount_atomic > ${SWEPT}`;
 
 /**
  * An open sweep `s` whose transfer `t` a run may have to give up: `inFlightToRecheck` and
@@ -182,27 +180,27 @@ export class SweepRepository {
    * takes the rail's lock: a run that finds nothing costs this instead of its lock, unlock and five
    * reads (docs/performance.md › Issue 23: sweeps › fourth pass, second helper). Work that appears
    * just after it is found by the next run, as it would be had the run started a moment earlier.
-   * The same statement records the watermark of the payments it finds paid out (their finished
-   * sweeps account for everything received; rows a credit holds are skipped, and left for the next
-   * call), which drops them from the candidates' index: the next call reads only what is left
-   * (docs/performance.md › Issue 23: sweeps › sixth pass).
+   * The same statement records the watermark of the payments it finds paid out (no sweep open, and
+   * their sweeps, all finished, account for everything received; rows a credit holds are skipped
+   * and left for the next call), which drops them from the candidates' index: the next call reads
+   * only what is left (docs/performance.md › Issue 23: sweeps › sixth pass).
    */
   async railHasWork(rail: Rail, now: Date, delaySeconds: number): Promise<boolean> {
     const [row] = await preparedStatement(
       this.db.manager,
       'payouts_rail_has_work',
-      `WITH may_owe AS MATERIALIZED (
-         SELECT p.id, p.received_amount_atomic AS received, sw.credited, sw.finished, sw.open, ${DUE} AS due
-           FROM payments p ${SWEPT}
-          WHERE ${MAY_OWE}),
+      `WITH settled AS MATERIALIZED (
+         SELECT p.id, p.received_amount_atomic AS received, ${SWEPT} AS credited, ${DUE} AS due
+           FROM payments p
+          WHERE ${MAY_OWE} AND ${NONE_OPEN}),
        paid_out AS (
-         UPDATE payments p SET payout_watermark_atomic = o.finished
-           FROM may_owe o
-          WHERE p.id = o.id AND p.payout_watermark_atomic < o.finished
+         UPDATE payments p SET payout_watermark_atomic = d.credited
+           FROM settled d
+          WHERE p.id = d.id AND p.payout_watermark_atomic < d.credited
             AND p.id = ANY (ARRAY(SELECT x.id FROM payments x
-                                   WHERE x.id = ANY (ARRAY(SELECT id FROM may_owe WHERE finished >= received))
+                                   WHERE x.id = ANY (ARRAY(SELECT id FROM settled WHERE credited >= received))
                                      FOR NO KEY UPDATE SKIP LOCKED)))
-       SELECT EXISTS (SELECT 1 FROM may_owe WHERE due AND NOT open AND received > credited)
+       SELECT EXISTS (SELECT 1 FROM settled WHERE due AND received > credited)
            OR EXISTS (SELECT 1 FROM sweeps s
                        WHERE s.chain = $1 AND s.network = $2 AND s.payout_state IN ${OPEN_SQL} AND s.transfer_id IS NULL)
            OR EXISTS (SELECT 1 FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id
