@@ -71,10 +71,14 @@ const DUE = `((p.status IN ('confirmed', 'overpaid') AND p.confirmed_at <= $3::t
            OR p.status = 'refunded')`;
 
 /**
- * No sweep of payment `p` is open: an anti-join on the open sweeps (UQ_sweeps_open_payment), so
- * the payments in flight leave before their sweeps are summed.
+ * No sweep of payment `p` is open: the rail's open sweeps (IDX_sweeps_open_rail; a sweep is on its
+ * payment's rail) hashed once per statement, so the payments in flight leave before their sweeps
+ * are summed. Written `NOT IN` (payment_id is never null): PostgreSQL keeps it a hashed subplan,
+ * where a `NOT EXISTS` became an anti-join that stale statistics planned as a walk of every open
+ * sweep per payment.
  */
-const NONE_OPEN = `NOT EXISTS (SELECT 1 FROM sweeps o WHERE o.payment_id = p.id AND o.payout_state IN ${OPEN_SQL})`;
+const NONE_OPEN = `p.id NOT IN (SELECT o.payment_id FROM sweeps o
+                       WHERE o.chain = $1 AND o.network = $2 AND o.payout_state IN ${OPEN_SQL})`;
 
 /** Σ credited over payment `p`'s sweeps, read by `payment_id` (its few rows). */
 const SWEPT = `(SELECT COALESCE(sum(s.credited_atomic), 0) FROM sweeps s WHERE s.payment_id = p.id)`;
