@@ -29,7 +29,9 @@ const events = async (type: string, paymentId: string): Promise<Array<Record<str
 
 /** What the payout runs last recorded as the payment's finished sweeps' total (payments.payout_watermark_atomic). */
 const watermark = async (paymentId: string): Promise<bigint> => {
-  const [row] = await h.t.db.query(`SELECT payout_watermark_atomic::text AS w FROM payments WHERE id = $1`, [paymentId]);
+  const [row] = await h.t.db.query(`SELECT payout_watermark_atomic::text AS w FROM payments WHERE id = $1`, [
+    paymentId,
+  ]);
   return BigInt((row as { w: string }).w);
 };
 
