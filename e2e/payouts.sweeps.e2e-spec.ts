@@ -27,6 +27,14 @@ const events = async (type: string, paymentId: string): Promise<Array<Record<str
     ])
   ).map((r: { data: Record<string, any> }) => r.data);
 
+/** What the payout runs last recorded as the payment's finished sweeps' total (payments.payout_watermark_atomic). */
+const watermark = async (paymentId: string): Promise<bigint> => {
+  const [row] = await h.t.db.query(`SELECT payout_watermark_atomic::text AS w FROM payments WHERE id = $1`, [
+    paymentId,
+  ]);
+  return BigInt((row as { w: string }).w);
+};
+
 beforeAll(async () => {
   h = await startPayoutsHarness();
   m = h.m;
@@ -216,6 +224,9 @@ describe('recovery re-opens a paid-out payment (spec: Payment › confirmed › 
   test('sequence 2 pays exactly the new money; the second settlement.completed carries the lifetime total', async () => {
     const payment = await h.paidPayment(m, { chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' });
     await h.settle(m, payment.id, (s) => s[0]?.payoutState === 'completed');
+    // the next run records the payment as paid out (its watermark), which drops it from the candidates
+    await h.runPayouts();
+    expect(await watermark(payment.id)).toBe(usdc('10'));
     const before = await h.tokenBalance('bnb', 'USDC', bnbDefault.address);
 
     // 5 more arrive on the paid payment: not detected automatically; support recovers it
@@ -238,6 +249,39 @@ describe('recovery re-opens a paid-out payment (spec: Payment › confirmed › 
     ]);
     // and nothing more on later runs
     await h.runPayouts();
+    expect(await h.sweepsOf(m, payment.id)).toHaveLength(2);
+    expect(await watermark(payment.id)).toBe(usdc('15'));
+  });
+});
+
+describe('the paid-out watermark (SweepRepository.railHasWork, docs/money-out.md › Payouts)', () => {
+  test('a late credit above the watermark is paid out; the watermark never counts an open sweep', async () => {
+    const payment = await h.paidPayment(m, { chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' });
+    await h.plan();
+    const [open] = await h.sweepsOf(m, payment.id);
+    expect(open.payoutState).toBe('pending');
+    // planned (credited 10) but not finished: nothing recorded, the payment stays where runs look
+    await h.runPayouts();
+    expect(await watermark(payment.id)).toBe(0n);
+    await h.settle(m, payment.id, (s) => s[0]?.payoutState === 'completed');
+    await h.runPayouts();
+    expect(await watermark(payment.id)).toBe(usdc('10'));
+
+    // 3 more arrive and are credited after the payment was recorded paid out (as the listener's or
+    // a recovery's credit writes it): above the watermark, so the next run pays exactly those 3
+    await h.pay(payment, '3');
+    await h.t.db.query(
+      `UPDATE payments SET received_amount_atomic = received_amount_atomic + $2, status = 'overpaid' WHERE id = $1`,
+      [payment.id, usdc('3').toString()],
+    );
+    const sweeps = await h.settle(m, payment.id, (s) => s.length === 2 && s[1].payoutState === 'completed');
+    expect(sweeps.map((s) => [s.sequence, s.amount, s.payoutState])).toEqual([
+      [1, '10', 'completed'],
+      [2, '3', 'completed'],
+    ]);
+    expect(await h.tokenBalance('bnb', 'USDC', payment.paymentAddress)).toBe(0n);
+    await h.runPayouts();
+    expect(await watermark(payment.id)).toBe(usdc('13'));
     expect(await h.sweepsOf(m, payment.id)).toHaveLength(2);
   });
 });

@@ -19,6 +19,7 @@ import { DepositKeyMaterial1795650000001 } from './1795650000001-DepositKeyMater
 import { DestinationMacs1795661900019 } from './1795661900019-DestinationMacs';
 import { OutboundCheckFacts1795662000000 } from './1795662000000-OutboundCheckFacts';
 import { PayoutRunIndexes1795662100000 } from './1795662100000-PayoutRunIndexes';
+import { PayoutWatermark1795662200000 } from './1795662200000-PayoutWatermark';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   DestinationMacs1795661900019,
   OutboundCheckFacts1795662000000,
   PayoutRunIndexes1795662100000,
+  PayoutWatermark1795662200000,
 ];

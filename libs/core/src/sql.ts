@@ -98,6 +98,23 @@ export function hydrateEntity<T extends ObjectLiteral>(
   return out as T;
 }
 
+/**
+ * The entities a named prepared statement returns (`preparedStatement`): `text` is given the
+ * entity's columns (`entityColumns` under `alias`) to select, and each row is hydrated as TypeORM
+ * would have loaded it.
+ */
+export async function entityRows<T extends ObjectLiteral>(
+  m: EntityManager,
+  entity: EntityTarget<T>,
+  alias: string,
+  name: string,
+  text: (columns: string) => string,
+  values: unknown[],
+): Promise<T[]> {
+  const rows = await preparedStatement(m, name, text(entityColumns(m, entity, alias)), values);
+  return rows.map((row) => hydrateEntity(m, entity, row));
+}
+
 /** A property's value as a statement parameter: the column's transformer applied, json serialised. */
 function persisted(column: EntityMetadata['columns'][number], value: unknown): unknown {
   if (value === undefined) return undefined;

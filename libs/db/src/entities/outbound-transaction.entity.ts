@@ -21,11 +21,15 @@ import { bigintTransformer } from '../transformers';
 @Index('IDX_outbound_transactions_open', ['chain', 'network', 'createdAt'], {
   where: `"state" NOT IN ('completed', 'failed', 'cancelled')`,
 })
-// What a payout run may have to give up: cancelled, or planned and unsigned (SweepRepository.inFlightToRecheck).
+// What a payout run may have to give up (SweepRepository.inFlightToRecheck): planned and unsigned,
+// or cancelled while a sweep may still point to it (a deposit's own transfer; not a gas top-up).
 @Index('IDX_outbound_transactions_unsigned', ['chain', 'network'], {
-  where: `"state" = 'cancelled' OR ("state" = 'planned' AND "signed_at" IS NULL)`,
+  where: `("state" = 'planned' AND "signed_at" IS NULL) OR ("state" = 'cancelled' AND "sender_key_kind" = 'deposit' AND "funds_transaction_id" IS NULL)`,
 })
-@Index('IDX_outbound_transactions_sender', ['chain', 'network', 'senderAddress', 'state'])
+// A sender's signed transactions by the block they were mined in, null while not mined (OutboundRepository.commitments).
+@Index('IDX_outbound_transactions_sender_block', ['chain', 'network', 'senderAddress', 'blockNumber'], {
+  where: `"signed_at" IS NOT NULL`,
+})
 @Index('IDX_outbound_transactions_funds', ['fundsTransactionId'])
 @Check(
   'CHK_outbound_transactions_state',

@@ -36,9 +36,10 @@ import { WorkspaceEntity } from './workspace.entity';
   where: `"product_id" IS NOT NULL AND "checkout_session_id" IS NULL AND "status" IN ('waiting_for_payment', 'detected', 'confirming', 'underpaid')`,
 })
 @Index('IDX_payments_waiting_expiry', ['expiresAt'], { where: `"status" = 'waiting_for_payment'` })
-// The payout run's candidates (payouts rule 1), in the order it takes them (SweepRepository.candidates).
+// The payout run's candidates (payouts rule 1), in the order it takes them (SweepRepository.candidates):
+// the payments with more received than their finished sweeps account for (payout_watermark_atomic).
 @Index('IDX_payments_payout_candidates', ['chain', 'network', 'updatedAt', 'id'], {
-  where: `"decimals" IS NOT NULL AND "status" IN ('confirmed', 'overpaid', 'underpaid', 'refunded')`,
+  where: `"decimals" IS NOT NULL AND "status" IN ('confirmed', 'overpaid', 'underpaid', 'refunded') AND "received_amount_atomic" - "payout_watermark_atomic" > 0`,
 })
 @Check(
   'CHK_payments_status',
@@ -98,6 +99,26 @@ export class PaymentEntity {
     transformer: bigintTransformer,
   })
   receivedAmountAtomic!: bigint;
+
+  /**
+   * What the payment's finished sweeps (completed, failed, cancelled, manual_required) account for,
+   * as a payout run last recorded it (SweepRepository.railHasWork): never more than Σ credited over
+   * its sweeps, so a received total at or below it has nothing left to pay out and the candidates'
+   * index leaves the payment out; money received later (a recovery credit) lifts it above again.
+   * Written by the payout runs only; not part of any response.
+   */
+  @Column({
+    name: 'payout_watermark_atomic',
+    type: 'numeric',
+    precision: 78,
+    scale: 0,
+    default: 0,
+    transformer: bigintTransformer,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  payoutWatermarkAtomic?: bigint;
 
   @Column({ name: 'fee_bps', type: 'integer', default: 0 })
   feeBps!: number;

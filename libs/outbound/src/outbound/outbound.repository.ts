@@ -299,16 +299,21 @@ export class OutboundRepository {
     token: string | null,
     block: bigint,
   ): Promise<Commitments> {
-    // Rows mined at or below `block` are left out in SQL: a busy sender (the gas tank) has one
-    // row per top-up ever paid, and loading them all for every decision would cost O(n) each.
+    // Rows mined at or below `block` are left out in SQL, and by the index: a busy sender (the gas
+    // tank) has one row per top-up ever paid; IDX_outbound_transactions_sender_block (signed rows by
+    // block) reads the not-mined ones and those above `block`, one range each, not all of them.
     const rows = (await preparedStatement(
       m,
       'outbound_commitments',
       `SELECT t.fee, l.token, l.amount_atomic::text AS amount
            FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
-          WHERE t.chain = $1 AND t.network = $2 AND t.sender_address = $3 AND t.id <> $4
-            AND t.state = ANY($5) AND t.signed_at IS NOT NULL AND t.fence IS NOT NULL
-            AND (t.block_number IS NULL OR t.block_number > $6)`,
+          WHERE t.chain = $1 AND t.network = $2 AND t.sender_address = $3 AND t.signed_at IS NOT NULL
+            AND t.block_number IS NULL AND t.id <> $4 AND t.state = ANY($5) AND t.fence IS NOT NULL
+       UNION ALL
+       SELECT t.fee, l.token, l.amount_atomic::text AS amount
+           FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
+          WHERE t.chain = $1 AND t.network = $2 AND t.sender_address = $3 AND t.signed_at IS NOT NULL
+            AND t.block_number > $6 AND t.id <> $4 AND t.state = ANY($5) AND t.fence IS NOT NULL`,
       [t.chain, t.network, t.fromAddress, t.id, SIGNED_STATES, block.toString()],
     )) as Array<{ fee: OutboundTransactionEntity['fee']; token: string | null; amount: string | null }>;
     const out = { native: 0n, token: 0n, count: 0 };

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PaymentEntity, SweepEntity } from '@svc/db';
 import { Network, OPEN_PAYOUT_STATES, OPEN_REFUND_STATUSES, sweepChangeIsVisible } from '@svc/domain';
-import { entityColumns, entityInsert, entityUpdate, hydrateEntity, preparedStatement } from '@svc/core';
+import { entityColumns, entityInsert, entityRows, entityUpdate, hydrateEntity, preparedStatement } from '@svc/core';
 import { appendEvents } from '../events/outbox';
 import { settlementHeldEvent } from '../events/settlement-events';
 import type { Rail } from '../settlement/settlement-address.repository';
@@ -53,39 +53,60 @@ const OPEN = OPEN_PAYOUT_STATES as string[];
 const OPEN_SQL = `(${OPEN.map((state) => `'${state}'`).join(', ')})`;
 
 /**
+ * The payments `p` of rail ($1, $2) that may still owe a payout: eligible statuses, decimals
+ * known, and more received than their finished sweeps account for (`payout_watermark_atomic`,
+ * which Σ credited over all their sweeps never falls below). Written as the candidates' partial
+ * index says it (IDX_payments_payout_candidates; the difference has statistics of its own, so
+ * PostgreSQL knows how few rows that is), so the statements read those few payments (the ones in
+ * flight, new ones, those just paid out and not recorded yet) instead of every eligible payment of
+ * the rail's history (docs/performance.md › Issue 23: sweeps › sixth pass).
+ */
+const MAY_OWE = `p.chain = $1 AND p.network = $2 AND p.decimals IS NOT NULL
+         AND p.status IN ('confirmed', 'overpaid', 'underpaid', 'refunded')
+         AND p.received_amount_atomic - p.payout_watermark_atomic > 0`;
+
+/** Whether a payout is due ($3: now, $4: the delay in seconds; the rule of `isPayoutEligible`). */
+const DUE = `((p.status IN ('confirmed', 'overpaid') AND p.confirmed_at <= $3::timestamptz - make_interval(secs => $4))
+           OR (p.status = 'underpaid' AND p.expires_at <= $3::timestamptz - interval '7 days')
+           OR p.status = 'refunded')`;
+
+/**
+ * No sweep of payment `p` is open: the rail's open sweeps (IDX_sweeps_open_rail; a sweep is on its
+ * payment's rail) hashed once per statement, so the payments in flight leave before their sweeps
+ * are summed. Written `NOT IN` (payment_id is never null): PostgreSQL keeps it a hashed subplan,
+ * where a `NOT EXISTS` became an anti-join that stale statistics planned as a walk of every open
+ * sweep per payment.
+ */
+const NONE_OPEN = `p.id NOT IN (SELECT o.payment_id FROM sweeps o
+                       WHERE o.chain = $1 AND o.network = $2 AND o.payout_state IN ${OPEN_SQL})`;
+
+/** Σ credited over payment `p`'s sweeps, read by `payment_id` (its few rows). */
+const SWEPT = `(SELECT COALESCE(sum(s.credited_atomic), 0) FROM sweeps s WHERE s.payment_id = p.id)`;
+
+/**
  * The payments `p` of rail ($1, $2) with money not yet paid out and no open sweep ($3: now, $4: the
- * delay in seconds): `candidates` and `railHasWork` say the same. The payments' sweeps are summed
- * in one pass over the rail's sweeps joined by hash (`sw`), not by an aggregate per payment: the
- * statement reads every eligible payment of the rail (paid out ones too), and per payment two index
- * probes and their heap pages cost PostgreSQL about 4 buffers a payment against about 0.1
- * (docs/performance.md › Issue 23: sweeps › fifth pass). A sweep is on its payment's rail (written
- * from the payment's chain and network); the planner reads the payment's sweeps again by
+ * delay in seconds): `candidates` and `railHasWork` say the same. A sweep is on its payment's rail
+ * (written from the payment's chain and network); the planner reads the payment's sweeps again by
  * `payment_id` under the payment's lock before it writes (`ofPayment`), as it did after this list.
  */
 const CANDIDATES_FROM = `payments p
-    LEFT JOIN (SELECT s.payment_id, sum(s.credited_atomic) AS credited, bool_or(s.payout_state IN ${OPEN_SQL}) AS open
-                 FROM sweeps s WHERE s.chain = $1 AND s.network = $2 GROUP BY s.payment_id) sw ON sw.payment_id = p.id
-   WHERE p.chain = $1 AND p.network = $2 AND p.decimals IS NOT NULL
-         AND (
-           (p.status IN ('confirmed', 'overpaid') AND p.confirmed_at <= $3::timestamptz - make_interval(secs => $4))
-           OR (p.status = 'underpaid' AND p.expires_at <= $3::timestamptz - interval '7 days')
-           OR p.status = 'refunded'
-         )
-         AND sw.open IS NOT TRUE
-         AND p.received_amount_atomic > COALESCE(sw.credited, 0)`;
+   WHERE ${MAY_OWE} AND ${DUE} AND ${NONE_OPEN}
+         AND p.received_amount_atomic > ${SWEPT}`;
 
 /**
  * An open sweep `s` whose transfer `t` a run may have to give up: `inFlightToRecheck` and
  * `railHasWork` say the same. `t.chain`/`t.network` ($1, $2: a sweep's transfer is on the sweep's
  * rail) and the state test let PostgreSQL start from the few cancelled or unsigned transactions
- * (IDX_outbound_transactions_unsigned) instead of every open sweep's transaction. A refund's live
- * claim on the deposit is looked up per row at the sweep's deposit address (`from_address`, the
- * payment's `payment_address` it was written with: one entry of IDX_outbound_claims_live, usually
- * the sweep's own leg); `OFFSET 0` keeps PostgreSQL from hashing that EXISTS, which joined every
- * live claim of the rail to its payment on every run.
+ * (IDX_outbound_transactions_unsigned) instead of every open sweep's transaction; a sweep's transfer
+ * is its deposit's own (sender key kind `deposit`, not a gas top-up), and the index keeps only
+ * those of the cancelled rows. A refund's live claim on the deposit is looked up per row at the
+ * sweep's deposit address (`from_address`, the payment's `payment_address` it was written with:
+ * one entry of IDX_outbound_claims_live, usually the sweep's own leg); `OFFSET 0` keeps PostgreSQL
+ * from hashing that EXISTS, which joined every live claim of the rail to its payment on every run.
  */
 const TO_RECHECK = `t.chain = $1 AND t.network = $2
-         AND (t.state = 'cancelled' OR (t.state = 'planned' AND t.signed_at IS NULL AND (
+         AND ((t.state = 'cancelled' AND t.sender_key_kind = 'deposit' AND t.funds_transaction_id IS NULL)
+           OR (t.state = 'planned' AND t.signed_at IS NULL AND (
            NOT EXISTS (SELECT 1 FROM settlement_addresses a
                         WHERE a.id = s.settlement_address_id AND a.workspace_id = s.workspace_id AND a.status = 'active')
            OR EXISTS (SELECT 1 FROM refunds r
@@ -141,20 +162,20 @@ export class SweepRepository {
    * closed, refunded for a remainder; `received − Σ credited of its sweeps > 0`.
    * Refunds: what a refund draws on the deposit is subtracted by the planner (@svc/outbound › SourceClaims.depositDraw).
    */
-  async candidates(rail: Rail, now: Date, delaySeconds: number, limit: number): Promise<PaymentEntity[]> {
+  candidates(rail: Rail, now: Date, delaySeconds: number, limit: number): Promise<PaymentEntity[]> {
     // the rows themselves (one statement per batch, not a read per payment): the planner decides on
     // their columns that never change (deposit address and key, token, workspace, product) and
     // reads the rest again under the payment's lock before it writes
-    const m = this.db.manager;
-    const rows = await preparedStatement(
-      m,
+    return entityRows(
+      this.db.manager,
+      PaymentEntity,
+      'p',
       'sweeps_candidates',
-      `SELECT ${entityColumns(m, PaymentEntity, 'p')} FROM ${CANDIDATES_FROM}
+      (columns) => `SELECT ${columns} FROM ${CANDIDATES_FROM}
        ORDER BY p.updated_at, p.id
        LIMIT $5`,
       [rail.chain, rail.network, now, delaySeconds, limit],
     );
-    return rows.map((r) => hydrateEntity(m, PaymentEntity, r));
   }
 
   /**
@@ -163,12 +184,27 @@ export class SweepRepository {
    * takes the rail's lock: a run that finds nothing costs this instead of its lock, unlock and five
    * reads (docs/performance.md › Issue 23: sweeps › fourth pass, second helper). Work that appears
    * just after it is found by the next run, as it would be had the run started a moment earlier.
+   * The same statement records the watermark of the payments it finds paid out (no sweep open, and
+   * their sweeps, all finished, account for everything received; rows a credit holds are skipped
+   * and left for the next call), which drops them from the candidates' index: the next call reads
+   * only what is left (docs/performance.md › Issue 23: sweeps › sixth pass).
    */
   async railHasWork(rail: Rail, now: Date, delaySeconds: number): Promise<boolean> {
     const [row] = await preparedStatement(
       this.db.manager,
       'payouts_rail_has_work',
-      `SELECT EXISTS (SELECT 1 FROM ${CANDIDATES_FROM})
+      `WITH settled AS MATERIALIZED (
+         SELECT p.id, p.received_amount_atomic AS received, ${SWEPT} AS credited, ${DUE} AS due
+           FROM payments p
+          WHERE ${MAY_OWE} AND ${NONE_OPEN}),
+       paid_out AS (
+         UPDATE payments p SET payout_watermark_atomic = d.credited
+           FROM settled d
+          WHERE p.id = d.id AND p.payout_watermark_atomic < d.credited
+            AND p.id = ANY (ARRAY(SELECT x.id FROM payments x
+                                   WHERE x.id = ANY (ARRAY(SELECT id FROM settled WHERE credited >= received))
+                                     FOR NO KEY UPDATE SKIP LOCKED)))
+       SELECT EXISTS (SELECT 1 FROM settled WHERE due AND received > credited)
            OR EXISTS (SELECT 1 FROM sweeps s
                        WHERE s.chain = $1 AND s.network = $2 AND s.payout_state IN ${OPEN_SQL} AND s.transfer_id IS NULL)
            OR EXISTS (SELECT 1 FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id
@@ -194,19 +230,19 @@ export class SweepRepository {
    * share of these and marks them (`markChecked`), so rows that cannot move go round-robin and
    * never fill a batch.
    */
-  async awaitingDecision(rail: Rail, limit: number): Promise<SweepEntity[]> {
+  awaitingDecision(rail: Rail, limit: number): Promise<SweepEntity[]> {
     // a named prepared statement, as the two below: every run reads them, most often finding nothing
-    const m = this.db.manager;
-    const rows = await preparedStatement(
-      m,
+    return entityRows(
+      this.db.manager,
+      SweepEntity,
+      's',
       'sweeps_awaiting_decision',
-      `SELECT ${entityColumns(m, SweepEntity, 's')} FROM sweeps s
+      (columns) => `SELECT ${columns} FROM sweeps s
         WHERE s.chain = $1 AND s.network = $2 AND s.payout_state IN ${OPEN_SQL} AND s.transfer_id IS NULL
         ORDER BY s.checked_at ASC NULLS FIRST, s.created_at ASC, s.id ASC
         LIMIT $3`,
       [rail.chain, rail.network, limit],
     );
-    return rows.map((r) => hydrateEntity(m, SweepEntity, r));
   }
 
   /**
@@ -217,12 +253,13 @@ export class SweepRepository {
    * `refundInFlight`). One statement per run instead of reading every in-flight transfer each run
    * (docs/performance.md › Issue 23: sweeps › fourth pass).
    */
-  async inFlightToRecheck(rail: Rail, limit: number): Promise<SweepEntity[]> {
-    const m = this.db.manager;
-    const rows = await preparedStatement(
-      m,
+  inFlightToRecheck(rail: Rail, limit: number): Promise<SweepEntity[]> {
+    return entityRows(
+      this.db.manager,
+      SweepEntity,
+      's',
       'sweeps_in_flight_to_recheck',
-      `SELECT ${entityColumns(m, SweepEntity, 's')} FROM sweeps s
+      (columns) => `SELECT ${columns} FROM sweeps s
          JOIN outbound_transactions t ON t.id = s.transfer_id
         WHERE s.chain = $1 AND s.network = $2 AND s.payout_state IN ${OPEN_SQL}
           AND ${TO_RECHECK}
@@ -230,7 +267,6 @@ export class SweepRepository {
         LIMIT $3`,
       [rail.chain, rail.network, limit],
     );
-    return rows.map((r) => hydrateEntity(m, SweepEntity, r));
   }
 
   /** The sweeps were decided now (database time; not `updatedAt`, which only visible changes move). */

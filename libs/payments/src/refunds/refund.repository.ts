@@ -5,7 +5,7 @@ import { getAddress } from 'ethers';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { RefundEntity } from '@svc/db';
 import { Network, OPEN_REFUND_STATUSES, RefundStatus } from '@svc/domain';
-import { entityColumns, hydrateEntity, preparedStatement } from '@svc/core';
+import { entityRows } from '@svc/core';
 import { appendEvents } from '../events/outbox';
 import { refundAwaitingFundsEvent } from '../events/refund-events';
 import type { Rail } from '../settlement/settlement-address.repository';
@@ -64,34 +64,34 @@ export class RefundRepository {
    * issue 18 case 6: open refunds of a rail without a transfer (pending, awaiting_funds), least
    * recently decided first, at most `limit`: a run decides a bounded share of them round-robin.
    */
-  async awaitingDecision(rail: Rail, limit: number): Promise<RefundEntity[]> {
+  awaitingDecision(rail: Rail, limit: number): Promise<RefundEntity[]> {
     // a named prepared statement, as inFlight's: every payout run reads both, most often finding nothing
-    const m = this.db.manager;
-    const rows = await preparedStatement(
-      m,
+    return entityRows(
+      this.db.manager,
+      RefundEntity,
+      'r',
       'refunds_awaiting_decision',
-      `SELECT ${entityColumns(m, RefundEntity, 'r')} FROM refunds r
+      (columns) => `SELECT ${columns} FROM refunds r
         WHERE r.chain = $1 AND r.network = $2 AND r.status = ANY($3) AND r.transfer_id IS NULL
         ORDER BY r.checked_at ASC NULLS FIRST, r.created_at ASC, r.id ASC
         LIMIT $4`,
       [rail.chain, rail.network, OPEN, limit],
     );
-    return rows.map((r) => hydrateEntity(m, RefundEntity, r));
   }
 
   /** Open refunds of a rail with a transfer on its way, oldest first: what a run follows. */
-  async inFlight(rail: Rail, limit: number): Promise<RefundEntity[]> {
-    const m = this.db.manager;
-    const rows = await preparedStatement(
-      m,
+  inFlight(rail: Rail, limit: number): Promise<RefundEntity[]> {
+    return entityRows(
+      this.db.manager,
+      RefundEntity,
+      'r',
       'refunds_in_flight',
-      `SELECT ${entityColumns(m, RefundEntity, 'r')} FROM refunds r
+      (columns) => `SELECT ${columns} FROM refunds r
         WHERE r.chain = $1 AND r.network = $2 AND r.status = ANY($3) AND r.transfer_id IS NOT NULL
         ORDER BY r.created_at ASC, r.id ASC
         LIMIT $4`,
       [rail.chain, rail.network, OPEN, limit],
     );
-    return rows.map((r) => hydrateEntity(m, RefundEntity, r));
   }
 
   async markChecked(ids: string[]): Promise<void> {
