@@ -12,8 +12,9 @@
 // Goal (issue 23): burst >= 5,000 deliveries/s; paced 1,000/s with p99 < 100 ms (issue 4's was
 // >= 1,000/s, p99 < 1 s). Also printed: the load average at the start and end, the TCP connections
 // the receiver accepted (each new one went through the SSRF guard; keep-alive reuses them), CPU per
-// delivery of the worker, PostgreSQL, Redis and this process (the figures move with whatever else
-// runs on the machine). BENCH_EVENTS, BENCH_RATE, BENCH_REDIS_URL (default db 12),
+// delivery of the worker, PostgreSQL (every process on the machine, and apart the backends serving
+// this run's database, which others' work does not reach), Redis and this process (the figures
+// move with whatever else runs on the machine). BENCH_EVENTS, BENCH_RATE, BENCH_REDIS_URL (default db 12),
 // BENCH_WORKER_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run; BENCH_COUNT_QUERIES=1
 // preloads bench/support/count-queries.js into the worker and prints the PostgreSQL statements,
 // Redis commands and the worker's stages (slot, gate, HTTP attempt, record) per delivery of each
