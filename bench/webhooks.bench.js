@@ -12,8 +12,9 @@
 // Goal (issue 23): burst >= 5,000 deliveries/s; paced 1,000/s with p99 < 100 ms (issue 4's was
 // >= 1,000/s, p99 < 1 s). Also printed: the load average at the start and end, the TCP connections
 // the receiver accepted (each new one went through the SSRF guard; keep-alive reuses them), CPU per
-// delivery of the worker, PostgreSQL, Redis and this process (the figures move with whatever else
-// runs on the machine). BENCH_EVENTS, BENCH_RATE, BENCH_REDIS_URL (default db 12),
+// delivery of the worker, PostgreSQL (every process on the machine, and apart the backends serving
+// this run's database, which others' work does not reach), Redis and this process (the figures
+// move with whatever else runs on the machine). BENCH_EVENTS, BENCH_RATE, BENCH_REDIS_URL (default db 12),
 // BENCH_WORKER_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run; BENCH_COUNT_QUERIES=1
 // preloads bench/support/count-queries.js into the worker and prints the PostgreSQL statements,
 // Redis commands and the worker's stages (slot, gate, HTTP attempt, record) per delivery of each
@@ -183,7 +184,8 @@ async function commitEvents(pool, workspaceId, count) {
 function cpuSeconds(match) {
   const fs = require('node:fs');
   let ticks = 0;
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+  const pids = typeof match === 'number' ? [String(match)] : fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  for (const pid of pids) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
@@ -197,11 +199,18 @@ function cpuSeconds(match) {
   return ticks / 100;
 }
 
-function cpuSnapshot(workerPid) {
+/** The PostgreSQL backends serving this run's database (the worker's and this process's connections). */
+async function backendPids(pool) {
+  const { rows } = await pool.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+  return rows.map((r) => r.pid);
+}
+
+function cpuSnapshot(workerPid, pgPids) {
   return {
     worker: cpuSeconds(workerPid),
     bench: process.cpuUsage(),
     postgres: cpuSeconds('postgres'),
+    backends: new Map(pgPids.map((pid) => [pid, cpuSeconds(pid)])),
     redis: cpuSeconds('redis-server'),
   };
 }
@@ -212,6 +221,8 @@ function cpuPerDelivery(before, after, deliveries) {
   return {
     worker: ms(after.worker - before.worker),
     postgres: ms(after.postgres - before.postgres),
+    // a backend opened during the phase started from nothing
+    'its backends': ms([...after.backends].reduce((sum, [pid, s]) => sum + s - (before.backends.get(pid) ?? 0), 0)),
     redis: ms(after.redis - before.redis),
     'bench (receiver, inserts)': ms(bench),
   };
@@ -316,7 +327,8 @@ async function main() {
 
     // burst
     const count0 = await counts(worker);
-    const cpu0 = cpuSnapshot(worker.pid);
+    const pgPids = await backendPids(pool);
+    const cpu0 = cpuSnapshot(worker.pid, pgPids);
     const burstStart = now();
     const burst = [];
     for (let i = 0; i < EVENTS; i += 500) burst.push(await commitEvents(pool, merchantId, Math.min(500, EVENTS - i)));
@@ -326,7 +338,7 @@ async function main() {
     const burstLast = Math.max(...burstIds.map((id) => rx.first.get(id)));
     const burstSeconds = (burstLast - burstStart) / 1000;
     const burstDelays = delays(burst, rx.first);
-    const cpu1 = cpuSnapshot(worker.pid);
+    const cpu1 = cpuSnapshot(worker.pid, [...new Set([...pgPids, ...(await backendPids(pool))])]);
     const count1 = await counts(worker);
     const relay = (
       await pool.query(
@@ -343,7 +355,8 @@ async function main() {
     const paced = [];
     const inFlight = [];
     const count2 = await counts(worker);
-    const cpu2 = cpuSnapshot(worker.pid);
+    const pacedPgPids = await backendPids(pool);
+    const cpu2 = cpuSnapshot(worker.pid, pacedPgPids);
     const pacedStart = now();
     for (let i = 0; i < EVENTS / perTx; i++) {
       const due = pacedStart + i * intervalMs;
@@ -356,7 +369,7 @@ async function main() {
     await rx.waitForAll(pacedIds);
     const pacedLast = Math.max(...pacedIds.map((id) => rx.first.get(id)));
     const pacedDelays = delays(paced, rx.first);
-    const cpu3 = cpuSnapshot(worker.pid);
+    const cpu3 = cpuSnapshot(worker.pid, [...new Set([...pacedPgPids, ...(await backendPids(pool))])]);
     const count3 = await counts(worker);
     perDelivery('burst', count0, count1, EVENTS);
     perDelivery('paced', count2, count3, EVENTS);
@@ -394,7 +407,7 @@ async function main() {
       `burst: the relay had fanned out every event ${Number(relay.span).toFixed(0)} ms after the first commit`,
     );
     console.log(
-      'CPU ms per delivery (2 cores are shared by all of these; postgres = every PostgreSQL process on the machine):',
+      "CPU ms per delivery (2 cores are shared by all of these; postgres = every PostgreSQL process on the machine, its backends = those serving this run's database):",
     );
     console.table({ burst: cpuPerDelivery(cpu0, cpu1, EVENTS), paced: cpuPerDelivery(cpu2, cpu3, EVENTS) });
     console.log(

@@ -47,9 +47,16 @@ export interface AttemptRecord {
 @Injectable()
 export class DeliveryRepository {
   private readonly loader = new MicroBatcher((ids: string[]) => this.loadMany(ids), { maxBatch: 200, parallel: 2 });
+  /**
+   * One record statement at a time: the attempts that end while it runs all join the next one. A
+   * record statement costs PostgreSQL about 0.7 ms whatever its size and each attempt in it about
+   * 0.04 ms more (bench/support/webhook-statements.bench.js), so the larger batches (about 50
+   * attempts a statement in a burst, against 26–33 with two at once) cost less per attempt. The
+   * record holds no delivery slot: a longer wait for it does not slow the attempts.
+   */
   private readonly recorder = new MicroBatcher((rs: AttemptRecord[]) => this.recordMany(rs), {
     maxBatch: 200,
-    parallel: 2,
+    parallel: 1,
   });
 
   constructor(
@@ -113,8 +120,8 @@ export class DeliveryRepository {
       [limit, now],
     );
     const claimed = rows[0]?.claimed ?? 0;
-    const deliveries: DeliveryForAttempt[] = [];
-    for (const { claimed: _claimed, ...d } of rows) if (d.id !== null) deliveries.push(d);
+    // the rows as they came (each keeps its `claimed` column): no copy per delivery
+    const deliveries: DeliveryForAttempt[] = rows[0]?.id === null ? [] : rows;
     return { claimed, deliveries };
   }
 
