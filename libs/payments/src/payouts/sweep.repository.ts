@@ -1,9 +1,16 @@
 // Queries of sweeps (house style 5): the API's reads and walk, and the payout runs' work lists and
 // writes. Writes take the caller's transaction.
 import { Injectable } from '@nestjs/common';
+import { escapeLiteral } from 'pg';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PaymentEntity, SweepEntity } from '@svc/db';
-import { Network, OPEN_PAYOUT_STATES, OPEN_REFUND_STATUSES, sweepChangeIsVisible } from '@svc/domain';
+import {
+  Network,
+  OPEN_PAYOUT_STATES,
+  OPEN_REFUND_STATUSES,
+  UNDERPAID_TAIL_MS,
+  sweepChangeIsVisible,
+} from '@svc/domain';
 import { entityColumns, entityInsert, entityRows, entityUpdate, hydrateEntity, preparedStatement } from '@svc/core';
 import { appendEvents } from '../events/outbox';
 import { settlementHeldEvent } from '../events/settlement-events';
@@ -52,6 +59,13 @@ const OPEN = OPEN_PAYOUT_STATES as string[];
  */
 const OPEN_SQL = `(${OPEN.map((state) => `'${state}'`).join(', ')})`;
 
+/** A rail in a statement's text: its two parameters ($1, $2), or its values as literals. */
+interface RailSql {
+  chain: string;
+  network: string;
+}
+const RAIL_PARAMETERS: RailSql = { chain: '$1', network: '$2' };
+
 /**
  * The payments `p` of rail ($1, $2) that may still owe a payout: eligible statuses, decimals
  * known, and more received than their finished sweeps account for (`payout_watermark_atomic`,
@@ -61,7 +75,10 @@ const OPEN_SQL = `(${OPEN.map((state) => `'${state}'`).join(', ')})`;
  * flight, new ones, those just paid out and not recorded yet) instead of every eligible payment of
  * the rail's history (docs/performance.md › Issue 23: sweeps › sixth pass).
  */
-const MAY_OWE = `p.chain = $1 AND p.network = $2 AND p.decimals IS NOT NULL
+const MAY_OWE = ({
+  chain,
+  network,
+}: RailSql) => `p.chain = ${chain} AND p.network = ${network} AND p.decimals IS NOT NULL
          AND p.status IN ('confirmed', 'overpaid', 'underpaid', 'refunded')
          AND p.received_amount_atomic - p.payout_watermark_atomic > 0`;
 
@@ -77,8 +94,8 @@ const DUE = `((p.status IN ('confirmed', 'overpaid') AND p.confirmed_at <= $3::t
  * where a `NOT EXISTS` became an anti-join that stale statistics planned as a walk of every open
  * sweep per payment.
  */
-const NONE_OPEN = `p.id NOT IN (SELECT o.payment_id FROM sweeps o
-                       WHERE o.chain = $1 AND o.network = $2 AND o.payout_state IN ${OPEN_SQL})`;
+const NONE_OPEN = ({ chain, network }: RailSql) => `p.id NOT IN (SELECT o.payment_id FROM sweeps o
+                       WHERE o.chain = ${chain} AND o.network = ${network} AND o.payout_state IN ${OPEN_SQL})`;
 
 /** Σ credited over payment `p`'s sweeps, read by `payment_id` (its few rows). */
 const SWEPT = `(SELECT COALESCE(sum(s.credited_atomic), 0) FROM sweeps s WHERE s.payment_id = p.id)`;
@@ -90,7 +107,7 @@ const SWEPT = `(SELECT COALESCE(sum(s.credited_atomic), 0) FROM sweeps s WHERE s
  * `payment_id` under the payment's lock before it writes (`ofPayment`), as it did after this list.
  */
 const CANDIDATES_FROM = `payments p
-   WHERE ${MAY_OWE} AND ${DUE} AND ${NONE_OPEN}
+   WHERE ${MAY_OWE(RAIL_PARAMETERS)} AND ${DUE} AND ${NONE_OPEN(RAIL_PARAMETERS)}
          AND p.received_amount_atomic > ${SWEPT}`;
 
 /**
@@ -104,7 +121,7 @@ const CANDIDATES_FROM = `payments p
  * one entry of IDX_outbound_claims_live, usually the sweep's own leg); `OFFSET 0` keeps PostgreSQL
  * from hashing that EXISTS, which joined every live claim of the rail to its payment on every run.
  */
-const TO_RECHECK = `t.chain = $1 AND t.network = $2
+const TO_RECHECK = ({ chain, network }: RailSql) => `t.chain = ${chain} AND t.network = ${network}
          AND ((t.state = 'cancelled' AND t.sender_key_kind = 'deposit' AND t.funds_transaction_id IS NULL)
            OR (t.state = 'planned' AND t.signed_at IS NULL AND (
            NOT EXISTS (SELECT 1 FROM settlement_addresses a
@@ -118,8 +135,8 @@ const TO_RECHECK = `t.chain = $1 AND t.network = $2
                          AND c.released_at IS NULL AND r.payment_id = s.payment_id
                       OFFSET 0))))`;
 
-/** The refund states a payout run works on (RefundRepository's too). */
-const OPEN_REFUNDS = [...OPEN_REFUND_STATUSES];
+/** The refund states a payout run works on (RefundRepository's too), as SQL literals. */
+const OPEN_REFUNDS_SQL = `(${OPEN_REFUND_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 
 @Injectable()
 export class SweepRepository {
@@ -190,29 +207,49 @@ export class SweepRepository {
    * only what is left (docs/performance.md › Issue 23: sweeps › sixth pass).
    */
   async railHasWork(rail: Rail, now: Date, delaySeconds: number): Promise<boolean> {
-    const [row] = await preparedStatement(
+    // No parameters: the rail's values are literals (one statement per rail) and the clock's test is
+    // made here on the oldest dates of what is owed. A statement with parameters was planned anew on
+    // every call (PostgreSQL judged its generic plan dearer than a custom one under the run's
+    // changing counts), which cost PostgreSQL more than the rows it saves; one without them keeps
+    // its single plan (docs/performance.md › Issue 23: sweeps › sixth pass).
+    const literal: RailSql = { chain: escapeLiteral(rail.chain), network: escapeLiteral(rail.network) };
+    const [row] = (await preparedStatement(
       this.db.manager,
       'payouts_rail_has_work',
       `WITH settled AS MATERIALIZED (
-         SELECT p.id, p.received_amount_atomic AS received, ${SWEPT} AS credited, ${DUE} AS due
+         SELECT p.id, p.status, p.confirmed_at, p.expires_at, p.received_amount_atomic AS received, ${SWEPT} AS credited
            FROM payments p
-          WHERE ${MAY_OWE} AND ${NONE_OPEN}),
+          WHERE ${MAY_OWE(literal)} AND ${NONE_OPEN(literal)}),
        paid_out AS (
          UPDATE payments p SET payout_watermark_atomic = d.credited
            FROM settled d
           WHERE p.id = d.id AND p.payout_watermark_atomic < d.credited
             AND p.id = ANY (ARRAY(SELECT x.id FROM payments x
                                    WHERE x.id = ANY (ARRAY(SELECT id FROM settled WHERE credited >= received))
-                                     FOR NO KEY UPDATE SKIP LOCKED)))
-       SELECT EXISTS (SELECT 1 FROM settled WHERE due AND received > credited)
+                                     FOR NO KEY UPDATE SKIP LOCKED))),
+       owed AS (SELECT status, confirmed_at, expires_at FROM settled WHERE received > credited)
+       SELECT (SELECT min(confirmed_at) FROM owed WHERE status IN ('confirmed', 'overpaid')) AS confirmed_since,
+              (SELECT min(expires_at) FROM owed WHERE status = 'underpaid') AS underpaid_since,
+              EXISTS (SELECT 1 FROM owed WHERE status = 'refunded')
            OR EXISTS (SELECT 1 FROM sweeps s
-                       WHERE s.chain = $1 AND s.network = $2 AND s.payout_state IN ${OPEN_SQL} AND s.transfer_id IS NULL)
+                       WHERE s.chain = ${literal.chain} AND s.network = ${literal.network}
+                         AND s.payout_state IN ${OPEN_SQL} AND s.transfer_id IS NULL)
            OR EXISTS (SELECT 1 FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id
-                       WHERE s.chain = $1 AND s.network = $2 AND s.payout_state IN ${OPEN_SQL} AND ${TO_RECHECK})
-           OR EXISTS (SELECT 1 FROM refunds r WHERE r.chain = $1 AND r.network = $2 AND r.status = ANY($5)) AS work`,
-      [rail.chain, rail.network, now, delaySeconds, OPEN_REFUNDS],
-    );
-    return row?.work === true;
+                       WHERE s.chain = ${literal.chain} AND s.network = ${literal.network}
+                         AND s.payout_state IN ${OPEN_SQL} AND ${TO_RECHECK(literal)})
+           OR EXISTS (SELECT 1 FROM refunds r
+                       WHERE r.chain = ${literal.chain} AND r.network = ${literal.network}
+                         AND r.status IN ${OPEN_REFUNDS_SQL}) AS work`,
+      [],
+    )) as Array<{ confirmed_since: Date | null; underpaid_since: Date | null; work: boolean }>;
+    if (!row) return false;
+    // DUE's rule on the oldest owed dates (the dates read at millisecond precision are never later
+    // than stored, so a due payment is never missed)
+    const confirmedDue =
+      row.confirmed_since !== null && row.confirmed_since.getTime() <= now.getTime() - delaySeconds * 1000;
+    const underpaidDue =
+      row.underpaid_since !== null && row.underpaid_since.getTime() <= now.getTime() - UNDERPAID_TAIL_MS;
+    return row.work || confirmedDue || underpaidDue;
   }
 
   /** Open sweeps of a rail (pending, submitted, held), oldest first. */
@@ -262,7 +299,7 @@ export class SweepRepository {
       (columns) => `SELECT ${columns} FROM sweeps s
          JOIN outbound_transactions t ON t.id = s.transfer_id
         WHERE s.chain = $1 AND s.network = $2 AND s.payout_state IN ${OPEN_SQL}
-          AND ${TO_RECHECK}
+          AND ${TO_RECHECK(RAIL_PARAMETERS)}
         ORDER BY s.created_at ASC, s.id ASC
         LIMIT $3`,
       [rail.chain, rail.network, limit],
