@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { Wallet } from 'ethers';
-import { RecoveryService } from '@svc/payments';
+import { RecoveryService, SweepRepository } from '@svc/payments';
 import { fixedProduct, Merchant } from './factories/merchant.factory';
 import { PayoutsHarness, startPayoutsHarness, toAtomicUnits } from './support/payouts-harness';
 import type { Row } from './support/listener-harness';
@@ -283,6 +283,35 @@ describe('the paid-out watermark (SweepRepository.railHasWork, docs/money-out.md
     await h.runPayouts();
     expect(await watermark(payment.id)).toBe(usdc('13'));
     expect(await h.sweepsOf(m, payment.id)).toHaveLength(2);
+  });
+});
+
+describe('whether a rail has work (SweepRepository.railHasWork): the due rule on the oldest owed dates', () => {
+  test('the delay after confirmedAt, the underpaid tail, a refunded remainder, nothing once paid out', async () => {
+    const repo = h.runner.payouts.get(SweepRepository);
+    // bnb testnet is not configured here, so no run works it: this payment is alone on that rail
+    const rail = { chain: 'bnb', network: 'testnet' as const };
+    const p = await m.payment({ chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' });
+    const at = new Date('2026-01-01T00:00:00.000Z');
+    const after = (ms: number) => new Date(at.getTime() + ms);
+    const set = (columns: string, ...values: unknown[]) =>
+      h.t.db.query(`UPDATE payments SET network = 'testnet', ${columns} WHERE id = $1`, [p.id, ...values]);
+
+    await set(`status = 'confirmed', received_amount_atomic = expected_amount_atomic, confirmed_at = $2`, at);
+    expect(await repo.railHasWork(rail, after(59_999), 60)).toBe(false);
+    expect(await repo.railHasWork(rail, after(60_000), 60)).toBe(true);
+
+    const tail = 7 * 24 * 3600 * 1000;
+    await set(`status = 'underpaid', received_amount_atomic = 4, confirmed_at = NULL, expires_at = $2`, at);
+    expect(await repo.railHasWork(rail, after(tail - 1), 0)).toBe(false);
+    expect(await repo.railHasWork(rail, after(tail), 0)).toBe(true);
+
+    await set(`status = 'refunded'`);
+    expect(await repo.railHasWork(rail, after(0), 0)).toBe(true);
+
+    // everything received accounted for by finished sweeps (the watermark): no work
+    await set(`payout_watermark_atomic = received_amount_atomic`);
+    expect(await repo.railHasWork(rail, after(tail), 0)).toBe(false);
   });
 });
 
