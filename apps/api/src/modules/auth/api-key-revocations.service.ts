@@ -13,8 +13,8 @@ const HEARTBEAT_TIMEOUT_MS = 3_000;
 const TRUST_MS = KEEPALIVE_MS + HEARTBEAT_TIMEOUT_MS;
 
 /**
- * LISTEN connections of this process. A request's round trip runs on a free one when there is one
- * (with a single connection it waited for the rest of the trip in flight, then one more), and a
+ * LISTEN connections of this process. A request's round trip runs on whichever is free, so a
+ * request waits for about one trip (not the rest of the trip in flight and then one more), and a
  * backend that stalls holds only the requests of its own trip.
  */
 export const REVOCATION_LISTENERS = 2;
