@@ -13,50 +13,27 @@ const HEARTBEAT_TIMEOUT_MS = 3_000;
 const TRUST_MS = KEEPALIVE_MS + HEARTBEAT_TIMEOUT_MS;
 
 /**
- * LISTEN connections of this process. A request's round trip runs on whichever is free, so a
- * request waits for about one trip (not the rest of the trip in flight and then one more), and a
- * backend that stalls holds only the requests of its own trip.
- */
-export const REVOCATION_LISTENERS = 2;
-
-/** One LISTEN connection and its state. */
-interface Listener {
-  client: Client | null;
-  listening: boolean;
-  /** When the connection last proved alive (LISTEN answered, or a heartbeat did). */
-  aliveAt: number;
-  /** The request round trip in flight on it. */
-  trip: Promise<boolean> | null;
-  heartbeat: NodeJS.Timeout | undefined;
-  reconnect: NodeJS.Timeout | undefined;
-  drop: ((why: string, req?: LoggedRequest) => void) | null;
-}
-
-/**
- * Tells the key guard when its cache may be trusted (a revoked key answers 401 at once, with no
- * cache window). `apikey:revoke` notifies API_KEY_REVOKED_CHANNEL in the revoking transaction; this
- * process LISTENs on connections of its own (REVOCATION_LISTENERS) and evicts the key on the first
- * notification. While no connection listens nothing is cached (every request reads the key), and
- * whenever one comes back the cache starts empty, so a notification missed meanwhile cannot leave
- * a revoked key in it. A connection can also die silently (a NAT or a failover drops it without a
- * FIN): TCP keepalive and a heartbeat query every 5 s find that out, and the cache is trusted only
- * while a connection's last heartbeat answered within 8 s (issue 21 › 9).
+ * Tells the key guard when its cache may be trusted (money contract › Permissions: "a revoked
+ * key answers 401 at once (no cache window)"). `apikey:revoke` notifies API_KEY_REVOKED_CHANNEL
+ * in the revoking transaction; this process LISTENs on its own connection and evicts the key.
+ * While that connection is down nothing is cached (every request reads the key), and when it
+ * comes back the cache starts empty, so a notification missed meanwhile cannot leave a revoked key in it.
+ * A connection can also die silently (a NAT or a failover drops it without a FIN): TCP keepalive
+ * and a heartbeat query every 5 s find that out, and the cache is trusted only while the last
+ * heartbeat answered within 8 s (issue 21 › 9).
  */
 @Injectable()
 export class ApiKeyRevocations implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new RequestLogger('api-keys');
-  private readonly listeners: Listener[] = Array.from({ length: REVOCATION_LISTENERS }, () => ({
-    client: null,
-    listening: false,
-    aliveAt: 0,
-    trip: null,
-    heartbeat: undefined,
-    reconnect: undefined,
-    drop: null,
-  }));
-  /** The requests that came while every listening connection had a trip out: they share the next trip to start. */
-  private next: { answer: Promise<boolean>; start: (trip: Promise<boolean>) => void; req?: LoggedRequest } | null =
-    null;
+  private listener: Client | null = null;
+  private listening = false;
+  private reconnect: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private drop: ((why: string, req?: LoggedRequest) => void) | null = null;
+  private inFlight: Promise<boolean> | null = null;
+  private queued: Promise<boolean> | null = null;
+  /** When the LISTEN connection last proved alive (LISTEN answered, or a heartbeat did). */
+  private aliveAt = 0;
   private stopped = false;
   /** Bumped by every revocation and reconnect: a lookup that began before it must not be cached. */
   private generation = 0;
@@ -64,94 +41,72 @@ export class ApiKeyRevocations implements OnApplicationBootstrap, OnModuleDestro
 
   constructor(@Inject(SVC_CONFIG) private readonly config: SvcConfig) {}
 
-  /** Whether entries read now may be cached, and cached ones trusted: while a connection listens and answered lately. */
+  /** Whether entries read now may be cached, and cached ones trusted: while LISTEN is up and answered lately. */
   get cacheable(): boolean {
-    const now = Date.now();
-    return this.listeners.some((l) => l.listening && now - l.aliveAt < TRUST_MS);
+    return this.listening && Date.now() - this.aliveAt < TRUST_MS;
   }
 
   /**
-   * True once every revocation committed before this call has been handled; false when no
-   * connection listens or the trip's connection does not answer (then the caller reads the key).
-   * A NOTIFY reaches this process asynchronously, so a request right after a revoking commit (or
-   * right after a LISTEN backend was killed) could otherwise be served from the cache: one round
-   * trip on a listening connection, started after this call, closes that window, because
-   * PostgreSQL sends a session its pending notifications before it answers a query, and the socket
-   * delivers them in order. The trip runs on a free connection; when none is free, the calls share
-   * the next trip to start, on the first connection that frees. A round trip that loses its
-   * connection logs it with the `req` of the request that started the trip.
+   * True once every revocation committed before this call has been handled; false when the LISTEN
+   * connection is down or does not answer (then the caller reads the key). A NOTIFY reaches this
+   * process asynchronously, so a request right after a revoking commit (or right after the LISTEN
+   * backend was killed) could otherwise be served from the cache: one round trip on the LISTEN
+   * connection closes that window, because PostgreSQL sends a session its pending notifications
+   * before it answers a query, and the socket delivers them in order. Calls share round trips: all
+   * that arrive while one is in flight wait for the next one, which starts after them. A round
+   * trip that loses the connection logs it with the `req` of the request that started the trip.
    */
   confirm(req?: LoggedRequest): Promise<boolean> {
-    if (!this.listeners.some((l) => l.listening)) return Promise.resolve(false);
-    if (this.next) return this.next.answer;
-    const free = this.listeners.find((l) => l.listening && !l.trip);
-    if (free) return this.startRoundTrip(free, req);
-    let start!: (trip: Promise<boolean>) => void;
-    const answer = new Promise<boolean>((resolve) => (start = resolve));
-    this.next = { answer, start, req };
-    return answer;
+    if (!this.listening) return Promise.resolve(false);
+    if (this.queued) return this.queued;
+    if (!this.inFlight) return this.startRoundTrip(req);
+    this.queued = this.inFlight.then(() => {
+      this.queued = null;
+      return this.startRoundTrip(req);
+    });
+    return this.queued;
   }
 
-  private startRoundTrip(listener: Listener, req: LoggedRequest | undefined): Promise<boolean> {
-    const trip = this.roundTrip(listener, req).finally(() => {
-      if (listener.trip === trip) listener.trip = null;
-      this.startNext();
+  private startRoundTrip(req: LoggedRequest | undefined): Promise<boolean> {
+    const trip = this.roundTrip(req).finally(() => {
+      if (this.inFlight === trip) this.inFlight = null;
     });
-    listener.trip = trip;
+    this.inFlight = trip;
     return trip;
   }
 
-  /** Starts the shared next trip on a free listening connection; answers false when none listens any more. */
-  private startNext(): void {
-    const next = this.next;
-    if (!next) return;
-    const free = this.listeners.find((l) => l.listening && !l.trip);
-    if (free) {
-      this.next = null;
-      next.start(this.startRoundTrip(free, next.req));
-    } else if (!this.listeners.some((l) => l.listening)) {
-      this.next = null;
-      next.start(Promise.resolve(false));
-    }
-  }
-
-  private async roundTrip(listener: Listener, req: LoggedRequest | undefined): Promise<boolean> {
-    const client = listener.client;
-    if (!client || !listener.listening) return false;
-    const ok = await this.beat(listener, client, req);
-    return ok && listener.listening && listener.client === client;
+  private async roundTrip(req: LoggedRequest | undefined): Promise<boolean> {
+    const client = this.listener;
+    if (!client || !this.listening) return false;
+    const ok = await this.beat(client, req);
+    return ok && this.listening && this.listener === client;
   }
 
   get epoch(): number {
     return this.generation;
   }
 
-  /** `hash` is a revoked key's hash; null means "forget everything" (a listener reconnected). */
+  /** `hash` is a revoked key's hash; null means "forget everything" (the listener reconnected). */
   onRevoked(fn: (hash: string | null) => void): void {
     this.subscribers.add(fn);
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await Promise.all(this.listeners.map((l) => this.listen(l)));
+    await this.listen();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    await Promise.all(
-      this.listeners.map(async (l) => {
-        clearTimeout(l.reconnect);
-        clearInterval(l.heartbeat);
-        const client = l.client;
-        l.client = null;
-        l.listening = false;
-        await client?.end().catch(() => undefined);
-      }),
-    );
-    this.startNext();
+    clearTimeout(this.reconnect);
+    clearInterval(this.heartbeat);
+    const listener = this.listener;
+    this.listener = null;
+    this.listening = false;
+    await listener?.end().catch(() => undefined);
   }
 
-  /** One query on a LISTEN connection; no answer within HEARTBEAT_TIMEOUT_MS drops it (and reconnects). */
-  private async beat(listener: Listener, client: Client, req?: LoggedRequest): Promise<boolean> {
+  /** One query on the LISTEN connection; no answer within HEARTBEAT_TIMEOUT_MS drops it (and reconnects). */
+  private async beat(client: Client, req?: LoggedRequest): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -161,10 +116,10 @@ export class ApiKeyRevocations implements OnApplicationBootstrap, OnModuleDestro
     });
     try {
       await Promise.race([client.query('SELECT 1'), timeout]);
-      if (listener.client === client) listener.aliveAt = Date.now();
+      if (this.listener === client) this.aliveAt = Date.now();
       return true;
     } catch (err) {
-      if (listener.client === client) listener.drop?.((err as Error).message, req);
+      if (this.listener === client) this.drop?.((err as Error).message, req);
       return false;
     } finally {
       clearTimeout(timer);
@@ -176,7 +131,7 @@ export class ApiKeyRevocations implements OnApplicationBootstrap, OnModuleDestro
     for (const fn of this.subscribers) fn(hash);
   }
 
-  private async listen(listener: Listener): Promise<void> {
+  private async listen(): Promise<void> {
     if (this.stopped) return;
     const client = new Client({
       connectionString: this.config.databaseUrl,
@@ -185,33 +140,31 @@ export class ApiKeyRevocations implements OnApplicationBootstrap, OnModuleDestro
       keepAliveInitialDelayMillis: KEEPALIVE_MS,
     });
     const retry = (why: string, req?: LoggedRequest) => {
-      if (this.stopped || listener.client !== client) return;
-      listener.client = null;
-      listener.listening = false;
-      clearInterval(listener.heartbeat);
+      if (this.stopped || this.listener !== client) return;
+      this.listener = null;
+      this.listening = false;
+      clearInterval(this.heartbeat);
       this.revoked(null);
       this.logger
         .during(req)
         .warn(`LISTEN ${API_KEY_REVOKED_CHANNEL} lost (${why}); keys are read on every request until it is back`);
       client.end().catch(() => undefined);
-      listener.reconnect = setTimeout(() => void this.listen(listener), RECONNECT_MS);
-      this.startNext();
+      this.reconnect = setTimeout(() => void this.listen(), RECONNECT_MS);
     };
-    listener.drop = retry;
+    this.drop = retry;
     client.on('notification', (n) => this.revoked(n.payload || null)); // no payload: forget every key
     client.on('error', (err) => retry(err.message));
     client.on('end', () => retry('connection ended'));
-    listener.client = client;
+    this.listener = client;
     try {
       await client.connect();
       await client.query(`LISTEN ${API_KEY_REVOKED_CHANNEL}`);
       this.revoked(null); // whatever was cached before this connection cannot be vouched for
-      listener.aliveAt = Date.now();
-      listener.listening = true;
-      clearInterval(listener.heartbeat);
-      listener.heartbeat = setInterval(() => void this.beat(listener, client), KEEPALIVE_MS);
-      listener.heartbeat.unref();
-      this.startNext();
+      this.aliveAt = Date.now();
+      this.listening = true;
+      clearInterval(this.heartbeat);
+      this.heartbeat = setInterval(() => void this.beat(client), KEEPALIVE_MS);
+      this.heartbeat.unref();
     } catch (err) {
       retry((err as Error).message);
     }
