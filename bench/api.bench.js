@@ -42,12 +42,27 @@ const NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Bool
 const SESSIONS_ONLY = process.env.BENCH_ONLY === 'sessions';
 const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES === '1';
 /**
- * BENCH_RATE=400: the API rows send at most this many requests/s in all (autocannon's overallRate)
- * instead of as many as the API answers. The API is then never saturated, so its CPU per request
- * is compared at the same batching (requests per turn of its event loop) from run to run, which
- * a saturated run on a shared machine does not give; requests/s and latencies are then not the goal's.
+ * BENCH_RATE=400: the API rows send this many requests/s in all, evenly paced (one every 1/RATE s,
+ * each on a free one of the CONNECTIONS keep-alive connections, queued when none is free), instead
+ * of as many as the API answers. The API is then never saturated, so its CPU per request is
+ * compared at the same batching (requests per turn of its event loop) from run to run, which a
+ * saturated run on a shared machine does not give; latency runs from the moment a request was due,
+ * so a stall counts for every request it held up. (autocannon's overallRate, used before, is not
+ * paced: each connection sends its share of a second back to back when the second starts, so the
+ * API saw a burst at full speed each second; and its correction for the requests a slow answer
+ * held up takes 1/rate s for 1 ms, so every answer counted once per ms it took and the p99 it
+ * printed was that of a latency-weighted sample.)
  */
 const RATE = Number(process.env.BENCH_RATE ?? 0);
+/**
+ * BENCH_SLOW_EVENTS=/tmp/slow: preloads bench/support/slow-events.js into the API (its slow
+ * requests, collections, event loop delays, statements and waits, to /tmp/slow.api.json) and, at
+ * BENCH_RATE, writes the requests answered in BENCH_SLOW_MS (20) or more to /tmp/slow.client.json.
+ */
+const SLOW_EVENTS = process.env.BENCH_SLOW_EVENTS;
+const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 20);
+/** [due epoch ms, ms, method path] of the slow requests (BENCH_SLOW_EVENTS) */
+const slowRequests = [];
 const COUNTS_FILE = path.join(os.tmpdir(), `svc-bench-api-queries-${process.pid}.json`);
 const loadavg = () =>
   os
@@ -170,15 +185,78 @@ async function waitHealthy(url, ms = 30000) {
 let requestsInAll = 0;
 
 function cannon(opts) {
+  if (RATE) return paced({ duration: DURATION, ...opts });
   return new Promise((resolve, reject) => {
-    autocannon(
-      { connections: CONNECTIONS, duration: DURATION, ...(RATE ? { overallRate: RATE } : {}), ...opts },
-      (err, res) => {
-        if (res) requestsInAll += res.requests.total;
-        return err ? reject(err) : resolve(res);
-      },
-    );
+    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, res) => {
+      if (res) requestsInAll += res.requests.total;
+      return err ? reject(err) : resolve(res);
+    });
   });
+}
+
+/** BENCH_RATE's load: autocannon's result fields that `row` reads, from an evenly paced run. */
+async function paced({ url, method = 'GET', headers, body, duration }) {
+  const { Pool: HttpPool } = require('undici');
+  const target = new URL(url);
+  const http = new HttpPool(target.origin, { connections: CONNECTIONS, pipelining: 1 });
+  const total = Math.round(RATE * duration);
+  const latencies = [];
+  const statusCodeStats = {};
+  let errors = 0;
+  let non2xx = 0;
+  let sent = 0;
+  let pacerLateMs = 0;
+  const inFlight = new Set();
+  const t0 = performance.now();
+  const send = (dueAt) => {
+    const request = http
+      .request({ path: target.pathname, method, headers, body })
+      .then(async (res) => {
+        await res.body.text();
+        const ms = performance.now() - dueAt;
+        statusCodeStats[res.statusCode] = { count: (statusCodeStats[res.statusCode]?.count ?? 0) + 1 };
+        if (SLOW_EVENTS && ms >= SLOW_MS)
+          slowRequests.push([
+            Math.round(performance.timeOrigin + dueAt),
+            Math.round(ms * 10) / 10,
+            `${method} ${target.pathname}`,
+          ]);
+        if (res.statusCode < 200 || res.statusCode > 299) non2xx++;
+        else latencies.push(ms);
+      })
+      .catch(() => errors++)
+      .finally(() => inFlight.delete(request));
+    inFlight.add(request);
+  };
+  await new Promise((resolve) => {
+    const timer = setInterval(() => {
+      const now = performance.now();
+      const due = Math.min(total, Math.floor(((now - t0) * RATE) / 1000) + 1);
+      if (sent < due) pacerLateMs = Math.max(pacerLateMs, now - (t0 + (sent * 1000) / RATE));
+      for (; sent < due; sent++) send(t0 + (sent * 1000) / RATE);
+      if (sent === total) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 1);
+  });
+  while (inFlight.size) await Promise.all(inFlight);
+  const seconds = (performance.now() - t0) / 1000;
+  await http.close();
+  requestsInAll += sent;
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  console.log(
+    `  paced ${RATE}/s: ${sent} sent, ${latencies.length} answered 2xx in ${seconds.toFixed(1)} s; latency from due p50 ${pct(50).toFixed(1)}, p90 ${pct(90).toFixed(1)}, p99 ${pct(99).toFixed(1)}, p99.9 ${pct(99.9).toFixed(1)}, max ${pct(100).toFixed(1)} ms; the pacer itself up to ${pacerLateMs.toFixed(1)} ms late`,
+  );
+  return {
+    requests: { average: latencies.length / seconds, total: sent },
+    latency: { p50: pct(50), p99: pct(99) },
+    non2xx,
+    errors,
+    timeouts: 0,
+    statusCodeStats,
+  };
 }
 
 function row(name, res, cpu) {
@@ -332,7 +410,10 @@ async function main() {
       SVC_DATA_KEY: DATA_KEY,
       SVC_DESTINATION_KEY: DESTINATION_KEY,
     };
-    const preload = COUNT_QUERIES ? ['-r', path.join(__dirname, 'support/count-queries.js')] : [];
+    const preload = [
+      ...(COUNT_QUERIES ? ['-r', path.join(__dirname, 'support/count-queries.js')] : []),
+      ...(SLOW_EVENTS ? ['-r', path.join(__dirname, 'support/slow-events.js')] : []),
+    ];
     // the API's own flags as `npm start` gives them (scripts/svc.js), then the bench's
     api = spawn(
       process.execPath,
@@ -434,10 +515,11 @@ async function main() {
         `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${cpuText(r.cpu)} |`,
       );
     console.log(
-      '\n(this process: autocannon for the API rows, the INSERT loop for the bare row; PostgreSQL: the backends of the bench database)',
+      `\n(this process: ${RATE ? 'the paced undici client' : 'autocannon'} for the API rows, the INSERT loop for the bare row; PostgreSQL: the backends of the bench database)`,
     );
     console.log(`\nrequests sent to the API in all, warm-up included: ${requestsInAll}`);
     console.log(`\n${derivation}`);
+    if (SLOW_EVENTS) fs.writeFileSync(`${SLOW_EVENTS}.client.json`, JSON.stringify(slowRequests));
     const ratio = results[0].rps / results[1].rps;
     console.log(
       `\nsession create / bare INSERT = ${(ratio * 100).toFixed(1)}% (goal >= 50%, issue 23); session create p99 = ${results[0].p99} ms (goal < 50 ms)` +

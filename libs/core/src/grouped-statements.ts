@@ -1,9 +1,10 @@
 /**
- * Rows written by concurrent requests, grouped into fewer statements (issue 23: one round trip
- * and one commit for many rows instead of one each). While fewer than `maxInFlight` statements
- * are out, what arrived in this turn of the event loop is sent at once (alone when it is alone:
- * an idle service writes each row as before); rows that arrive while every slot is busy wait,
- * and go in together, up to `maxPerStatement` to a statement, when a slot frees.
+ * Rows written (or read) by concurrent requests, grouped into fewer statements (issue 23: one
+ * round trip, and for writes one commit, for many rows instead of one each). While fewer than
+ * `maxInFlight` statements are out, what arrived in this turn of the event loop is sent at once
+ * (alone when it is alone: an idle service writes each row as before); rows that arrive while
+ * every slot is busy wait, and go in together, up to `maxPerStatement` to a statement, when a
+ * slot frees.
  *
  * `many` writes a lot in one statement (autocommit: all of it or none of it) and answers each
  * row's outcome in order; should it fail, every row of the lot is written again alone by `one`,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
 import { GroupedStatements, SqlService } from '@svc/core';
 import { BlockchainTransactionEntity, PaymentEntity } from '@svc/db';
 import { EvaluableTransfer, Network, PaymentStatus } from '@svc/domain';
@@ -102,6 +102,19 @@ export interface DocumentTransfer {
   confirmations: number;
 }
 
+/** A payment asked for by its id within a workspace. */
+interface PaymentInWorkspace {
+  workspaceId: string;
+  id: string;
+}
+
+/** A payment with its checkout session's reference and its transfers, newest first (GET /v1/payments/:id). */
+export interface PaymentWithRelations {
+  payment: PaymentEntity;
+  session: CheckoutSessionRef | null;
+  transfers: BlockchainTransactionEntity[];
+}
+
 /** The unique key of a matched transfer (spec: a transfer is never credited twice). */
 export interface TransferKey {
   chain: string;
@@ -120,8 +133,11 @@ export class PaymentRepository {
   private readonly paymentColumnsOfP: string;
   private readonly transferColumns: string;
   private readonly transferColumnsOfT: string;
-  /** the transfer columns of a join, each named t__<column> (a payment has columns of the same names) */
-  private readonly transferColumnsJoined: string;
+  /**
+   * GET /v1/payments/:id's joined columns: the session's reference, and the transfer's columns each
+   * named t__<column> (a payment has columns of the same names)
+   */
+  private readonly relationColumns: string;
 
   constructor(
     private readonly db: DataSource,
@@ -131,7 +147,11 @@ export class PaymentRepository {
     this.paymentColumnsOfP = sql.columns(PaymentEntity, 'p');
     this.transferColumns = sql.columns(BlockchainTransactionEntity);
     this.transferColumnsOfT = sql.columns(BlockchainTransactionEntity, 't');
-    this.transferColumnsJoined = sql.columns(BlockchainTransactionEntity, 't', 't__');
+    this.relationColumns = `s.id AS s__id, s.reference AS s__reference, s.metadata AS s__metadata, ${sql.columns(
+      BlockchainTransactionEntity,
+      't',
+      't__',
+    )}`;
   }
 
   // ------------------------------------------------------------------ reads
@@ -149,20 +169,23 @@ export class PaymentRepository {
    * `GET /v1/payments/:id` in one statement: the payment of the workspace, the reference of its
    * checkout session and all its transfers (newest first), one row per transfer (the payment's
    * columns repeated; one row with no transfer columns when it has none). The same values as
-   * findInWorkspace, sessionRefs and transfers give, each in its column's own type.
+   * findInWorkspace, sessionRefs and transfers give, each in its column's own type. Reads that
+   * arrive together share one statement (GroupedStatements: one round trip for the lot instead
+   * of one each, issue 23); each gets its own payment, or null.
    */
-  async findInWorkspaceWithRelations(
-    workspaceId: string,
-    id: string,
-  ): Promise<{
-    payment: PaymentEntity;
-    session: CheckoutSessionRef | null;
-    transfers: BlockchainTransactionEntity[];
-  } | null> {
+  findInWorkspaceWithRelations(workspaceId: string, id: string): Promise<PaymentWithRelations | null> {
+    return this.readsWithRelations.write({ workspaceId, id });
+  }
+
+  private readonly readsWithRelations = new GroupedStatements<PaymentInWorkspace, PaymentWithRelations | null>(
+    (ref) => this.withRelationsOne(ref),
+    (lot) => this.withRelationsMany(lot),
+  );
+
+  private async withRelationsOne({ workspaceId, id }: PaymentInWorkspace): Promise<PaymentWithRelations | null> {
     const rows = await this.sql.rows(
       'payment_by_id_with_relations',
-      `SELECT ${this.paymentColumnsOfP}, s.id AS s__id, s.reference AS s__reference, s.metadata AS s__metadata,
-         ${this.transferColumnsJoined}
+      `SELECT ${this.paymentColumnsOfP}, ${this.relationColumns}
        FROM payments p
        LEFT JOIN checkout_sessions s ON s.id = p.checkout_session_id
        LEFT JOIN blockchain_transactions t ON t.payment_id = p.id
@@ -170,7 +193,34 @@ export class PaymentRepository {
        ORDER BY t.created_at DESC, t.id DESC`,
       [id, workspaceId],
     );
-    if (!rows.length) return null;
+    return rows.length ? this.withRelations(rows) : null;
+  }
+
+  /** withRelationsOne for several payments in one statement: the rows of each come together, in the order asked. */
+  private async withRelationsMany(lot: PaymentInWorkspace[]): Promise<Array<PaymentWithRelations | null>> {
+    const rows = await this.sql.rows(
+      'payment_by_id_with_relations_many',
+      `SELECT q.ord::int AS q__ord, ${this.paymentColumnsOfP}, ${this.relationColumns}
+       FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS q(id, workspace_id, ord)
+       JOIN payments p ON p.id = q.id AND p.workspace_id = q.workspace_id
+       LEFT JOIN checkout_sessions s ON s.id = p.checkout_session_id
+       LEFT JOIN blockchain_transactions t ON t.payment_id = p.id
+       ORDER BY q.ord, t.created_at DESC, t.id DESC`,
+      [lot.map((r) => r.id), lot.map((r) => r.workspaceId)],
+    );
+    const found: Array<PaymentWithRelations | null> = lot.map(() => null);
+    for (let i = 0; i < rows.length;) {
+      const ord = rows[i].q__ord as number;
+      let j = i + 1;
+      while (j < rows.length && rows[j].q__ord === ord) j++;
+      found[ord - 1] = this.withRelations(rows.slice(i, j));
+      i = j;
+    }
+    return found;
+  }
+
+  /** One payment's rows of the statements above as its entities. */
+  private withRelations(rows: ObjectLiteral[]): PaymentWithRelations {
     const first = rows[0];
     const transfers =
       first.t__id === null ? [] : rows.map((row) => this.sql.hydrate(BlockchainTransactionEntity, row, 't__'));
