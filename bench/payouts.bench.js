@@ -5,6 +5,9 @@
 // process (`dist/apps/payouts/src/main.js`, neither: plans the sweeps, notifies the signer), on
 // real PostgreSQL and Anvil from npm, with the OpenZeppelin ERC-20 USDC (18 decimals) of the
 // devnet, auto-mining, 1 confirmation. JSON-RPC calls are counted for both processes together.
+// BENCH_BLOCK_MS=1000 switches Anvil to a block every second (evm_setIntervalMining) once the
+// token payments are paid, before the processes start: many transactions per block, as on a
+// chain, where auto-mining mines one block per transaction (Anvil's own CPU, not the service's).
 //   (1) native: BENCH_NATIVE paid BNB payments (default 20) swept: gas per sweep, what stays at
 //       the deposit address;
 //   (2) token: BENCH_PAYMENTS paid USDC payments (default 1,000) waiting when the process starts:
@@ -48,6 +51,8 @@ const SUI_CHECKPOINT_MS = Number(process.env.BENCH_SUI_CHECKPOINT_MS ?? 250);
 const SUI_GAS_COINS = Number(process.env.BENCH_SUI_GAS_COINS ?? 20);
 const RAILS = (process.env.BENCH_RAILS ?? 'bnb,sui').split(',').map((r) => r.trim());
 const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES !== '0';
+const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? 0);
+const MINING = BLOCK_MS > 0 ? `a block every ${BLOCK_MS} ms while sweeping` : 'auto-mining';
 /** issue 23's goal for sweeps with 1,000 paid payments waiting */
 const GOAL_SWEEPS_PER_SECOND = 50;
 const E18 = 10n ** 18n;
@@ -523,6 +528,7 @@ async function evm() {
       await payer.sendTokenMany(usdc, tokenAddresses.slice(i, i + 100), 10n * E18);
     }
     const tablesStart = await tableStats(db);
+    if (BLOCK_MS > 0) await bnb.node.rpc('evm_setIntervalMining', [BLOCK_MS / 1000]);
     say('starting the signer and the payout process');
     const loadBefore = os.loadavg()[0];
     const startedAt = performance.now();
@@ -608,7 +614,7 @@ async function evm() {
       : [];
     const lines = [
       '',
-      `payouts on the bnb devnet (Anvil, OpenZeppelin ERC-20 USDC with 18 decimals, auto-mining, 1 confirmation), ${os.cpus().length} cores, load ${loadBefore.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`,
+      `payouts on the bnb devnet (Anvil, OpenZeppelin ERC-20 USDC with 18 decimals, ${MINING}, 1 confirmation), ${os.cpus().length} cores, load ${loadBefore.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}`,
       '',
       '| figure | value |',
       '|---|---|',
