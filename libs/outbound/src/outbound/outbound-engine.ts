@@ -48,6 +48,14 @@ interface BroadcastRecord {
   refusal: string | null;
 }
 
+/** A receipt to record on its transaction. */
+interface ReceiptRecord {
+  id: string;
+  mined: Mined;
+  head: bigint;
+  rail: EvmRail;
+}
+
 interface Mined {
   attempt: Attempt;
   receipt: TxReceipt;
@@ -171,6 +179,9 @@ export class OutboundEngine {
    */
   private readonly runNewTopUps = new Map<string, Transfer[]>();
 
+  /** Receipts the run's lanes found, recorded together (recordReceiptsTogether). */
+  private readonly receiptRecords = new Gather<ReceiptRecord, Transfer>((items) => this.recordReceiptsTogether(items));
+
   constructor(
     private readonly ctx: SignerContext,
     private readonly claims: SourceClaims,
@@ -276,7 +287,7 @@ export class OutboundEngine {
       // Receipts first: any stored attempt may have been mined (a crash after broadcast, a replacement, a reorg).
       const mined = await this.findMined(rail, attempts);
       if (mined && this.leaveToFunded(t, mined, head, rail)) return t;
-      if (mined) return this.recordReceipt(t.id, mined, head, rail);
+      if (mined) return this.receiptRecords.add({ id: t.id, mined, head, rail });
       if (t.state === 'mined') t = await this.recordReorg(t.id);
     }
     const state: OutboundState = t.state;
@@ -318,6 +329,45 @@ export class OutboundEngine {
       if (!t || isFinalOutboundState(t.state)) return t as Transfer;
       return this.applyReceipt(m, t, mined, head, rail);
     });
+  }
+
+  /**
+   * Several receipts recorded in one database transaction: the rows locked in one statement
+   * (`SKIP LOCKED`, id order), then each written as `recordReceipt` writes one (its purpose follows:
+   * a sweep's completion and settlement.completed commit with it). Recording a receipt moves no
+   * coin (rule 3: the next run finds it again): a member whose row another transaction holds, or
+   * every member when the transaction fails (a purpose's row busy), is recorded on its own afterwards.
+   */
+  private async recordReceiptsTogether(items: ReceiptRecord[]): Promise<Array<Settled<Transfer>>> {
+    const alone = (r: ReceiptRecord): Promise<Settled<Transfer>> =>
+      this.recordReceipt(r.id, r.mined, r.head, r.rail).then(
+        (value) => ({ ok: true as const, value }),
+        (error: unknown) => ({ ok: false as const, error }),
+      );
+    const ids = items.map((r) => r.id);
+    let done = new Map<string, Transfer>();
+    if (items.length > 1 && new Set(ids).size === ids.length) {
+      try {
+        done = await this.ctx.db.transaction(async (m) => {
+          const locked = await this.ctx.repo.lockCountingMany(m, ids);
+          const out = new Map<string, Transfer>();
+          for (const r of items) {
+            const t = locked.get(r.id)?.row;
+            if (!t) continue;
+            out.set(r.id, isFinalOutboundState(t.state) ? t : await this.applyReceipt(m, t, r.mined, r.head, r.rail));
+          }
+          return out;
+        });
+      } catch {
+        done = new Map(); // every member on its own, below
+      }
+    }
+    const settled: Array<Settled<Transfer>> = [];
+    for (const r of items) {
+      const t = done.get(r.id);
+      settled.push(t ? { ok: true, value: t } : await alone(r));
+    }
+    return settled;
   }
 
   /** Writes the receipt onto the row, locked in `m` and not final. */
