@@ -135,6 +135,11 @@ export class SignerContext {
    */
   async write(m: EntityManager, t: OutboundTransfer, newestTxHash?: string | null): Promise<OutboundTransfer> {
     await this.repo.save(m, t);
+    return this.follow(m, t, newestTxHash);
+  }
+
+  /** The purpose's side of `write`, for a transfer the caller has just written itself (e.g. several in one statement). */
+  async follow(m: EntityManager, t: OutboundTransfer, newestTxHash?: string | null): Promise<OutboundTransfer> {
     const handler = t.purpose === 'gas' ? undefined : this.handlers.get(t.purpose);
     if (handler) {
       const [row] = t.txHash

@@ -11,7 +11,13 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { redactRpcText, RpcResponseError, type ChainKind } from '@svc/chains';
-import { assertUnreachable, isFinalOutboundState, type OutboundState, type OutboundWaitReason } from '@svc/domain';
+import {
+  assertUnreachable,
+  isFinalOutboundState,
+  type Network,
+  type OutboundState,
+  type OutboundWaitReason,
+} from '@svc/domain';
 import type { SignerContext } from '../context';
 import { FeeQuote, aboveCap, feeColumns, feeFields, isStuck, quoteOf, replacementPrice } from '../fees/fees';
 import { GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
@@ -20,6 +26,7 @@ import type { SourceClaims } from './claims';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
 import { PLAIN_TRANSFER_GAS } from './pay-check';
 import type { LegToVerify } from './destination-check';
+import { Gather, type Settled } from './gather';
 import { OutboundNotFoundError } from './outbound.errors';
 import {
   CHECK_BALANCES_MAX_AGE_MS,
@@ -32,6 +39,22 @@ import {
 
 type Transfer = OutboundTransfer;
 type Attempt = OutboundAttempt;
+
+/** A broadcast to record: the node took the stored attempt (`refusal` null) or refused it only for its price. */
+interface BroadcastRecord {
+  id: string;
+  attempt: Attempt;
+  head: bigint;
+  refusal: string | null;
+}
+
+/** A receipt to record on its transaction. */
+interface ReceiptRecord {
+  id: string;
+  mined: Mined;
+  head: bigint;
+  rail: EvmRail;
+}
 
 interface Mined {
   attempt: Attempt;
@@ -103,6 +126,9 @@ export async function refuseUnverifiedDestination(
 export const keyOf = (t: Transfer): SignerKeyRef => ({ kind: t.fromKeyKind, index: t.fromKeyIndex });
 const gasFromTank = (t: Transfer) => t.tokenAddress !== null && t.fromKeyKind !== 'gas_tank';
 
+/** The most gas top-ups signed in one database transaction and sent in one JSON-RPC batch. */
+export const TOP_UP_BATCH = 32;
+
 /** How many transfers' senders an engine keeps (SENDERS_KEPT: a sweep's top-up finds its parent's there). */
 const SENDERS_KEPT = 10_000;
 
@@ -137,6 +163,24 @@ export class OutboundEngine {
    * top-ups' locks; whatever no sign step recorded is recorded at the end of the run.
    */
   private readonly leftToFunded = new Map<string, { parentId: string; mined: Mined; head: bigint; rail: EvmRail }>();
+
+  /**
+   * Broadcasts of the run's lanes recorded together: one database transaction for the ones that
+   * reach this point together (recordBroadcastsTogether).
+   */
+  private readonly broadcastRecords = new Gather<BroadcastRecord, Transfer>((items) =>
+    this.recordBroadcastsTogether(items),
+  );
+
+  /**
+   * The gas tank's top-ups that sign steps of a run's lanes inserted, by rail (`chain/network`):
+   * signed together when the lanes are done (signTopUpsTogether), up to TOP_UP_BATCH at a time.
+   * Present only while a run of that rail is in progress; outside a run a top-up is signed at once.
+   */
+  private readonly runNewTopUps = new Map<string, Transfer[]>();
+
+  /** Receipts the run's lanes found, recorded together (recordReceiptsTogether). */
+  private readonly receiptRecords = new Gather<ReceiptRecord, Transfer>((items) => this.recordReceiptsTogether(items));
 
   constructor(
     private readonly ctx: SignerContext,
@@ -243,7 +287,7 @@ export class OutboundEngine {
       // Receipts first: any stored attempt may have been mined (a crash after broadcast, a replacement, a reorg).
       const mined = await this.findMined(rail, attempts);
       if (mined && this.leaveToFunded(t, mined, head, rail)) return t;
-      if (mined) return this.recordReceipt(t.id, mined, head, rail);
+      if (mined) return this.receiptRecords.add({ id: t.id, mined, head, rail });
       if (t.state === 'mined') t = await this.recordReorg(t.id);
     }
     const state: OutboundState = t.state;
@@ -285,6 +329,45 @@ export class OutboundEngine {
       if (!t || isFinalOutboundState(t.state)) return t as Transfer;
       return this.applyReceipt(m, t, mined, head, rail);
     });
+  }
+
+  /**
+   * Several receipts recorded in one database transaction: the rows locked in one statement
+   * (`SKIP LOCKED`, id order), then each written as `recordReceipt` writes one (its purpose follows:
+   * a sweep's completion and settlement.completed commit with it). Recording a receipt moves no
+   * coin (rule 3: the next run finds it again): a member whose row another transaction holds, or
+   * every member when the transaction fails (a purpose's row busy), is recorded on its own afterwards.
+   */
+  private async recordReceiptsTogether(items: ReceiptRecord[]): Promise<Array<Settled<Transfer>>> {
+    const alone = (r: ReceiptRecord): Promise<Settled<Transfer>> =>
+      this.recordReceipt(r.id, r.mined, r.head, r.rail).then(
+        (value) => ({ ok: true as const, value }),
+        (error: unknown) => ({ ok: false as const, error }),
+      );
+    const ids = items.map((r) => r.id);
+    let done = new Map<string, Transfer>();
+    if (items.length > 1 && new Set(ids).size === ids.length) {
+      try {
+        done = await this.ctx.db.transaction(async (m) => {
+          const locked = await this.ctx.repo.lockCountingMany(m, ids);
+          const out = new Map<string, Transfer>();
+          for (const r of items) {
+            const t = locked.get(r.id)?.row;
+            if (!t) continue;
+            out.set(r.id, isFinalOutboundState(t.state) ? t : await this.applyReceipt(m, t, r.mined, r.head, r.rail));
+          }
+          return out;
+        });
+      } catch {
+        done = new Map(); // every member on its own, below
+      }
+    }
+    const settled: Array<Settled<Transfer>> = [];
+    for (const r of items) {
+      const t = done.get(r.id);
+      settled.push(t ? { ok: true, value: t } : await alone(r));
+    }
+    return settled;
   }
 
   /** Writes the receipt onto the row, locked in `m` and not final. */
@@ -372,6 +455,13 @@ export class OutboundEngine {
           // (the step under its lock decides again: another process may have moved it since)
           const inserted = outcome.kind === 'top_up' && outcome.inserted.id === u ? outcome.inserted : undefined;
           if (inserted) this.keepTopUp(inserted);
+          const batch = this.runNewTopUps.get(`${t.chain}/${t.network}`);
+          if (inserted && batch) {
+            // signed with the run's other new top-ups once the lanes are done (signTopUpsTogether)
+            batch.push({ ...inserted });
+            topUps.push(inserted);
+            continue;
+          }
           const known = inserted ? { row: { ...inserted }, attempts: [] } : undefined;
           topUps.push(await this.ctx.serial(t.chain, t.network, tank, () => this.advance(u, depth + 1, known)));
         }
@@ -386,6 +476,240 @@ export class OutboundEngine {
       default:
         return assertUnreachable(outcome);
     }
+  }
+
+  /**
+   * A run of the rail `chain/network` (EvmOutboundRail.run): the top-ups its lanes insert are
+   * gathered, and signed together (TOP_UP_BATCH at a time, in the tank's serial lane) once `fn`
+   * is done; a top-up not signed here (it waits, or an error) is planned and the next run's
+   * top-ups step moves it on.
+   */
+  async withTopUpBatches<T>(chain: string, network: Network, fn: () => Promise<T>): Promise<T> {
+    const key = `${chain}/${network}`;
+    if (this.runNewTopUps.has(key)) return fn(); // already gathering for this rail (a nested call)
+    const gathered: Transfer[] = [];
+    this.runNewTopUps.set(key, gathered);
+    try {
+      return await fn();
+    } finally {
+      this.runNewTopUps.delete(key);
+      const tank = this.ctx.keyring.gasTankAddress;
+      for (let i = 0; i < gathered.length; i += TOP_UP_BATCH) {
+        const rows = gathered.slice(i, i + TOP_UP_BATCH);
+        const settled = await this.ctx
+          .serial(chain, network, tank, () => this.signTopUpsTogether(rows))
+          .catch((error: unknown) => rows.map(() => ({ ok: false as const, error })));
+        for (const [j, r] of settled.entries()) {
+          if (!r.ok) {
+            this.ctx.logger.warn(
+              `outbound ${rows[j].id}: the gas top-up was not sent (${(r.error as Error)?.message}); the next run moves it on`,
+            );
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The gas tank's new top-ups of one rail signed together (docs/money-out.md › Why a crash never
+   * pays twice, rule 2 per member): their facts read first (the tank's balance at the run's
+   * pinned block, one pending nonce), then ONE database transaction locks the rows (SKIP LOCKED),
+   * checks each one's destination, takes the tank's source lock once, reads the tank's
+   * commitments once and decides each member in order with the earlier members of the batch
+   * counted as committed, allocates the signed members' nonces in one statement, signs them and
+   * stores every attempt (one statement) and row, and commits; only then is any of them sent, all
+   * in one JSON-RPC batch, and their broadcasts recorded together (recordBroadcastsTogether).
+   * A member that waits (the tank low, a destination refused) writes its reason and takes no
+   * nonce; a member another transaction holds, or whose facts say wait, or every member when the
+   * transaction fails, goes the one-at-a-time way (advance) afterwards. Runs in the tank's serial lane.
+   */
+  private async signTopUpsTogether(rows: Transfer[]): Promise<Array<Settled<Transfer>>> {
+    const settle = (p: Promise<Transfer>): Promise<Settled<Transfer>> =>
+      p.then(
+        (value) => ({ ok: true as const, value }),
+        (error: unknown) => ({ ok: false as const, error }),
+      );
+    const one = (u: Transfer) => settle(this.advance(u.id, 1, { row: { ...u }, attempts: [] }));
+    const out = new Map<string, Settled<Transfer>>();
+    const sendable = rows.length > 1 && new Set(rows.map((u) => u.id)).size === rows.length;
+    const { chain, network } = rows[0];
+    const rail = this.ctx.rail(chain, network);
+    const members: Array<{ t: Transfer; facts: SignFacts }> = [];
+    if (sendable) {
+      try {
+        const head = await rail.head();
+        for (const u of rows) {
+          this.keepSender(u);
+          const facts = await this.signFacts(u, [], rail, head);
+          // a top-up of the tank: exact, native, first attempt; the batch shares one block and pending nonce
+          const fits =
+            !('wait' in facts) &&
+            u.state === 'planned' &&
+            u.nonce === null &&
+            u.purpose === 'gas' &&
+            u.tokenAddress === null &&
+            u.amountMode === 'exact' &&
+            u.fromAddress === this.ctx.keyring.gasTankAddress &&
+            facts.pendingNonce !== null &&
+            (members.length === 0 ||
+              (members[0].facts.block === facts.block && members[0].facts.pendingNonce === facts.pendingNonce));
+          if (fits) members.push({ t: u, facts: facts as SignFacts });
+        }
+      } catch {
+        members.length = 0; // every member on its own, below
+      }
+    }
+    let signed: Array<{ row: Transfer; attempt: Attempt }> = [];
+    if (members.length > 1) {
+      try {
+        const done = await this.ctx.db.transaction((m) => this.decideAndSignTopUps(m, members));
+        for (const [id, row] of done.left) out.set(id, { ok: true, value: row });
+        signed = done.signed;
+      } catch {
+        out.clear();
+        signed = [];
+      }
+    }
+    if (signed.length > 0) {
+      this.ctx.crashPoint('after_sign');
+      const head = await rail.head();
+      // made together: one JSON-RPC batch (EvmRpc), each recorded through the gathered records
+      const sent = await Promise.all(
+        signed.map(({ row, attempt }) =>
+          settle(
+            this.broadcast(row, attempt, rail, head).catch(async (err: Error) => {
+              await this.note(row.id, 'rpc_error', `${err.message}`.slice(0, 1000)).catch(() => undefined);
+              throw err;
+            }),
+          ),
+        ),
+      );
+      signed.forEach(({ row }, i) => out.set(row.id, sent[i]));
+    }
+    const settled: Array<Settled<Transfer>> = [];
+    for (const u of rows) {
+      const r = out.get(u.id) ?? (await one(u));
+      if (r.ok && r.value.purpose === 'gas') this.keepTopUp(r.value);
+      settled.push(r);
+    }
+    return settled;
+  }
+
+  /** signTopUpsTogether's database transaction: the signed members, and the rows of those that wait or moved. */
+  private async decideAndSignTopUps(
+    m: EntityManager,
+    members: Array<{ t: Transfer; facts: SignFacts }>,
+  ): Promise<{ signed: Array<{ row: Transfer; attempt: Attempt }>; left: Map<string, Transfer> }> {
+    const left = new Map<string, Transfer>();
+    const locked = await this.ctx.repo.lockCountingMany(
+      m,
+      members.map(({ t }) => t.id),
+    );
+    const now = this.ctx.now();
+    const candidates: Array<{ t: Transfer; facts: SignFacts }> = [];
+    for (const { t: read, facts } of members) {
+      const l = locked.get(read.id);
+      if (!l) continue; // held by another transaction: on its own afterwards
+      if (!this.unchanged(l.row, read, l.attempts, 0)) {
+        left.set(read.id, l.row); // another process moved it meanwhile
+        continue;
+      }
+      // docs/money-out.md › Destinations: each member's gas leg is checked, under its row's lock
+      if (await refuseUnverifiedDestination(this.ctx, m, l.row, now)) {
+        left.set(read.id, l.row);
+        continue;
+      }
+      candidates.push({ t: l.row, facts });
+    }
+    if (candidates.length === 0) return { signed: [], left };
+    const first = candidates[0];
+    const tank = { chain: first.t.chain, network: first.t.network, address: first.t.fromAddress };
+    await this.claims.lock(m, tank, now);
+    const base = await this.ctx.repo.commitments(m, first.t, null, first.facts.block);
+    // the batch's earlier members count as committed, as their rows would once signed
+    const committed = { ...base };
+    const decided: Array<{ t: Transfer; facts: SignFacts; decision: { valueAtomic: bigint; amountAtomic: bigint } }> =
+      [];
+    for (const c of candidates) {
+      const decision = decideSign({
+        mode: c.t.amountMode,
+        isToken: false,
+        requested: c.t.amountAtomic,
+        gasFromTank: false,
+        fromGasTank: true,
+        gasLimit: c.facts.gasLimit,
+        price: c.facts.quote.price,
+        funds: c.facts.funds,
+        committed: { ...committed },
+        openTopUps: 0,
+      });
+      if (decision.action === 'sign') {
+        decided.push({ ...c, decision });
+        committed.native += c.facts.gasLimit * c.facts.quote.price + decision.valueAtomic;
+        committed.count += 1;
+        continue;
+      }
+      const reason = decision.action === 'wait' ? decision.reason : 'gas_tank_low';
+      const message = decision.action === 'wait' ? decision.message : 'the gas tank cannot top itself up';
+      await this.ctx.write(m, Object.assign(c.t, { waitReason: reason, error: message, updatedAt: now }), null);
+      left.set(c.t.id, c.t);
+    }
+    if (decided.length === 0) return { signed: [], left };
+    const firstNonce = await this.ctx.repo.allocateNonce(
+      m,
+      tank,
+      decided[0].facts.pendingNonce as bigint,
+      now,
+      decided.length,
+    );
+    const signed: Array<{ row: Transfer; attempt: Attempt }> = [];
+    for (const [i, { t, facts, decision }] of decided.entries()) {
+      const nonce = firstNonce + BigInt(i);
+      const tx = await this.ctx.keyring.sign(keyOf(t), t.fromAddress, {
+        chainId: facts.chainId,
+        nonce: Number(nonce),
+        to: t.toAddress,
+        value: decision.valueAtomic,
+        data: '0x',
+        gasLimit: facts.gasLimit,
+        ...feeFields(facts.quote),
+      });
+      const attempt: Attempt = {
+        transferId: t.id,
+        attempt: 1,
+        txHash: tx.hash,
+        rawTx: tx.raw,
+        nonce,
+        gasLimit: facts.gasLimit,
+        ...feeColumns(facts.quote),
+        valueAtomic: decision.valueAtomic,
+        amountAtomic: decision.amountAtomic,
+        signedAt: now,
+        broadcastAt: null,
+        broadcastBlock: null,
+        lastBroadcastAt: null,
+        lastError: null,
+      };
+      Object.assign(t, {
+        state: 'signed',
+        signedAt: now,
+        nonce,
+        gasLimit: facts.gasLimit,
+        ...feeColumns(facts.quote),
+        amountAtomic: decision.amountAtomic,
+        waitReason: null,
+        error: null,
+        updatedAt: now,
+      });
+      signed.push({ row: t, attempt });
+    }
+    // every signed byte, nonce and signed_at of the batch commits together, before any is sent
+    await this.ctx.repo.insertAttempts(
+      m,
+      signed.map((x) => x.attempt),
+    );
+    for (const { row, attempt } of signed) await this.ctx.write(m, row, attempt.txHash);
+    return { signed, left };
   }
 
   private async signFacts(
@@ -779,10 +1103,10 @@ export class OutboundEngine {
     this.ctx.crashPoint('after_broadcast');
     switch (outcome.kind) {
       case 'accepted':
-        return this.recordBroadcast(t.id, attempt, head, null);
+        return this.broadcastRecords.add({ id: t.id, attempt, head, refusal: null });
       case 'underpriced':
         // in no pool at this price: the stuck timer runs, a replacement raises it
-        return this.recordBroadcast(t.id, attempt, head, outcome.message);
+        return this.broadcastRecords.add({ id: t.id, attempt, head, refusal: outcome.message });
       case 'nonce_too_low':
         return this.nonceUsed(t, rail, head, outcome.message);
       case 'insufficient_funds':
@@ -818,6 +1142,76 @@ export class OutboundEngine {
       // the purpose's row shows the newest stored attempt: this one, unless a later one is stored (then read)
       return this.ctx.write(m, t, locked.attempts === attempt.attempt ? attempt.txHash : undefined);
     });
+  }
+
+  /**
+   * Several broadcasts recorded in one database transaction: the rows locked in one statement
+   * (`SKIP LOCKED`, in id order: the step never waits for a row lock, so it never deadlocks), the
+   * attempts' broadcast columns in one statement, the rows still `signed` moved to `submitted` in
+   * one, then each one's purpose (sweep or refund) follows, as `recordBroadcast` does for one.
+   * Recording moves no coin (docs/money-out.md › Why a crash never pays twice, rule 3): a member
+   * whose row another transaction holds, or every member when the transaction fails (a purpose's
+   * row busy: its NOWAIT lock aborts it), is recorded on its own afterwards, each in its own
+   * transaction, so one refused member never holds back or changes the others.
+   */
+  private async recordBroadcastsTogether(items: BroadcastRecord[]): Promise<Array<Settled<Transfer>>> {
+    const alone = (r: BroadcastRecord): Promise<Settled<Transfer>> =>
+      this.recordBroadcast(r.id, r.attempt, r.head, r.refusal).then(
+        (value) => ({ ok: true as const, value }),
+        (error: unknown) => ({ ok: false as const, error }),
+      );
+    const ids = items.map((r) => r.id);
+    let done = new Map<string, Transfer>();
+    if (items.length > 1 && new Set(ids).size === ids.length) {
+      try {
+        done = await this.ctx.db.transaction(async (m) => {
+          const locked = await this.ctx.repo.lockCountingMany(m, ids);
+          const mine = items.filter((r) => locked.has(r.id));
+          const out = new Map<string, Transfer>();
+          if (mine.length === 0) return out;
+          const now = this.ctx.now();
+          const refusal = (r: BroadcastRecord) => (r.refusal === null ? null : redactRpcText(r.refusal).slice(0, 1000));
+          await this.ctx.repo.recordBroadcasts(
+            m,
+            mine.map((r) => ({ transferId: r.id, attempt: r.attempt.attempt, head: r.head, refusal: refusal(r) })),
+            now,
+          );
+          const submitted: BroadcastRecord[] = [];
+          for (const r of mine) {
+            const t = (locked.get(r.id) as { row: Transfer }).row;
+            out.set(r.id, t);
+            if (t.state !== 'signed') continue;
+            Object.assign(t, {
+              state: 'submitted',
+              submittedAt: t.submittedAt ?? now,
+              waitReason: null,
+              error: refusal(r),
+              updatedAt: now,
+            });
+            submitted.push(r);
+          }
+          if (submitted.length === 0) return out;
+          await this.ctx.repo.markSubmitted(
+            m,
+            submitted.map((r) => out.get(r.id) as Transfer),
+          );
+          for (const r of submitted) {
+            // the purpose's row shows the newest stored attempt: this one, unless a later one is stored (then read)
+            const newest = (locked.get(r.id) as { attempts: number }).attempts === r.attempt.attempt;
+            await this.ctx.follow(m, out.get(r.id) as Transfer, newest ? r.attempt.txHash : undefined);
+          }
+          return out;
+        });
+      } catch {
+        done = new Map(); // every member on its own, below
+      }
+    }
+    const settled: Array<Settled<Transfer>> = [];
+    for (const r of items) {
+      const t = done.get(r.id);
+      settled.push(t ? { ok: true, value: t } : await alone(r));
+    }
+    return settled;
   }
 
   /**

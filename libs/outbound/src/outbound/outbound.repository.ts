@@ -81,6 +81,73 @@ export class OutboundRepository {
     return { row: this.transferOfRow(m, rows[0]), attempts: rows[0].attempt_count as number };
   }
 
+  /**
+   * Several transactions locked as `lockCounting` locks one, in one statement, in id order;
+   * `SKIP LOCKED`: a row another transaction holds is left out (its caller steps it on its own).
+   */
+  async lockCountingMany(
+    m: EntityManager,
+    ids: string[],
+  ): Promise<Map<string, { row: OutboundTransfer; attempts: number }>> {
+    const rows = await preparedStatement(
+      m,
+      'outbound_lock_counting_many',
+      `SELECT ${entityColumns(m, OutboundTransactionEntity, 't', 't__')}, ${entityColumns(m, OutboundLegEntity, 'l', 'l__')},
+              (SELECT count(*) FROM outbound_attempts a WHERE a.transaction_id = t.id)::int AS attempt_count
+         FROM outbound_transactions t LEFT JOIN outbound_legs l ON l.transaction_id = t.id AND l.ordinal = 0
+        WHERE t.id = ANY($1::uuid[]) ORDER BY t.id FOR UPDATE OF t SKIP LOCKED`,
+      [ids],
+    );
+    return new Map(
+      rows.map((r) => [r.t__id as string, { row: this.transferOfRow(m, r), attempts: r.attempt_count as number }]),
+    );
+  }
+
+  /**
+   * The broadcast of several stored attempts recorded in one statement: first broadcast (time and
+   * head) kept when there is one, last broadcast now, the node's refusal (or null) per attempt.
+   */
+  async recordBroadcasts(
+    m: EntityManager,
+    rows: Array<{ transferId: string; attempt: number; head: bigint; refusal: string | null }>,
+    now: Date,
+  ): Promise<void> {
+    await preparedStatement(
+      m,
+      'outbound_record_broadcasts',
+      `UPDATE outbound_attempts a
+          SET broadcast_at = COALESCE(a.broadcast_at, $1), broadcast_block = COALESCE(a.broadcast_block, v.head),
+              last_broadcast_at = $1, last_error = v.refusal
+         FROM unnest($2::uuid[], $3::int[], $4::bigint[], $5::varchar[]) AS v(transaction_id, attempt, head, refusal)
+        WHERE a.transaction_id = v.transaction_id AND a.attempt = v.attempt`,
+      [
+        now,
+        rows.map((r) => r.transferId),
+        rows.map((r) => r.attempt),
+        rows.map((r) => r.head.toString()),
+        rows.map((r) => r.refusal),
+      ],
+    );
+  }
+
+  /**
+   * Signed transactions moved to `submitted` in one statement (the columns a broadcast record
+   * changes; no leg or claim changes, nothing is final): what `save` writes for each of them.
+   */
+  async markSubmitted(m: EntityManager, rows: OutboundTransfer[]): Promise<void> {
+    await preparedStatement(
+      m,
+      'outbound_mark_submitted',
+      `UPDATE outbound_transactions t
+          SET state = 'submitted', submitted_at = v.submitted_at, wait_reason = NULL, error = v.error,
+              updated_at = v.updated_at
+         FROM unnest($1::uuid[], $2::timestamptz[], $3::varchar[], $4::timestamptz[])
+              AS v(id, submitted_at, error, updated_at)
+        WHERE t.id = v.id AND t.state = 'signed'`,
+      [rows.map((r) => r.id), rows.map((r) => r.submittedAt), rows.map((r) => r.error), rows.map((r) => r.updatedAt)],
+    );
+  }
+
   private transferOfRow(m: EntityManager, row: ObjectLiteral): OutboundTransfer {
     if (row.l__id === null) throw new Error(`outbound transaction ${String(row.t__id)} has no leg`);
     return transferOf(
@@ -188,6 +255,20 @@ export class OutboundRepository {
     const values: unknown[] = [];
     const text = entityInsert(m, OutboundAttemptEntity, attemptColumns(a), values);
     await preparedStatement(m, 'outbound_insert_attempt', text, values);
+  }
+
+  /** Several attempts in one statement (a batch of the gas tank's top-ups signed together). */
+  async insertAttempts(m: EntityManager, attempts: OutboundAttempt[]): Promise<void> {
+    if (attempts.length === 1) return this.insertAttempt(m, attempts[0]);
+    const values: unknown[] = [];
+    const inserts = attempts.map((a) => entityInsert(m, OutboundAttemptEntity, attemptColumns(a), values));
+    const last = inserts.pop() as string;
+    await preparedStatement(
+      m,
+      `outbound_insert_attempts:${attempts.length}`,
+      `WITH ${inserts.map((text, i) => `a${i} AS (${text})`).join(', ')} ${last}`,
+      values,
+    );
   }
 
   async updateAttempt(
@@ -377,15 +458,16 @@ export class OutboundRepository {
    * of the database's and the node's pending count (a database behind the chain is raised, never
    * lowered), then moved on by one.
    */
-  async allocateNonce(m: EntityManager, key: SourceKey, pendingOnChain: bigint, now: Date): Promise<bigint> {
-    // one statement: the UPDATE locks the row until the transaction ends, as lockSource does
+  async allocateNonce(m: EntityManager, key: SourceKey, pendingOnChain: bigint, now: Date, count = 1): Promise<bigint> {
+    // one statement: the UPDATE locks the row until the transaction ends, as lockSource does;
+    // `count` > 1: that many consecutive nonces, the first returned (a batch signed together)
     const allocate = async (): Promise<bigint | null> => {
       const rows = await preparedStatement(
         m,
         'outbound_allocate_nonce',
-        `UPDATE outbound_sources SET next_nonce = GREATEST(COALESCE(next_nonce, 0), $4::bigint) + 1, updated_at = $5
-          WHERE chain = $1 AND network = $2 AND address = $3 RETURNING (next_nonce - 1)::text AS nonce`,
-        [key.chain, key.network, key.address, pendingOnChain.toString(), now],
+        `UPDATE outbound_sources SET next_nonce = GREATEST(COALESCE(next_nonce, 0), $4::bigint) + $6::bigint, updated_at = $5
+          WHERE chain = $1 AND network = $2 AND address = $3 RETURNING (next_nonce - $6::bigint)::text AS nonce`,
+        [key.chain, key.network, key.address, pendingOnChain.toString(), now, count],
       );
       const [row] = rows;
       return row ? BigInt(row.nonce as string) : null;

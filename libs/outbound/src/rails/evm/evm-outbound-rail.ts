@@ -78,7 +78,10 @@ export class EvmOutboundRail implements OutboundRail {
         .filter((r) => !isFinalOutboundState(r.row.state))
         .flatMap((r) => r.attempts.map((a) => a.txHash));
       if (hashes.length > 0) await evm.receipts(hashes);
-      return this.engine.withReadAhead(reads, fn);
+      // the top-ups the lanes insert are signed together once they are done
+      return this.engine.withReadAhead(reads, () =>
+        this.engine.withTopUpBatches(this.config.chain, this.config.network, fn),
+      );
     });
   }
 
