@@ -314,6 +314,8 @@ async function run(variant) {
 }
 
 (async () => {
+  const unknown = VARIANTS.filter((v) => !['current', 'first-outcome', 'no-fk'].includes(v));
+  if (unknown.length) throw new Error(`unknown variant ${unknown.join(', ')} (current, first-outcome, no-fk)`);
   console.log(`${EVENTS} events a round, ${ROUNDS} rounds; claims of ${CLAIM}, records of ${RECORD}`);
   for (const v of VARIANTS) await run(v);
 })().catch((err) => {
