@@ -16,7 +16,6 @@
 // the deposit: it counts and holds the payout.
 import type { EntityManager } from 'typeorm';
 import type { Network } from '@svc/domain';
-import { preparedStatement } from '@svc/core';
 import type { OutboundRepository, SourceKey } from './outbound.repository';
 
 /** A payment's deposit address, as the planners know it. */
@@ -66,10 +65,7 @@ export class SourceClaims {
 
   /** What refunds draw on a payment's deposit address (the payout planner subtracts it, under the payment's lock). */
   async depositDraw(m: EntityManager, payment: DepositOf): Promise<DepositDraw> {
-    // a named prepared statement: every planned sweep asks it, under its payment's lock
-    const [row] = (await preparedStatement(
-      m,
-      'claims_deposit_draw',
+    const [row]: Array<{ legs: string; live: number; undecided: string; undecided_n: number }> = await m.query(
       `SELECT
          (SELECT COALESCE(sum(l.amount_atomic), 0)::text
             FROM outbound_legs l JOIN refunds r ON r.id = l.purpose_id AND r.payment_id = $1
@@ -82,7 +78,7 @@ export class SourceClaims {
          (SELECT count(*)::int FROM refunds
            WHERE payment_id = $1 AND transfer_id IS NULL AND status IN ('pending', 'awaiting_funds')) AS undecided_n`,
       [payment.id, payment.chain, payment.network, payment.paymentAddress],
-    )) as Array<{ legs: string; live: number; undecided: string; undecided_n: number }>;
+    );
     return {
       drawnAtomic: BigInt(row.legs) + BigInt(row.undecided),
       refundInFlight: row.live > 0 || row.undecided_n > 0,
