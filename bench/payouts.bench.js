@@ -81,6 +81,13 @@ async function admin(sql) {
 async function database() {
   const name = `svc_bench_payouts_${Date.now().toString(36)}`;
   await admin(`CREATE DATABASE "${name}"`);
+  // BENCH_PG_SET="log_min_duration_statement=0;plan_cache_mode=auto": settings of the bench's database
+  // only (its sessions), e.g. to log every statement's duration while nothing else is measured
+  for (const setting of (process.env.BENCH_PG_SET ?? '').split(';').filter(Boolean)) {
+    const [key, value] = setting.split('=');
+    if (!/^[a-z_.]+$/.test(key)) throw new Error(`BENCH_PG_SET: ${key}?`);
+    await admin(`ALTER DATABASE "${name}" SET ${key} = '${value.replace(/'/g, "''")}'`);
+  }
   const url = `${PG}/${name}`;
   const ds = createDataSource(url, 2);
   await ds.initialize();
@@ -609,7 +616,7 @@ async function evm() {
       ? [
           `| \`pg\` statements per token sweep (BEGIN/COMMIT included; count-queries.js) | signer ${(queries(statements.signer) / PAYMENTS).toFixed(1)}, payout process ${(queries(statements.payouts) / PAYMENTS).toFixed(1)} |`,
           `| the signer's most frequent statements, per token sweep | ${topQueries(statements.signer, Number(process.env.BENCH_TOP_STATEMENTS ?? 12))} |`,
-          `| the payout process's most frequent statements, per token sweep | ${topQueries(statements.payouts, 6)} |`,
+          `| the payout process's most frequent statements, per token sweep | ${topQueries(statements.payouts, Number(process.env.BENCH_TOP_PAYOUT_STATEMENTS ?? 6))} |`,
         ]
       : [];
     const lines = [

@@ -20,6 +20,7 @@ import { DestinationMacs1795661900019 } from './1795661900019-DestinationMacs';
 import { OutboundCheckFacts1795662000000 } from './1795662000000-OutboundCheckFacts';
 import { PayoutRunIndexes1795662100000 } from './1795662100000-PayoutRunIndexes';
 import { PayoutWatermark1795662200000 } from './1795662200000-PayoutWatermark';
+import { PayoutGateIndexes1795662380000 } from './1795662380000-PayoutGateIndexes';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   OutboundCheckFacts1795662000000,
   PayoutRunIndexes1795662100000,
   PayoutWatermark1795662200000,
+  PayoutGateIndexes1795662380000,
 ];

@@ -16,7 +16,7 @@ import { ChainConfig, ChainRegistry, family } from '@svc/chains';
 import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import type { Network } from '@svc/domain';
 import { OutboundService } from '@svc/outbound';
-import { SweepRepository } from '@svc/payments';
+import { railKey, SweepRepository } from '@svc/payments';
 import { PayoutPlanner } from './payout-planner.service';
 import { PAYOUTS_LOCK_NAMESPACE, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
 import { RefundPlanner } from './refund-planner.service';
@@ -64,17 +64,27 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
   /** One run over every rail; a rail another process is running is left out of the report. */
   async runOnce(): Promise<RailPayoutReport[]> {
     const reports: RailPayoutReport[] = [];
-    for (const rail of this.rails()) {
-      const report = await this.runRail(rail);
+    const rails = this.rails();
+    // which rails have anything to look at, in one statement for all of them (an idle tick is one
+    // statement, not one per rail of the registry: docs/performance.md › Issue 23: sweeps › seventh pass)
+    const busy = rails.length
+      ? await this.sweeps.railsWithWork(this.clock.now(), this.config.payoutDelaySeconds)
+      : new Set<string>();
+    for (const rail of rails) {
+      const report = await this.runRail(rail, busy.has(railKey(rail)));
       if (report) reports.push(report);
     }
     return reports;
   }
 
-  /** One run of one rail; null when another runner holds it. */
-  async runRail(rail: ChainConfig): Promise<RailPayoutReport | null> {
+  /**
+   * One run of one rail; null when another runner holds it. `hasWork`: what the tick's check
+   * (`SweepRepository.railsWithWork`) said of the rail; left out, the rail is checked alone.
+   */
+  async runRail(rail: ChainConfig, hasWork?: boolean): Promise<RailPayoutReport | null> {
     // nothing to look at: the run ends here, as a run that took the lock and found nothing would
-    if (!(await this.sweeps.railHasWork(rail, this.clock.now(), this.config.payoutDelaySeconds))) {
+    const work = hasWork ?? (await this.sweeps.railHasWork(rail, this.clock.now(), this.config.payoutDelaySeconds));
+    if (!work) {
       return { chain: rail.chain, network: rail.network, resumed: 0, planned: 0, refunds: { planned: 0 }, errors: [] };
     }
     const runner = this.db.createQueryRunner();

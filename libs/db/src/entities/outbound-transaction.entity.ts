@@ -26,6 +26,14 @@ import { bigintTransformer } from '../transformers';
 @Index('IDX_outbound_transactions_unsigned', ['chain', 'network'], {
   where: `("state" = 'planned' AND "signed_at" IS NULL) OR ("state" = 'cancelled' AND "sender_key_kind" = 'deposit' AND "funds_transaction_id" IS NULL)`,
 })
+// The cancelled transfers a sweep can point to, alone (SweepRepository.railsWithWork).
+@Index('IDX_outbound_transactions_cancelled_deposit', ['chain', 'network'], {
+  where: `"state" = 'cancelled' AND "sender_key_kind" = 'deposit' AND "funds_transaction_id" IS NULL`,
+})
+// The signed transactions in flight (the Sui rail's reserved coins: SuiOutboundRail.reserved).
+@Index('IDX_outbound_transactions_signed_open', ['chain', 'network'], {
+  where: `"signed_at" IS NOT NULL AND "state" NOT IN ('completed', 'failed', 'cancelled')`,
+})
 // A sender's signed transactions by the block they were mined in, null while not mined (OutboundRepository.commitments).
 @Index('IDX_outbound_transactions_sender_block', ['chain', 'network', 'senderAddress', 'blockNumber'], {
   where: `"signed_at" IS NOT NULL`,

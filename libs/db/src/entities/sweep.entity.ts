@@ -29,6 +29,11 @@ const money = (name: string) =>
 @Index('IDX_sweeps_undecided', ['chain', 'network'], {
   where: `"payout_state" IN ('pending', 'submitted', 'held') AND "transfer_id" IS NULL`,
 })
+// Open sweeps with a transfer, by destination: those pointing to an address no longer active
+// (SweepRepository.railsWithWork).
+@Index('IDX_sweeps_open_destination', ['settlementAddressId'], {
+  where: `"payout_state" IN ('pending', 'submitted', 'held') AND "transfer_id" IS NOT NULL`,
+})
 @Index('UQ_sweeps_transfer', ['transferId'], { unique: true, where: '"transfer_id" IS NOT NULL' })
 @Check(
   'CHK_sweeps_payout_state',

@@ -171,8 +171,15 @@ export class OutboundRepository {
 
   /** The transfer carrying the live leg of a sweep or refund. */
   async byPurpose(m: EntityManager, purpose: 'sweep' | 'refund', purposeId: string): Promise<OutboundTransfer | null> {
-    const leg = await m.findOne(OutboundLegEntity, { where: { purpose, purposeId, live: true } });
-    return leg ? this.get(m, leg.transactionId) : null;
+    // a named prepared statement (UQ_outbound_legs_purpose): every planned sweep and refund asks it,
+    // almost always to find nothing (TypeORM's findOne built the same text per call)
+    const [leg] = (await preparedStatement(
+      m,
+      'outbound_by_purpose',
+      `SELECT transaction_id FROM outbound_legs WHERE purpose = $1 AND purpose_id = $2 AND live AND purpose <> 'gas'`,
+      [purpose, purposeId],
+    )) as Array<{ transaction_id: string }>;
+    return leg ? this.get(m, leg.transaction_id) : null;
   }
 
   /**

@@ -1,7 +1,6 @@
 // Queries of sweeps (house style 5): the API's reads and walk, and the payout runs' work lists and
 // writes. Writes take the caller's transaction.
 import { Injectable } from '@nestjs/common';
-import { escapeLiteral } from 'pg';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { PaymentEntity, SweepEntity } from '@svc/db';
 import {
@@ -59,12 +58,20 @@ const OPEN = OPEN_PAYOUT_STATES as string[];
  */
 const OPEN_SQL = `(${OPEN.map((state) => `'${state}'`).join(', ')})`;
 
-/** A rail in a statement's text: its two parameters ($1, $2), or its values as literals. */
+/** A rail in a statement's text: its two parameters ($1, $2). */
 interface RailSql {
   chain: string;
   network: string;
 }
 const RAIL_PARAMETERS: RailSql = { chain: '$1', network: '$2' };
+
+/** MAY_OWE on every rail (`railsWithWork`): the candidates' partial index, whole. */
+const MAY_OWE_ANY_RAIL = `p.decimals IS NOT NULL
+         AND p.status IN ('confirmed', 'overpaid', 'underpaid', 'refunded')
+         AND p.received_amount_atomic - p.payout_watermark_atomic > 0`;
+
+/** A rail's key in `railsWithWork`'s answer. */
+export const railKey = (rail: { chain: string; network: string }): string => `${rail.chain}/${rail.network}`;
 
 /**
  * The payments `p` of rail ($1, $2) that may still owe a payout: eligible statuses, decimals
@@ -75,12 +82,8 @@ const RAIL_PARAMETERS: RailSql = { chain: '$1', network: '$2' };
  * flight, new ones, those just paid out and not recorded yet) instead of every eligible payment of
  * the rail's history (docs/performance.md › Issue 23: sweeps › sixth pass).
  */
-const MAY_OWE = ({
-  chain,
-  network,
-}: RailSql) => `p.chain = ${chain} AND p.network = ${network} AND p.decimals IS NOT NULL
-         AND p.status IN ('confirmed', 'overpaid', 'underpaid', 'refunded')
-         AND p.received_amount_atomic - p.payout_watermark_atomic > 0`;
+const MAY_OWE = ({ chain, network }: RailSql) =>
+  `p.chain = ${chain} AND p.network = ${network} AND ${MAY_OWE_ANY_RAIL}`;
 
 /** Whether a payout is due ($3: now, $4: the delay in seconds; the rule of `isPayoutEligible`). */
 const DUE = `((p.status IN ('confirmed', 'overpaid') AND p.confirmed_at <= $3::timestamptz - make_interval(secs => $4))
@@ -102,7 +105,7 @@ const SWEPT = `(SELECT COALESCE(sum(s.credited_atomic), 0) FROM sweeps s WHERE s
 
 /**
  * The payments `p` of rail ($1, $2) with money not yet paid out and no open sweep ($3: now, $4: the
- * delay in seconds): `candidates` and `railHasWork` say the same. A sweep is on its payment's rail
+ * delay in seconds): `candidates` and `railsWithWork` say the same. A sweep is on its payment's rail
  * (written from the payment's chain and network); the planner reads the payment's sweeps again by
  * `payment_id` under the payment's lock before it writes (`ofPayment`), as it did after this list.
  */
@@ -111,9 +114,9 @@ const CANDIDATES_FROM = `payments p
          AND p.received_amount_atomic > ${SWEPT}`;
 
 /**
- * An open sweep `s` whose transfer `t` a run may have to give up: `inFlightToRecheck` and
- * `railHasWork` say the same. `t.chain`/`t.network` ($1, $2: a sweep's transfer is on the sweep's
- * rail) and the state test let PostgreSQL start from the few cancelled or unsigned transactions
+ * An open sweep `s` whose transfer `t` a run may have to give up (`inFlightToRecheck`;
+ * `railsWithWork` looks for the same rows from the rare side). `t.chain`/`t.network` ($1, $2: a
+ * sweep's transfer is on the sweep's rail) and the state test let PostgreSQL start from the few cancelled or unsigned transactions
  * (IDX_outbound_transactions_unsigned) instead of every open sweep's transaction; a sweep's transfer
  * is its deposit's own (sender key kind `deposit`, not a gas top-up), and the index keeps only
  * those of the cancelled rows. A refund's live claim on the deposit is looked up per row at the
@@ -196,30 +199,60 @@ export class SweepRepository {
   }
 
   /**
-   * Whether a payout run of the rail has anything to look at: a candidate payment, an open sweep
-   * without a transfer or with one to recheck, an open refund. One statement, read before a run
-   * takes the rail's lock: a run that finds nothing costs this instead of its lock, unlock and five
-   * reads (docs/performance.md › Issue 23: sweeps › fourth pass, second helper). Work that appears
-   * just after it is found by the next run, as it would be had the run started a moment earlier.
+   * Whether a payout run of the rail has anything to look at (`railsWithWork` for this rail).
+   */
+  async railHasWork(rail: Rail, now: Date, delaySeconds: number): Promise<boolean> {
+    return (await this.railsWithWork(now, delaySeconds)).has(railKey(rail));
+  }
+
+  /**
+   * The rails (`chain/network`) a payout run has anything to look at on: a candidate payment, an
+   * open sweep without a transfer or with one to give up, an open refund. One statement for every
+   * rail, read before the runs take their rails' locks: a rail that has nothing costs its share of
+   * this instead of its lock, unlock and five reads (docs/performance.md › Issue 23: sweeps ›
+   * fourth pass, second helper), and an idle tick is one statement, not one per rail of the
+   * registry (seventh pass). Work that appears just after it is found by the next tick, as it
+   * would be had the run started a moment earlier.
    * The same statement records the watermark of the payments it finds paid out (no sweep open, and
    * their sweeps, all finished, account for everything received; rows a credit holds are skipped
    * and left for the next call), which drops them from the candidates' index: the next call reads
    * only what is left (docs/performance.md › Issue 23: sweeps › sixth pass).
+   *
+   * A transfer a run may have to give up (what `inFlightToRecheck` lists) is looked for from the
+   * rare side, not by walking every planned, unsigned transfer in flight (seventh pass): a cancelled
+   * deposit transfer an open sweep points to (IDX_outbound_transactions_cancelled_deposit), or a
+   * planned, unsigned one whose sweep points to an address that is not active
+   * (IDX_sweeps_open_destination; a sweep with a transfer always names an address of its workspace:
+   * both are written together, from the workspace's destinations, and given up together). The
+   * third reason, a refund of the payment that may still draw on the deposit, needs no walk of its
+   * own: such a refund is open (`pending` or `awaiting_funds` without a transfer, or one whose leg's
+   * claim is live: a claim is released in the statement that makes its transfer final, with which
+   * the refund's status becomes final), and an open refund on the payment's rail (a refund is on its
+   * payment's rail) is work already. This is the check before a run only: the run lists the rows
+   * with every condition (`inFlightToRecheck`), and the engine refuses to sign a sweep while a
+   * refund's claim on the deposit is live, whatever a run decided. The open sweeps are read once
+   * (the payments in flight leave the candidates by them, and those without a transfer are work):
+   * one walk of what is in flight per call, whatever plan the statement got. Each rare side drives its arm
+   * (a `LATERAL … LIMIT 1` per row, the transfer's state an `EXISTS … OFFSET 0` per sweep): a plan
+   * made while the tables were nearly empty (the statement's one plan lives until the statistics
+   * change) must not walk the planned, unsigned transfers and look their sweeps up instead.
    */
-  async railHasWork(rail: Rail, now: Date, delaySeconds: number): Promise<boolean> {
-    // No parameters: the rail's values are literals (one statement per rail) and the clock's test is
-    // made here on the oldest dates of what is owed. A statement with parameters was planned anew on
-    // every call (PostgreSQL judged its generic plan dearer than a custom one under the run's
-    // changing counts), which cost PostgreSQL more than the rows it saves; one without them keeps
-    // its single plan (docs/performance.md › Issue 23: sweeps › sixth pass).
-    const literal: RailSql = { chain: escapeLiteral(rail.chain), network: escapeLiteral(rail.network) };
-    const [row] = (await preparedStatement(
+  async railsWithWork(now: Date, delaySeconds: number): Promise<Set<string>> {
+    // No parameters: one statement, whose one plan is the generic one. A statement with parameters
+    // was planned anew on every call (PostgreSQL judged its generic plan dearer than a custom one
+    // under the run's changing counts), which cost PostgreSQL more than the rows it saves; one
+    // without them keeps its single plan (docs/performance.md › Issue 23: sweeps › sixth pass). The
+    // clock's test is made here on the oldest dates of what is owed.
+    const rows = (await preparedStatement(
       this.db.manager,
-      'payouts_rail_has_work',
-      `WITH settled AS MATERIALIZED (
-         SELECT p.id, p.status, p.confirmed_at, p.expires_at, p.received_amount_atomic AS received, ${SWEPT} AS credited
+      'payouts_rails_with_work',
+      `WITH open AS MATERIALIZED (
+         SELECT o.payment_id, o.chain, o.network, o.transfer_id FROM sweeps o WHERE o.payout_state IN ${OPEN_SQL}),
+       settled AS MATERIALIZED (
+         SELECT p.id, p.chain, p.network, p.status, p.confirmed_at, p.expires_at,
+                p.received_amount_atomic AS received, ${SWEPT} AS credited
            FROM payments p
-          WHERE ${MAY_OWE(literal)} AND ${NONE_OPEN(literal)}),
+          WHERE ${MAY_OWE_ANY_RAIL} AND p.id NOT IN (SELECT payment_id FROM open)),
        paid_out AS (
          UPDATE payments p SET payout_watermark_atomic = d.credited
            FROM settled d
@@ -227,29 +260,54 @@ export class SweepRepository {
             AND p.id = ANY (ARRAY(SELECT x.id FROM payments x
                                    WHERE x.id = ANY (ARRAY(SELECT id FROM settled WHERE credited >= received))
                                      FOR NO KEY UPDATE SKIP LOCKED))),
-       owed AS (SELECT status, confirmed_at, expires_at FROM settled WHERE received > credited)
-       SELECT (SELECT min(confirmed_at) FROM owed WHERE status IN ('confirmed', 'overpaid')) AS confirmed_since,
-              (SELECT min(expires_at) FROM owed WHERE status = 'underpaid') AS underpaid_since,
-              EXISTS (SELECT 1 FROM owed WHERE status = 'refunded')
-           OR EXISTS (SELECT 1 FROM sweeps s
-                       WHERE s.chain = ${literal.chain} AND s.network = ${literal.network}
-                         AND s.payout_state IN ${OPEN_SQL} AND s.transfer_id IS NULL)
-           OR EXISTS (SELECT 1 FROM sweeps s JOIN outbound_transactions t ON t.id = s.transfer_id
-                       WHERE s.chain = ${literal.chain} AND s.network = ${literal.network}
-                         AND s.payout_state IN ${OPEN_SQL} AND ${TO_RECHECK(literal)})
-           OR EXISTS (SELECT 1 FROM refunds r
-                       WHERE r.chain = ${literal.chain} AND r.network = ${literal.network}
-                         AND r.status IN ${OPEN_REFUNDS_SQL}) AS work`,
+       owed AS (SELECT chain, network, status, confirmed_at, expires_at FROM settled WHERE received > credited),
+       busy AS (
+         SELECT chain, network FROM owed WHERE status = 'refunded'
+         UNION
+         SELECT chain, network FROM open WHERE transfer_id IS NULL
+         UNION
+         SELECT x.chain, x.network FROM outbound_transactions t,
+                LATERAL (SELECT s.chain, s.network FROM sweeps s
+                          WHERE s.transfer_id = t.id AND s.payout_state IN ${OPEN_SQL} LIMIT 1) x
+          WHERE t.state = 'cancelled' AND t.sender_key_kind = 'deposit' AND t.funds_transaction_id IS NULL
+         UNION
+         SELECT x.chain, x.network FROM settlement_addresses a,
+                LATERAL (SELECT s.chain, s.network FROM sweeps s
+                          WHERE s.settlement_address_id = a.id AND s.payout_state IN ${OPEN_SQL}
+                            AND s.transfer_id IS NOT NULL
+                            AND EXISTS (SELECT 1 FROM outbound_transactions t
+                                         WHERE t.id = s.transfer_id AND t.state = 'planned' AND t.signed_at IS NULL
+                                        OFFSET 0)
+                         LIMIT 1) x
+          WHERE a.status <> 'active'
+         UNION
+         SELECT r.chain, r.network FROM refunds r WHERE r.status IN ${OPEN_REFUNDS_SQL})
+       SELECT chain, network, bool_or(busy) AS busy,
+              min(confirmed_at) FILTER (WHERE status IN ('confirmed', 'overpaid')) AS confirmed_since,
+              min(expires_at) FILTER (WHERE status = 'underpaid') AS underpaid_since
+         FROM (SELECT chain, network, status, confirmed_at, expires_at, false AS busy FROM owed
+               UNION ALL
+               SELECT chain, network, NULL, NULL, NULL, true FROM busy) w
+        GROUP BY chain, network`,
       [],
-    )) as Array<{ confirmed_since: Date | null; underpaid_since: Date | null; work: boolean }>;
-    if (!row) return false;
-    // DUE's rule on the oldest owed dates (the dates read at millisecond precision are never later
-    // than stored, so a due payment is never missed)
-    const confirmedDue =
-      row.confirmed_since !== null && row.confirmed_since.getTime() <= now.getTime() - delaySeconds * 1000;
-    const underpaidDue =
-      row.underpaid_since !== null && row.underpaid_since.getTime() <= now.getTime() - UNDERPAID_TAIL_MS;
-    return row.work || confirmedDue || underpaidDue;
+    )) as Array<{
+      chain: string;
+      network: string;
+      busy: boolean;
+      confirmed_since: Date | null;
+      underpaid_since: Date | null;
+    }>;
+    const out = new Set<string>();
+    for (const row of rows) {
+      // DUE's rule on the oldest owed dates (the dates read at millisecond precision are never later
+      // than stored, so a due payment is never missed)
+      const confirmedDue =
+        row.confirmed_since !== null && row.confirmed_since.getTime() <= now.getTime() - delaySeconds * 1000;
+      const underpaidDue =
+        row.underpaid_since !== null && row.underpaid_since.getTime() <= now.getTime() - UNDERPAID_TAIL_MS;
+      if (row.busy || confirmedDue || underpaidDue) out.add(railKey(row));
+    }
+    return out;
   }
 
   /** Open sweeps of a rail (pending, submitted, held), oldest first. */

@@ -28,6 +28,7 @@ import {
   type ChainConfig,
   type TokenConfig,
 } from '@svc/chains';
+import { preparedStatement } from '@svc/core';
 import { OutboundAttemptEntity } from '@svc/db';
 import { isFinalOutboundState, type OutboundFence, type OutboundState, type OutboundWaitReason } from '@svc/domain';
 import type { SignerContext } from '../../context';
@@ -636,12 +637,17 @@ export class SuiOutboundRail implements OutboundRail {
    * attempt may use it. Once an attempt executed, its coins are at new versions and free again.
    */
   private async reserved(m: EntityManager, exceptId: string | null): Promise<Set<string>> {
-    const rows: Array<{ fence: OutboundFence }> = await m.query(
+    // a named prepared statement on the signed rows in flight (IDX_outbound_transactions_signed_open):
+    // every check and every sign asks it, while the planned, unsigned rows (the planner's lead over
+    // the signer) are no part of the answer (docs/performance.md › Issue 23: sweeps › seventh pass)
+    const rows = (await preparedStatement(
+      m,
+      'sui_reserved_coins',
       `SELECT fence FROM outbound_transactions
         WHERE chain = $1 AND network = $2 AND signed_at IS NOT NULL AND fence ? 'sui'
           AND state NOT IN ('completed', 'failed', 'cancelled') AND id <> $3`,
       [this.config.chain, this.config.network, exceptId ?? '00000000-0000-0000-0000-000000000000'],
-    );
+    )) as Array<{ fence: OutboundFence }>;
     const out = new Set<string>();
     for (const { fence } of rows) {
       if (!('sui' in fence)) continue;
