@@ -315,6 +315,57 @@ describe('whether a rail has work (SweepRepository.railHasWork): the due rule on
   });
 });
 
+describe('whether a rail has work: a transfer to give up, found from the rare side (SweepRepository.railsWithWork)', () => {
+  test('a cancelled deposit transfer, or a planned, unsigned one to an address no longer active, is work; a signed one is not', async () => {
+    const repo = h.runner.payouts.get(SweepRepository);
+    const other = await h.newMerchant();
+    const address = await h.activeAddress(other, 'bnb', 'mainnet', fresh());
+    const payment = await h.paidPayment(other, { chain: 'bnb', token: 'USDC', amount: '1', currency: 'USDC' });
+    await h.fundGasTank('bnb', 'mainnet', E18);
+    await h.plan(); // a pending sweep with a planned, unsigned transfer
+    const [sweep] = await h.sweepsOf(other, payment.id);
+    expect(sweep).toMatchObject({ payoutState: 'pending', toAddress: address.address });
+    // moved to bnb testnet, which no run works and nothing else is on: the rail's answer is this sweep's
+    const rail = { chain: 'bnb', network: 'testnet' as const };
+    await h.t.db.query(`UPDATE sweeps SET network = 'testnet' WHERE id = $1`, [sweep.id]);
+    const [{ transfer_id: transferId }] = await h.t.db.query(`SELECT transfer_id FROM sweeps WHERE id = $1`, [
+      sweep.id,
+    ]);
+    expect(transferId).toEqual(expect.any(String));
+    await h.t.db.query(`UPDATE payments SET network = 'testnet' WHERE id = $1`, [payment.id]);
+    await h.t.db.query(`UPDATE outbound_transactions SET network = 'testnet' WHERE id = $1`, [transferId]);
+    const transfer = (columns: string) =>
+      h.t.db.query(`UPDATE outbound_transactions SET ${columns} WHERE id = $1`, [transferId]);
+    const destination = (status: string) =>
+      h.t.db.query(
+        `UPDATE settlement_addresses SET status = $2::text, is_default = ($2::text = 'active') WHERE id = $1`,
+        [address.id, status],
+      );
+    const now = new Date(Date.now() + 3600_000);
+
+    // in flight to an active address: nothing to look at
+    expect(await repo.railHasWork(rail, now, 0)).toBe(false);
+    // its address retired while it is planned and unsigned: a run must give it up
+    await destination('retired');
+    expect(await repo.railHasWork(rail, now, 0)).toBe(true);
+    // signed: it goes out as signed (only an unsigned transfer is given up)
+    await transfer(`signed_at = now()`);
+    expect(await repo.railHasWork(rail, now, 0)).toBe(false);
+    await transfer(`signed_at = NULL`);
+    await destination('active');
+    expect(await repo.railHasWork(rail, now, 0)).toBe(false);
+    // cancelled (a refund took the deposit, or the signer gave it up): the sweep is decided again
+    await transfer(`state = 'cancelled'`);
+    expect(await repo.railHasWork(rail, now, 0)).toBe(true);
+    // a sweep that is no longer open does not make its cancelled transfer work
+    await h.t.db.query(`UPDATE sweeps SET payout_state = 'cancelled' WHERE id = $1`, [sweep.id]);
+    await h.t.db.query(`UPDATE payments SET payout_watermark_atomic = received_amount_atomic WHERE id = $1`, [
+      payment.id,
+    ]);
+    expect(await repo.railHasWork(rail, now, 0)).toBe(false);
+  });
+});
+
 describe('when a payout is due (money contract › Payouts 1)', () => {
   test('an underpaid payment waits until its 7-day tail has closed', async () => {
     const payment = await h.paidPayment(m, { chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' }, '4');
