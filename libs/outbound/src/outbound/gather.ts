@@ -7,6 +7,13 @@
 
 export type Settled<O> = { ok: true; value: O } | { ok: false; error: unknown };
 
+/** A promise's outcome as a value: a member's failure answered to it alone. */
+export const settle = <O>(p: Promise<O>): Promise<Settled<O>> =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+
 export class Gather<I, O> {
   private queue: Array<{ item: I; resolve: (o: O) => void; reject: (e: unknown) => void }> = [];
   private flushing = false;

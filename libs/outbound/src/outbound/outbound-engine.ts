@@ -26,7 +26,7 @@ import type { SourceClaims } from './claims';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
 import { PLAIN_TRANSFER_GAS } from './pay-check';
 import type { LegToVerify } from './destination-check';
-import { Gather, type Settled } from './gather';
+import { Gather, settle, type Settled } from './gather';
 import { OutboundNotFoundError } from './outbound.errors';
 import {
   CHECK_BALANCES_MAX_AGE_MS,
@@ -338,26 +338,42 @@ export class OutboundEngine {
    * coin (rule 3: the next run finds it again): a member whose row another transaction holds, or
    * every member when the transaction fails (a purpose's row busy), is recorded on its own afterwards.
    */
-  private async recordReceiptsTogether(items: ReceiptRecord[]): Promise<Array<Settled<Transfer>>> {
-    const alone = (r: ReceiptRecord): Promise<Settled<Transfer>> =>
-      this.recordReceipt(r.id, r.mined, r.head, r.rail).then(
-        (value) => ({ ok: true as const, value }),
-        (error: unknown) => ({ ok: false as const, error }),
-      );
+  private recordReceiptsTogether(items: ReceiptRecord[]): Promise<Array<Settled<Transfer>>> {
+    return this.recordTogether(
+      items,
+      (r) => this.recordReceipt(r.id, r.mined, r.head, r.rail),
+      async (m, locked) => {
+        const out = new Map<string, Transfer>();
+        for (const r of items) {
+          const t = locked.get(r.id)?.row;
+          if (!t) continue;
+          out.set(r.id, isFinalOutboundState(t.state) ? t : await this.applyReceipt(m, t, r.mined, r.head, r.rail));
+        }
+        return out;
+      },
+    );
+  }
+
+  /**
+   * Records of several transfers in one database transaction (their rows locked in one statement,
+   * `SKIP LOCKED`, id order: `write` gets what it locked and answers the rows it wrote); a member it
+   * did not write (its row held elsewhere), or every member when the transaction fails, is
+   * recorded `alone` afterwards, in its own transaction. Recording moves no coin (docs/money-out.md ›
+   * Why a crash never pays twice, rule 3), so a member recorded late is only late.
+   */
+  private async recordTogether<R extends { id: string }>(
+    items: R[],
+    alone: (r: R) => Promise<Transfer>,
+    write: (
+      m: EntityManager,
+      locked: Map<string, { row: Transfer; attempts: number }>,
+    ) => Promise<Map<string, Transfer>>,
+  ): Promise<Array<Settled<Transfer>>> {
     const ids = items.map((r) => r.id);
     let done = new Map<string, Transfer>();
     if (items.length > 1 && new Set(ids).size === ids.length) {
       try {
-        done = await this.ctx.db.transaction(async (m) => {
-          const locked = await this.ctx.repo.lockCountingMany(m, ids);
-          const out = new Map<string, Transfer>();
-          for (const r of items) {
-            const t = locked.get(r.id)?.row;
-            if (!t) continue;
-            out.set(r.id, isFinalOutboundState(t.state) ? t : await this.applyReceipt(m, t, r.mined, r.head, r.rail));
-          }
-          return out;
-        });
+        done = await this.ctx.db.transaction(async (m) => write(m, await this.ctx.repo.lockCountingMany(m, ids)));
       } catch {
         done = new Map(); // every member on its own, below
       }
@@ -365,7 +381,7 @@ export class OutboundEngine {
     const settled: Array<Settled<Transfer>> = [];
     for (const r of items) {
       const t = done.get(r.id);
-      settled.push(t ? { ok: true, value: t } : await alone(r));
+      settled.push(t ? { ok: true, value: t } : await settle(alone(r)));
     }
     return settled;
   }
@@ -524,11 +540,6 @@ export class OutboundEngine {
    * transaction fails, goes the one-at-a-time way (advance) afterwards. Runs in the tank's serial lane.
    */
   private async signTopUpsTogether(rows: Transfer[]): Promise<Array<Settled<Transfer>>> {
-    const settle = (p: Promise<Transfer>): Promise<Settled<Transfer>> =>
-      p.then(
-        (value) => ({ ok: true as const, value }),
-        (error: unknown) => ({ ok: false as const, error }),
-      );
     const one = (u: Transfer) => settle(this.advance(u.id, 1, { row: { ...u }, attempts: [] }));
     const out = new Map<string, Settled<Transfer>>();
     const sendable = rows.length > 1 && new Set(rows.map((u) => u.id)).size === rows.length;
@@ -1154,64 +1165,48 @@ export class OutboundEngine {
    * row busy: its NOWAIT lock aborts it), is recorded on its own afterwards, each in its own
    * transaction, so one refused member never holds back or changes the others.
    */
-  private async recordBroadcastsTogether(items: BroadcastRecord[]): Promise<Array<Settled<Transfer>>> {
-    const alone = (r: BroadcastRecord): Promise<Settled<Transfer>> =>
-      this.recordBroadcast(r.id, r.attempt, r.head, r.refusal).then(
-        (value) => ({ ok: true as const, value }),
-        (error: unknown) => ({ ok: false as const, error }),
-      );
-    const ids = items.map((r) => r.id);
-    let done = new Map<string, Transfer>();
-    if (items.length > 1 && new Set(ids).size === ids.length) {
-      try {
-        done = await this.ctx.db.transaction(async (m) => {
-          const locked = await this.ctx.repo.lockCountingMany(m, ids);
-          const mine = items.filter((r) => locked.has(r.id));
-          const out = new Map<string, Transfer>();
-          if (mine.length === 0) return out;
-          const now = this.ctx.now();
-          const refusal = (r: BroadcastRecord) => (r.refusal === null ? null : redactRpcText(r.refusal).slice(0, 1000));
-          await this.ctx.repo.recordBroadcasts(
-            m,
-            mine.map((r) => ({ transferId: r.id, attempt: r.attempt.attempt, head: r.head, refusal: refusal(r) })),
-            now,
-          );
-          const submitted: BroadcastRecord[] = [];
-          for (const r of mine) {
-            const t = (locked.get(r.id) as { row: Transfer }).row;
-            out.set(r.id, t);
-            if (t.state !== 'signed') continue;
-            Object.assign(t, {
-              state: 'submitted',
-              submittedAt: t.submittedAt ?? now,
-              waitReason: null,
-              error: refusal(r),
-              updatedAt: now,
-            });
-            submitted.push(r);
-          }
-          if (submitted.length === 0) return out;
-          await this.ctx.repo.markSubmitted(
-            m,
-            submitted.map((r) => out.get(r.id) as Transfer),
-          );
-          for (const r of submitted) {
-            // the purpose's row shows the newest stored attempt: this one, unless a later one is stored (then read)
-            const newest = (locked.get(r.id) as { attempts: number }).attempts === r.attempt.attempt;
-            await this.ctx.follow(m, out.get(r.id) as Transfer, newest ? r.attempt.txHash : undefined);
-          }
-          return out;
-        });
-      } catch {
-        done = new Map(); // every member on its own, below
-      }
-    }
-    const settled: Array<Settled<Transfer>> = [];
-    for (const r of items) {
-      const t = done.get(r.id);
-      settled.push(t ? { ok: true, value: t } : await alone(r));
-    }
-    return settled;
+  private recordBroadcastsTogether(items: BroadcastRecord[]): Promise<Array<Settled<Transfer>>> {
+    return this.recordTogether(
+      items,
+      (r) => this.recordBroadcast(r.id, r.attempt, r.head, r.refusal),
+      async (m, locked) => {
+        const mine = items.filter((r) => locked.has(r.id));
+        const out = new Map<string, Transfer>();
+        if (mine.length === 0) return out;
+        const now = this.ctx.now();
+        const refusal = (r: BroadcastRecord) => (r.refusal === null ? null : redactRpcText(r.refusal).slice(0, 1000));
+        await this.ctx.repo.recordBroadcasts(
+          m,
+          mine.map((r) => ({ transferId: r.id, attempt: r.attempt.attempt, head: r.head, refusal: refusal(r) })),
+          now,
+        );
+        const submitted: BroadcastRecord[] = [];
+        for (const r of mine) {
+          const t = (locked.get(r.id) as { row: Transfer }).row;
+          out.set(r.id, t);
+          if (t.state !== 'signed') continue;
+          Object.assign(t, {
+            state: 'submitted',
+            submittedAt: t.submittedAt ?? now,
+            waitReason: null,
+            error: refusal(r),
+            updatedAt: now,
+          });
+          submitted.push(r);
+        }
+        if (submitted.length === 0) return out;
+        await this.ctx.repo.markSubmitted(
+          m,
+          submitted.map((r) => out.get(r.id) as Transfer),
+        );
+        for (const r of submitted) {
+          // the purpose's row shows the newest stored attempt: this one, unless a later one is stored (then read)
+          const newest = (locked.get(r.id) as { attempts: number }).attempts === r.attempt.attempt;
+          await this.ctx.follow(m, out.get(r.id) as Transfer, newest ? r.attempt.txHash : undefined);
+        }
+        return out;
+      },
+    );
   }
 
   /**
