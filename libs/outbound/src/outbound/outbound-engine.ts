@@ -676,42 +676,8 @@ export class OutboundEngine {
     const signed: Array<{ row: Transfer; attempt: Attempt }> = [];
     for (const [i, { t, facts, decision }] of decided.entries()) {
       const nonce = firstNonce + BigInt(i);
-      const tx = await this.ctx.keyring.sign(keyOf(t), t.fromAddress, {
-        chainId: facts.chainId,
-        nonce: Number(nonce),
-        to: t.toAddress,
-        value: decision.valueAtomic,
-        data: '0x',
-        gasLimit: facts.gasLimit,
-        ...feeFields(facts.quote),
-      });
-      const attempt: Attempt = {
-        transferId: t.id,
-        attempt: 1,
-        txHash: tx.hash,
-        rawTx: tx.raw,
-        nonce,
-        gasLimit: facts.gasLimit,
-        ...feeColumns(facts.quote),
-        valueAtomic: decision.valueAtomic,
-        amountAtomic: decision.amountAtomic,
-        signedAt: now,
-        broadcastAt: null,
-        broadcastBlock: null,
-        lastBroadcastAt: null,
-        lastError: null,
-      };
-      Object.assign(t, {
-        state: 'signed',
-        signedAt: now,
-        nonce,
-        gasLimit: facts.gasLimit,
-        ...feeColumns(facts.quote),
-        amountAtomic: decision.amountAtomic,
-        waitReason: null,
-        error: null,
-        updatedAt: now,
-      });
+      const attempt = await this.signedAttempt(t, 1, nonce, facts, decision, now);
+      this.markSigned(t, attempt, facts, now, now);
       signed.push({ row: t, attempt });
     }
     // every signed byte, nonce and signed_at of the batch commits together, before any is sent
@@ -1020,6 +986,23 @@ export class OutboundEngine {
         facts.pendingNonce as bigint,
         now,
       ));
+    const attempt = await this.signedAttempt(t, attemptCount + 1, nonce, facts, decision, now);
+    // the signed bytes and signed_at commit together, before anything is broadcast
+    await this.ctx.repo.insertAttempt(m, attempt);
+    this.markSigned(t, attempt, facts, t.signedAt ?? now, now);
+    await this.ctx.write(m, t, attempt.txHash);
+    return { row: t, attempt };
+  }
+
+  /** Attempt number `n` of `t`, signed with `nonce` (the caller stores it in its transaction). */
+  private async signedAttempt(
+    t: Transfer,
+    n: number,
+    nonce: bigint,
+    facts: SignFacts,
+    decision: { valueAtomic: bigint; amountAtomic: bigint },
+    now: Date,
+  ): Promise<Attempt> {
     const isToken = t.tokenAddress !== null;
     const signed = await this.ctx.keyring.sign(keyOf(t), t.fromAddress, {
       chainId: facts.chainId,
@@ -1030,9 +1013,9 @@ export class OutboundEngine {
       gasLimit: facts.gasLimit,
       ...feeFields(facts.quote),
     });
-    const attempt: Attempt = {
+    return {
       transferId: t.id,
-      attempt: attemptCount + 1,
+      attempt: n,
       txHash: signed.hash,
       rawTx: signed.raw,
       nonce,
@@ -1046,21 +1029,21 @@ export class OutboundEngine {
       lastBroadcastAt: null,
       lastError: null,
     };
-    // the signed bytes and signed_at commit together, before anything is broadcast
-    await this.ctx.repo.insertAttempt(m, attempt);
+  }
+
+  /** `t` moved to `signed` with its stored `attempt`'s nonce, gas, fees and amount (in memory). */
+  private markSigned(t: Transfer, attempt: Attempt, facts: SignFacts, signedAt: Date, now: Date): void {
     Object.assign(t, {
       state: 'signed',
-      signedAt: t.signedAt ?? now,
-      nonce,
-      gasLimit: facts.gasLimit,
+      signedAt,
+      nonce: attempt.nonce,
+      gasLimit: attempt.gasLimit,
       ...feeColumns(facts.quote),
-      amountAtomic: decision.amountAtomic,
+      amountAtomic: attempt.amountAtomic,
       waitReason: null,
       error: null,
       updatedAt: now,
     });
-    await this.ctx.write(m, t, attempt.txHash);
-    return { row: t, attempt };
   }
 
   /** A gas transaction from the gas tank paying exactly `amountAtomic` to the sender of `t`, for `t`. */
