@@ -79,12 +79,11 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
 
   /**
    * One run of one rail; null when another runner holds it. `hasWork`: what the tick's check
-   * (`SweepRepository.railsWithWork`) said of the rail; left out, the rail is checked alone.
+   * (`SweepRepository.railsWithWork`) said of the rail.
    */
-  async runRail(rail: ChainConfig, hasWork?: boolean): Promise<RailPayoutReport | null> {
+  private async runRail(rail: ChainConfig, hasWork: boolean): Promise<RailPayoutReport | null> {
     // nothing to look at: the run ends here, as a run that took the lock and found nothing would
-    const work = hasWork ?? (await this.sweeps.railHasWork(rail, this.clock.now(), this.config.payoutDelaySeconds));
-    if (!work) {
+    if (!hasWork) {
       return { chain: rail.chain, network: rail.network, resumed: 0, planned: 0, refunds: { planned: 0 }, errors: [] };
     }
     const runner = this.db.createQueryRunner();

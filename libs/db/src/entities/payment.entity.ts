@@ -102,7 +102,7 @@ export class PaymentEntity {
 
   /**
    * What the payment's finished sweeps (completed, failed, cancelled, manual_required) account for,
-   * as a payout run last recorded it (SweepRepository.railHasWork): never more than Σ credited over
+   * as a payout run last recorded it (SweepRepository.railsWithWork): never more than Σ credited over
    * its sweeps, so a received total at or below it has nothing left to pay out and the candidates'
    * index leaves the payment out; money received later (a recovery credit) lifts it above again.
    * Written by the payout runs only; not part of any response.

@@ -25,7 +25,7 @@ const money = (name: string) =>
 @Index('IDX_sweeps_open_rail', ['chain', 'network', 'createdAt'], {
   where: `"payout_state" IN ('pending', 'submitted', 'held')`,
 })
-// The open sweeps a payout run decides again (SweepRepository.awaitingDecision, railHasWork).
+// The open sweeps a payout run decides again (SweepRepository.awaitingDecision, railsWithWork).
 @Index('IDX_sweeps_undecided', ['chain', 'network'], {
   where: `"payout_state" IN ('pending', 'submitted', 'held') AND "transfer_id" IS NULL`,
 })

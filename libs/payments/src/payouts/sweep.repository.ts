@@ -199,13 +199,6 @@ export class SweepRepository {
   }
 
   /**
-   * Whether a payout run of the rail has anything to look at (`railsWithWork` for this rail).
-   */
-  async railHasWork(rail: Rail, now: Date, delaySeconds: number): Promise<boolean> {
-    return (await this.railsWithWork(now, delaySeconds)).has(railKey(rail));
-  }
-
-  /**
    * The rails (`chain/network`) a payout run has anything to look at on: a candidate payment, an
    * open sweep without a transfer or with one to give up, an open refund. One statement for every
    * rail, read before the runs take their rails' locks: a rail that has nothing costs its share of
