@@ -20,7 +20,15 @@ import {
   SweepSupport,
 } from '@svc/domain';
 import { PaymentRepository, PaymentSweeps, SettlementAddressRepository, SweepRepository } from '@svc/payments';
-import { CheckFacts, depositKey, OutboundNotCancellableError, OutboundService, OutboundTransfer } from '@svc/outbound';
+import {
+  CheckFacts,
+  DepositDraw,
+  depositKey,
+  OutboundNotCancellableError,
+  OutboundService,
+  OutboundTransfer,
+  SweepRequest,
+} from '@svc/outbound';
 
 /** A planning batch's settlement destinations, by `workspaceId/productId` (a read each, shared). */
 type Destinations = Map<string, Promise<SettlementAddressEntity | null>>;
@@ -50,6 +58,20 @@ interface Subject {
  */
 export const PLANNING_CONCURRENCY = 8;
 
+/**
+ * How many decided payments one planning transaction writes (a lot: docs/performance.md › Issue
+ * 23: sweeps › eighth pass): their locks, reads and writes as one statement each for the lot
+ * instead of one each per payment. Two lots are in flight: one's checks run while the other writes.
+ */
+export const PLANNING_LOT = 16;
+const LOTS_IN_FLIGHT = 2;
+
+/** A payment decided and about to be written: what `writeLot` and `writeOne` take. */
+interface Decided {
+  subject: Subject;
+  decision: Writable;
+}
+
 @Injectable()
 export class PayoutPlanner {
   private readonly logger = new Logger('payouts');
@@ -70,22 +92,20 @@ export class PayoutPlanner {
     let written = 0;
     const payments = await this.sweeps.candidates(rail, this.clock.now(), this.config.payoutDelaySeconds, limit);
     // the batch's destinations, read once per (workspace, product): each write checks its own again
-    // under a shared lock (stillActive), as it did after the read per payment
+    // under a shared lock (destinationStatusesShared), as it did after the read per payment
     const destinations: Destinations = new Map();
-    // PLANNING_CONCURRENCY payments at once: each is decided and written under its own locks
-    // (payment, then deposit source), and their checks' reads share JSON-RPC batches
+    // lots of PLANNING_LOT payments: each lot's payments decided PLANNING_CONCURRENCY at a time
+    // (their checks' reads share JSON-RPC batches), then written in one transaction under their locks
     let next = 0;
     const worker = async () => {
       while (next < payments.length) {
-        const payment = payments[next++];
-        try {
-          if (await this.planPayment(rail, payment, destinations)) written++;
-        } catch (err) {
-          this.logger.warn(`payment ${payment.id}: no sweep planned this run: ${(err as Error).message}`);
-        }
+        const lot = payments.slice(next, next + PLANNING_LOT);
+        next += lot.length;
+        written += await this.planLot(rail, lot, destinations);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(PLANNING_CONCURRENCY, payments.length) }, worker));
+    const workers = Math.min(LOTS_IN_FLIGHT, Math.ceil(payments.length / PLANNING_LOT));
+    await Promise.all(Array.from({ length: workers }, worker));
     return written;
   }
 
@@ -118,15 +138,112 @@ export class PayoutPlanner {
 
   // ---- new sweeps -------------------------------------------------------------------------
 
-  private async planPayment(rail: ChainConfig, read: PaymentEntity, destinations: Destinations): Promise<boolean> {
-    const paymentId = read.id;
-    const subject = this.subjectOf(rail, read);
-    if (!subject) return false;
-    const decision = await this.decide(rail, subject, destinations);
-    if (decision.kind === 'skip') {
-      this.logger.log(`payment ${paymentId}: waiting (${decision.why})`);
-      return false;
+  /** Decides the lot's payments, then writes those that can be in one transaction; returns how many were written. */
+  private async planLot(rail: ChainConfig, lot: PaymentEntity[], destinations: Destinations): Promise<number> {
+    const decided: Decided[] = [];
+    let next = 0;
+    const decider = async () => {
+      while (next < lot.length) {
+        const read = lot[next++];
+        try {
+          const subject = this.subjectOf(rail, read);
+          if (!subject) continue;
+          const decision = await this.decide(rail, subject, destinations);
+          if (decision.kind === 'skip') {
+            this.logger.log(`payment ${read.id}: waiting (${decision.why})`);
+            continue;
+          }
+          decided.push({ subject, decision });
+        } catch (err) {
+          this.logger.warn(`payment ${read.id}: no sweep planned this run: ${(err as Error).message}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PLANNING_CONCURRENCY, lot.length) }, decider));
+    if (!decided.length) return 0;
+    try {
+      return await this.writeLot(decided);
+    } catch (err) {
+      // the lot's transaction failed as a whole (a deadlock, a conflict, one bad row): nothing of it
+      // was written; each payment is written alone, as before lots, so one cannot hold the others
+      this.logger.warn(`a planning lot of ${decided.length} failed (${(err as Error).message}): planned one at a time`);
+      let written = 0;
+      for (const d of decided) {
+        try {
+          if (await this.writeOne(d)) written++;
+        } catch (e) {
+          this.logger.warn(`payment ${d.subject.payment.id}: no sweep planned this run: ${(e as Error).message}`);
+        }
+      }
+      return written;
     }
+  }
+
+  /**
+   * The lot's sweeps in one transaction: the payments locked in one statement (those a credit
+   * holds are left to the next run), their sweeps and what refunds draw on their deposits read in
+   * one each under those locks, the destinations the plans go to under a shared lock in one, the
+   * transfers (their deposits locked in one statement, in address order) and the sweeps written in
+   * one each. Each payment is judged by exactly the rules `writeOne` applies to it alone.
+   */
+  private writeLot(decided: Decided[]): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      const byId = new Map(decided.map((d) => [d.subject.payment.id, d]));
+      const locked = (await this.sweeps.lockPayments(tx, [...byId.keys()])).filter((p) =>
+        isPayoutEligible(p, now, this.config.payoutDelaySeconds),
+      );
+      if (!locked.length) return 0;
+      // the payments' sweeps in one read under their locks (no sweep of a payment is written without its lock)
+      const priors = await this.sweeps.ofPayments(
+        tx,
+        locked.map((p) => p.id),
+      );
+      const draws = await this.signer.claims.depositDraws(tx, locked);
+      const owed: Array<{ payment: PaymentEntity; d: Decided; prior: PaymentSweeps; remainder: bigint; w: Writable }> =
+        [];
+      for (const payment of locked) {
+        const prior = priors.get(payment.id) as PaymentSweeps;
+        if (prior.open) continue; // another runner was first
+        const reservation = draws.get(payment.id) as DepositDraw;
+        const remainder = payoutRemainder(payment.receivedAmountAtomic, reservation.drawnAtomic, prior.sweptTotal);
+        if (remainder === 0n) continue;
+        const d = byId.get(payment.id) as Decided;
+        const w = reservation.refundInFlight ? this.held('refund_in_progress', destinationOf(d.decision)) : d.decision;
+        owed.push({ payment, d, prior, remainder, w });
+      }
+      // the destinations still active, under a shared lock as the lot commits (a retire waits for it)
+      const statuses = await this.sweeps.destinationStatusesShared(tx, [
+        ...new Map(
+          owed.flatMap(({ w }) => (w.kind === 'plan' ? [[w.destination.id, w.destination] as const] : [])),
+        ).values(),
+      ]);
+      const sweeps: SweepRow[] = [];
+      const plans: Array<{ sweep: SweepRow; subject: Subject; to: SettlementAddressEntity; facts?: CheckFacts }> = [];
+      for (const { payment, d, prior, remainder, w } of owed) {
+        let dw = w;
+        if (dw.kind === 'plan' && statuses.get(dw.destination.id) !== 'active') continue; // retired meanwhile: next run
+        if (dw.kind === 'plan' && revertedTooOften(prior.trailingReverts, dw.destination)) {
+          dw = this.held('reverted', dw.destination);
+        }
+        const sweep = sweepRow(payment, d.subject, prior, remainder, dw, now);
+        sweeps.push(sweep);
+        if (dw.kind === 'plan') plans.push({ sweep, subject: d.subject, to: dw.destination, facts: dw.facts });
+      }
+      const transfers = await this.signer.planNewSweeps(
+        tx,
+        plans.map(({ sweep, subject, to, facts }) => ({ ...sweepRequest(subject, sweep.id, to, facts) })),
+      );
+      transfers.forEach((t, i) => (plans[i].sweep.transferId = t.id));
+      await this.sweeps.insertMany(tx, sweeps);
+      for (const sweep of sweeps) this.logWritten(sweep);
+      return sweeps.length;
+    });
+  }
+
+  /** One decided payment's sweep in its own transaction (a lot that failed as a whole). */
+  private writeOne({ subject, decision }: Decided): Promise<boolean> {
+    const paymentId = subject.payment.id;
     return this.db.transaction(async (tx) => {
       const payment = await this.sweeps.lockPayment(tx, paymentId);
       if (!payment || !isPayoutEligible(payment, this.clock.now(), this.config.payoutDelaySeconds)) return false;
@@ -143,42 +260,21 @@ export class PayoutPlanner {
       if (d.kind === 'plan' && revertedTooOften(prior.trailingReverts, d.destination)) {
         d = this.held('reverted', d.destination);
       }
-      // money contract › Payouts: nothing is owed when the buyer was refunded in full and the deposit cannot forward its dust
-      const nothingOwed = nothingOwedFor(payment, d);
-      const now = this.clock.now();
-      const sweep: Omit<SweepEntity, 'payment' | 'settlementAddress'> = {
-        id: randomUUID(),
-        workspaceId: payment.workspaceId,
-        paymentId: payment.id,
-        sequence: prior.nextSequence,
-        chain: payment.chain,
-        network: payment.network,
-        token: payment.token,
-        tokenAddress: subject.token.native ? null : (payment.tokenAddress ?? subject.token.address),
-        decimals: payment.decimals as number,
-        amountAtomic: remainder,
-        creditedAtomic: remainder,
-        fromAddress: payment.paymentAddress,
-        toAddress: destinationOf(d)?.address ?? null,
-        settlementAddressId: destinationOf(d)?.id ?? null,
-        payoutState: nothingOwed ? 'cancelled' : d.kind === 'plan' ? 'pending' : d.payoutState,
-        reason: nothingOwed ? 'nothing_owed' : d.kind === 'plan' ? null : d.reason,
-        txHash: null,
-        transferId: null,
-        createdAt: now,
-        updatedAt: now,
-        completedAt: null,
-      };
+      const sweep = sweepRow(payment, subject, prior, remainder, d, this.clock.now());
       if (d.kind === 'plan') {
         sweep.transferId = (await this.planTransfer(tx, subject, sweep.id, d.destination, d.facts)).id;
       }
       await this.sweeps.insert(tx, sweep);
-      this.logger.log(
-        `sweep ${sweep.id}: payment ${payment.id} #${sweep.sequence} ${sweep.payoutState}${sweep.reason ? ` (${sweep.reason})` : ''}` +
-          `${sweep.toAddress ? ` → ${sweep.toAddress}` : ''}`,
-      );
+      this.logWritten(sweep);
       return true;
     });
+  }
+
+  private logWritten(sweep: SweepRow): void {
+    this.logger.log(
+      `sweep ${sweep.id}: payment ${sweep.paymentId} #${sweep.sequence} ${sweep.payoutState}${sweep.reason ? ` (${sweep.reason})` : ''}` +
+        `${sweep.toAddress ? ` → ${sweep.toAddress}` : ''}`,
+    );
   }
 
   // ---- open sweeps ------------------------------------------------------------------------
@@ -370,20 +466,67 @@ export class PayoutPlanner {
     to: SettlementAddressEntity,
     checked: CheckFacts | undefined,
   ): Promise<OutboundTransfer> {
-    const p = s.payment;
-    const req = {
-      chain: p.chain,
-      network: p.network,
-      sweepId,
-      depositIndex: p.addressIndex,
-      to: to.address,
-      checked: checked ?? null,
-    };
-    if (s.support.kind === 'token') {
-      return this.signer.planTokenSweep({ ...req, token: (p.tokenAddress ?? s.token.address) as string }, tx);
-    }
+    const { token, ...req } = sweepRequest(s, sweepId, to, checked);
+    if (token !== null) return this.signer.planTokenSweep({ ...req, token }, tx);
     return this.signer.planNativeSweep(req, tx);
   }
+}
+
+type SweepRow = Omit<SweepEntity, 'payment' | 'settlementAddress'>;
+
+/** The signer's request for a sweep's transfer (token null: the native coin). */
+function sweepRequest(
+  s: Subject,
+  sweepId: string,
+  to: SettlementAddressEntity,
+  checked: CheckFacts | undefined,
+): SweepRequest & { token: string | null } {
+  const p = s.payment;
+  return {
+    chain: p.chain,
+    network: p.network,
+    sweepId,
+    depositIndex: p.addressIndex,
+    to: to.address,
+    checked: checked ?? null,
+    token: s.support.kind === 'token' ? ((p.tokenAddress ?? s.token.address) as string) : null,
+  };
+}
+
+/** A new sweep's row as planning writes it (its transfer, if any, set by the caller). */
+function sweepRow(
+  payment: PaymentEntity,
+  subject: Subject,
+  prior: PaymentSweeps,
+  remainder: bigint,
+  d: Writable,
+  now: Date,
+): SweepRow {
+  // money contract › Payouts: nothing is owed when the buyer was refunded in full and the deposit cannot forward its dust
+  const nothingOwed = nothingOwedFor(payment, d);
+  return {
+    id: randomUUID(),
+    workspaceId: payment.workspaceId,
+    paymentId: payment.id,
+    sequence: prior.nextSequence,
+    chain: payment.chain,
+    network: payment.network,
+    token: payment.token,
+    tokenAddress: subject.token.native ? null : (payment.tokenAddress ?? subject.token.address),
+    decimals: payment.decimals as number,
+    amountAtomic: remainder,
+    creditedAtomic: remainder,
+    fromAddress: payment.paymentAddress,
+    toAddress: destinationOf(d)?.address ?? null,
+    settlementAddressId: destinationOf(d)?.id ?? null,
+    payoutState: nothingOwed ? 'cancelled' : d.kind === 'plan' ? 'pending' : d.payoutState,
+    reason: nothingOwed ? 'nothing_owed' : d.kind === 'plan' ? null : d.reason,
+    txHash: null,
+    transferId: null,
+    createdAt: now,
+    updatedAt: now,
+    completedAt: null,
+  };
 }
 
 /**

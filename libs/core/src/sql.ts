@@ -150,6 +150,32 @@ export function entityInsert<T extends ObjectLiteral>(
 }
 
 /**
+ * `INSERT INTO <table> ("col", …) VALUES (…), (…)`: `entityInsert` of several rows in one
+ * statement. Every row names the same properties (the first row's decide the columns).
+ */
+export function entityInsertMany<T extends ObjectLiteral>(
+  m: EntityManager,
+  entity: EntityTarget<T>,
+  rows: Array<Partial<T>>,
+  values: unknown[],
+): string {
+  if (!rows.length) throw new Error('entityInsertMany: no rows');
+  const metadata = metadataOf(m, entity);
+  const columns = metadata.columns.filter(
+    (c) => c.propertyName in rows[0] && persisted(c, (rows[0] as ObjectLiteral)[c.propertyName]) !== undefined,
+  );
+  const tuples = rows.map((row) => {
+    const params = columns.map((column) => {
+      const value = persisted(column, (row as ObjectLiteral)[column.propertyName]);
+      values.push(value === undefined ? null : value);
+      return `$${values.length}`;
+    });
+    return `(${params.join(', ')})`;
+  });
+  return `INSERT INTO ${metadata.tablePath} (${columns.map((c) => `"${c.databaseName}"`).join(', ')}) VALUES ${tuples.join(', ')}`;
+}
+
+/**
  * `UPDATE <table> SET "col" = $n, …` of every column of `set` but the primary key, as TypeORM's
  * update would write them (transformers applied, json serialised); parameters numbered after the
  * caller's own first `offset`.

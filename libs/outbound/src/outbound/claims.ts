@@ -49,6 +49,11 @@ export class SourceClaims {
     return this.repo.lockSource(m, source, now);
   }
 
+  /** `lock` of several sources in one statement, in address order (a planning lot). */
+  lockMany(m: EntityManager, sources: SourceKey[], now: Date): Promise<void> {
+    return this.repo.lockSources(m, sources, now);
+  }
+
   /**
    * The engine's guard for an `all` leg (caller holds the source's lock): null when nothing else
    * claims the asset at the source, else why it waits (`address_busy`).
@@ -65,24 +70,41 @@ export class SourceClaims {
 
   /** What refunds draw on a payment's deposit address (the payout planner subtracts it, under the payment's lock). */
   async depositDraw(m: EntityManager, payment: DepositOf): Promise<DepositDraw> {
-    const [row]: Array<{ legs: string; live: number; undecided: string; undecided_n: number }> = await m.query(
-      `SELECT
-         (SELECT COALESCE(sum(l.amount_atomic), 0)::text
-            FROM outbound_legs l JOIN refunds r ON r.id = l.purpose_id AND r.payment_id = $1
-           WHERE l.purpose = 'refund' AND l.live AND l.from_address = $4) AS legs,
-         (SELECT count(*)::int
-            FROM outbound_claims c JOIN outbound_legs l ON l.id = c.leg_id JOIN refunds r ON r.id = l.purpose_id AND r.payment_id = $1
-           WHERE l.purpose = 'refund' AND c.released_at IS NULL AND c.chain = $2 AND c.network = $3 AND c.address = $4) AS live,
-         (SELECT COALESCE(sum(amount_atomic), 0)::text FROM refunds
-           WHERE payment_id = $1 AND transfer_id IS NULL AND status IN ('pending', 'awaiting_funds')) AS undecided,
-         (SELECT count(*)::int FROM refunds
-           WHERE payment_id = $1 AND transfer_id IS NULL AND status IN ('pending', 'awaiting_funds')) AS undecided_n`,
-      [payment.id, payment.chain, payment.network, payment.paymentAddress],
-    );
-    return {
-      drawnAtomic: BigInt(row.legs) + BigInt(row.undecided),
-      refundInFlight: row.live > 0 || row.undecided_n > 0,
-    };
+    return (await this.depositDraws(m, [payment])).get(payment.id) as DepositDraw;
+  }
+
+  /** `depositDraw` of several payments in one statement (a planning lot), by payment id. */
+  async depositDraws(m: EntityManager, payments: DepositOf[]): Promise<Map<string, DepositDraw>> {
+    const out = new Map<string, DepositDraw>();
+    if (!payments.length) return out;
+    const rows: Array<{ id: string; legs: string; live: number; undecided: string; undecided_n: number }> =
+      await m.query(
+        `SELECT p.id,
+           (SELECT COALESCE(sum(l.amount_atomic), 0)::text
+              FROM outbound_legs l JOIN refunds r ON r.id = l.purpose_id AND r.payment_id = p.id
+             WHERE l.purpose = 'refund' AND l.live AND l.from_address = p.address) AS legs,
+           (SELECT count(*)::int
+              FROM outbound_claims c JOIN outbound_legs l ON l.id = c.leg_id JOIN refunds r ON r.id = l.purpose_id AND r.payment_id = p.id
+             WHERE l.purpose = 'refund' AND c.released_at IS NULL AND c.chain = p.chain AND c.network = p.network AND c.address = p.address) AS live,
+           (SELECT COALESCE(sum(amount_atomic), 0)::text FROM refunds
+             WHERE payment_id = p.id AND transfer_id IS NULL AND status IN ('pending', 'awaiting_funds')) AS undecided,
+           (SELECT count(*)::int FROM refunds
+             WHERE payment_id = p.id AND transfer_id IS NULL AND status IN ('pending', 'awaiting_funds')) AS undecided_n
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[]) AS p(id, chain, network, address)`,
+        [
+          payments.map((p) => p.id),
+          payments.map((p) => p.chain),
+          payments.map((p) => p.network),
+          payments.map((p) => p.paymentAddress),
+        ],
+      );
+    for (const row of rows) {
+      out.set(row.id, {
+        drawnAtomic: BigInt(row.legs) + BigInt(row.undecided),
+        refundInFlight: row.live > 0 || row.undecided_n > 0,
+      });
+    }
+    return out;
   }
 
   /**

@@ -2,7 +2,14 @@
 // source addresses (lock row, EVM nonce) and the claims of legs on them. Every method takes the
 // EntityManager of the transaction it belongs to.
 import { EntityManager, ObjectLiteral } from 'typeorm';
-import { entityColumns, entityInsert, entityUpdate, hydrateEntity, preparedStatement } from '@svc/core';
+import {
+  entityColumns,
+  entityInsert,
+  entityInsertMany,
+  entityUpdate,
+  hydrateEntity,
+  preparedStatement,
+} from '@svc/core';
 import {
   OutboundAttemptEntity,
   OutboundClaimEntity,
@@ -187,14 +194,23 @@ export class OutboundRepository {
    * lock (docs/money-out.md › Claims). The caller holds the lock (`lockSource`).
    */
   async insertPlanned(m: EntityManager, t: OutboundTransfer): Promise<void> {
-    // one statement (the foreign keys are checked at its end, when all three rows are there)
+    await this.insertPlannedMany(m, [t]);
+  }
+
+  /**
+   * `insertPlanned` of several transactions in one statement (a planning lot: docs/performance.md ›
+   * Issue 23: sweeps › eighth pass); the caller holds every source's lock (`lockSources`).
+   */
+  async insertPlannedMany(m: EntityManager, ts: OutboundTransfer[]): Promise<void> {
+    if (!ts.length) return;
+    // one statement (the foreign keys are checked at its end, when all the rows are there)
     const values: unknown[] = [];
-    const tx = entityInsert(m, OutboundTransactionEntity, transactionColumns(t), values);
-    const leg = entityInsert(m, OutboundLegEntity, legColumns(t), values);
-    const claim = entityInsert(
+    const tx = entityInsertMany(m, OutboundTransactionEntity, ts.map(transactionColumns), values);
+    const leg = entityInsertMany(m, OutboundLegEntity, ts.map(legColumns), values);
+    const claim = entityInsertMany(
       m,
       OutboundClaimEntity,
-      {
+      ts.map((t) => ({
         legId: t.legId,
         chain: t.chain,
         network: t.network,
@@ -203,7 +219,7 @@ export class OutboundRepository {
         amountAtomic: t.amountMode === 'all' ? null : t.amountAtomic,
         createdAt: t.createdAt,
         releasedAt: null,
-      },
+      })),
       values,
     );
     await preparedStatement(m, 'outbound_insert_planned', `WITH tx AS (${tx}), leg AS (${leg}) ${claim}`, values);
@@ -403,15 +419,40 @@ export class OutboundRepository {
           WHERE t.chain = $1 AND t.network = $2 AND t.sender_address = $3 AND t.signed_at IS NOT NULL
             AND t.block_number > $6 AND t.id <> $4 AND t.state = ANY($5) AND t.fence IS NOT NULL`,
       [t.chain, t.network, t.fromAddress, t.id, SIGNED_STATES, block.toString()],
-    )) as Array<{ fee: OutboundTransactionEntity['fee']; token: string | null; amount: string | null }>;
-    const out = { native: 0n, token: 0n, count: 0 };
-    for (const r of rows) {
-      const fee = r.fee ? BigInt(r.fee.gasLimit) * (quoteOf(feeFields(r.fee))?.price ?? 0n) : 0n;
-      const amount = r.amount === null ? 0n : BigInt(r.amount);
-      out.count += 1;
-      out.native += fee + (r.token === null ? amount : 0n);
-      if (token !== null && r.token !== null && r.token.toLowerCase() === token.toLowerCase()) out.token += amount;
-    }
+    )) as CommittedRow[];
+    return committed(rows, token);
+  }
+
+  /**
+   * `commitments` of several senders at once (the pay checks of a planning lot, which run side by
+   * side): their committed rows by sender, one statement for all (`committed` sums a sender's).
+   * No transaction is left out (a check plans a transaction that has no row yet).
+   */
+  async committedRows(
+    m: EntityManager,
+    chain: string,
+    network: string,
+    senders: string[],
+    block: bigint,
+  ): Promise<Map<string, CommittedRow[]>> {
+    const rows = (await preparedStatement(
+      m,
+      'outbound_committed_rows',
+      // each sender's rows read as \`commitments\` reads them (its own index ranges), not one walk of the rail's
+      `SELECT s.sender, c.fee, c.token, c.amount FROM unnest($3::text[]) AS s(sender), LATERAL (
+         SELECT t.fee, l.token, l.amount_atomic::text AS amount
+             FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
+            WHERE t.chain = $1 AND t.network = $2 AND t.sender_address = s.sender AND t.signed_at IS NOT NULL
+              AND t.block_number IS NULL AND t.state = ANY($4) AND t.fence IS NOT NULL
+         UNION ALL
+         SELECT t.fee, l.token, l.amount_atomic::text AS amount
+             FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
+            WHERE t.chain = $1 AND t.network = $2 AND t.sender_address = s.sender AND t.signed_at IS NOT NULL
+              AND t.block_number > $5 AND t.state = ANY($4) AND t.fence IS NOT NULL) c`,
+      [chain, network, senders, SIGNED_STATES, block.toString()],
+    )) as Array<CommittedRow & { sender: string }>;
+    const out = new Map<string, CommittedRow[]>(senders.map((s) => [s, []]));
+    for (const r of rows) out.get(r.sender)?.push(r);
     return out;
   }
 
@@ -503,6 +544,25 @@ export class OutboundRepository {
   }
 
   /**
+   * `lockSource` of several addresses in one statement, in address order (every multi-source lock
+   * takes them in that order); duplicates are locked once.
+   */
+  async lockSources(m: EntityManager, keys: SourceKey[], now: Date): Promise<void> {
+    const byKey = new Map(keys.map((k) => [`${k.chain}\u0000${k.network}\u0000${k.address}`, k]));
+    const unique = [...byKey.keys()].sort().map((k) => byKey.get(k) as SourceKey);
+    if (!unique.length) return;
+    await preparedStatement(
+      m,
+      'outbound_lock_sources',
+      `INSERT INTO outbound_sources (chain, network, address, next_nonce, updated_at)
+       SELECT k.chain, k.network, k.address, NULL, $4 FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(chain, network, address, n)
+        ORDER BY k.n
+       ON CONFLICT (chain, network, address) DO UPDATE SET updated_at = outbound_sources.updated_at`,
+      [unique.map((k) => k.chain), unique.map((k) => k.network), unique.map((k) => k.address), now],
+    );
+  }
+
+  /**
    * Cancels a planned transaction with nothing signed that can land (and its planned gas
    * transactions) in the caller's transaction, under the row's lock: the signer re-checks the row
    * under the same lock before it signs, so the two never both win. Its claims are released.
@@ -535,4 +595,24 @@ function feeFields(fee: NonNullable<OutboundTransactionEntity['fee']>) {
     gasPrice: fee.gasPrice === undefined ? null : BigInt(fee.gasPrice),
     maxFeePerGas: fee.maxFeePerGas === undefined ? null : BigInt(fee.maxFeePerGas),
   };
+}
+
+/** A signed row of a sender's that may still take from its balance (`commitments`). */
+export interface CommittedRow {
+  fee: OutboundTransactionEntity['fee'];
+  token: string | null;
+  amount: string | null;
+}
+
+/** What a sender's committed rows take from its balance: a native leg its value and every row its largest fee, a token leg its amount of `token`. */
+export function committed(rows: CommittedRow[], token: string | null): Commitments {
+  const out = { native: 0n, token: 0n, count: 0 };
+  for (const r of rows) {
+    const fee = r.fee ? BigInt(r.fee.gasLimit) * (quoteOf(feeFields(r.fee))?.price ?? 0n) : 0n;
+    const amount = r.amount === null ? 0n : BigInt(r.amount);
+    out.count += 1;
+    out.native += fee + (r.token === null ? amount : 0n);
+    if (token !== null && r.token !== null && r.token.toLowerCase() === token.toLowerCase()) out.token += amount;
+  }
+  return out;
 }

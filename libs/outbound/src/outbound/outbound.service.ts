@@ -121,6 +121,29 @@ export class OutboundService {
     return this.plan({ ...sweep(req), token: req.token }, m);
   }
 
+  /**
+   * New sweeps' transfers planned together in the caller's transaction (a planning lot: one
+   * statement locks every deposit, in address order, one writes every transaction, leg and claim).
+   * Each `sweepId` is a sweep minted in that same transaction, so none can have a transfer yet:
+   * `plan`'s look-up for one is skipped (UQ_outbound_legs_purpose refuses a second live leg anyway).
+   */
+  async planNewSweeps(
+    m: EntityManager,
+    reqs: Array<SweepRequest & { token: string | null }>,
+  ): Promise<OutboundTransfer[]> {
+    const rows = await Promise.all(reqs.map((req) => this.newRow({ ...sweep(req), token: req.token })));
+    if (!rows.length) return rows;
+    const now = rows[0].createdAt;
+    // docs/money-out.md › Claims: each leg claims its amount from its source under the source's lock
+    await this.claims.lockMany(
+      m,
+      rows.map((r) => ({ chain: r.chain, network: r.network, address: r.fromAddress })),
+      now,
+    );
+    await this.ctx.repo.insertPlannedMany(m, rows);
+    return rows;
+  }
+
   /** A refund (or any exact transfer) of `amountAtomic` from a deposit address or a refund wallet. */
   planRefund(
     req: Omit<TransferRequest, 'amount'> & { refundId: string; amountAtomic: bigint },

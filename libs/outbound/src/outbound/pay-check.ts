@@ -7,7 +7,8 @@ import { FeeQuote, aboveCap } from '../fees/fees';
 import { GAS_TANK_KEY } from '../keys/keyring';
 import { ERC20, EvmRail } from '../rpc/evm-rail';
 import { RpcResponseError } from '@svc/chains';
-import { decideSign, nativeEstimateValue } from './funds';
+import { Commitments, decideSign, nativeEstimateValue } from './funds';
+import { committed, CommittedRow } from './outbound.repository';
 import type { TransferRequest } from './outbound.service';
 import type { CheckFacts } from './outbound-transfer';
 
@@ -61,13 +62,7 @@ export async function checkPay(
     token === null ? null : rail.tokenBalance(token, from, head),
   ]);
   const funds = { native, token: tokenBalance };
-  const pseudo = {
-    id: '00000000-0000-0000-0000-000000000000',
-    chain: req.chain,
-    network: req.network,
-    fromAddress: from,
-  };
-  const committed = await ctx.repo.commitments(ctx.db.manager, pseudo, token, head);
+  const committed = await commitmentsRead(ctx).read(req.chain, req.network, from, token, head);
   const amount = req.amount === 'all' ? (token === null ? funds.native : (funds.token ?? 0n)) : req.amount;
   const value = nativeEstimateValue(
     req.amount === 'all' ? 'all' : 'exact',
@@ -148,4 +143,55 @@ async function estimate(
     if (err instanceof RpcResponseError) return `the token transfer would revert: ${err.message}`;
     throw err;
   }
+}
+
+/**
+ * The checks' reads of what a sender has committed (OutboundRepository.commitments), those asked in
+ * the same turn of the event loop read in one statement: the pay checks of a planning lot run side
+ * by side and resume together when their JSON-RPC batch answers, each asking for its deposit and
+ * the gas tank behind its top-up (docs/performance.md › Issue 23: sweeps › eighth pass). A check
+ * that joins a read gets what a read of its own made at that moment would have returned.
+ */
+class CommitmentsReads {
+  private waiting = new Map<
+    string,
+    { chain: string; network: string; block: bigint; senders: Set<string>; done: Promise<Map<string, CommittedRow[]>> }
+  >();
+
+  constructor(private readonly ctx: SignerContext) {}
+
+  async read(
+    chain: string,
+    network: string,
+    sender: string,
+    token: string | null,
+    block: bigint,
+  ): Promise<Commitments> {
+    const key = `${chain}/${network}/${block}`;
+    let batch = this.waiting.get(key);
+    if (!batch) {
+      const senders = new Set<string>();
+      const done = new Promise<Map<string, CommittedRow[]>>((resolve, reject) => {
+        setImmediate(() => {
+          this.waiting.delete(key);
+          this.ctx.repo.committedRows(this.ctx.db.manager, chain, network, [...senders], block).then(resolve, reject);
+        });
+      });
+      batch = { chain, network, block, senders, done };
+      this.waiting.set(key, batch);
+    }
+    batch.senders.add(sender);
+    return committed((await batch.done).get(sender) ?? [], token);
+  }
+}
+
+const commitmentsReads = new WeakMap<SignerContext, CommitmentsReads>();
+
+function commitmentsRead(ctx: SignerContext): CommitmentsReads {
+  let reads = commitmentsReads.get(ctx);
+  if (!reads) {
+    reads = new CommitmentsReads(ctx);
+    commitmentsReads.set(ctx, reads);
+  }
+  return reads;
 }

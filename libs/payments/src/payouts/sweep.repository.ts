@@ -10,7 +10,15 @@ import {
   UNDERPAID_TAIL_MS,
   sweepChangeIsVisible,
 } from '@svc/domain';
-import { entityColumns, entityInsert, entityRows, entityUpdate, hydrateEntity, preparedStatement } from '@svc/core';
+import {
+  entityColumns,
+  entityInsert,
+  entityInsertMany,
+  entityRows,
+  entityUpdate,
+  hydrateEntity,
+  preparedStatement,
+} from '@svc/core';
 import { appendEvents } from '../events/outbox';
 import { settlementHeldEvent } from '../events/settlement-events';
 import type { Rail } from '../settlement/settlement-address.repository';
@@ -379,6 +387,21 @@ export class SweepRepository {
   }
 
   /**
+   * `lockPayment` of several payments in one statement (a planning lot), in id order; the rows a
+   * credit (or another runner) holds are skipped and left to the next run.
+   */
+  async lockPayments(tx: EntityManager, ids: string[]): Promise<PaymentEntity[]> {
+    if (!ids.length) return [];
+    const rows = await preparedStatement(
+      tx,
+      'sweeps_lock_payments',
+      `SELECT ${entityColumns(tx, PaymentEntity)} FROM payments WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE SKIP LOCKED`,
+      [ids],
+    );
+    return rows.map((row) => hydrateEntity(tx, PaymentEntity, row));
+  }
+
+  /**
    * What planning a new sweep reads of the payment's sweeps, in one statement (under the payment's
    * lock, which every sweep insert of the payment holds): whether one is open (`hasOpen`), Σ
    * credited (`sweptTotal`), the next sequence (`nextSequence`) and the trailing reverts
@@ -391,16 +414,26 @@ export class SweepRepository {
       `SELECT payout_state, settlement_address_id, sequence, credited_atomic::text AS credited
          FROM sweeps WHERE payment_id = $1 ORDER BY sequence DESC`,
       [paymentId],
-    )) as Array<{ payout_state: string; settlement_address_id: string | null; sequence: number; credited: string }>;
-    const settled = rows.filter((r) => r.payout_state !== 'held').slice(0, 10);
-    let reverts = 0;
-    while (reverts < settled.length && settled[reverts].payout_state === 'failed') reverts++;
-    return {
-      open: rows.some((r) => OPEN.includes(r.payout_state)),
-      sweptTotal: rows.reduce((sum, r) => sum + BigInt(r.credited), 0n),
-      nextSequence: (rows[0]?.sequence ?? 0) + 1,
-      trailingReverts: { count: reverts, destinationId: settled[0]?.settlement_address_id ?? null },
-    };
+    )) as PaymentSweepRow[];
+    return paymentSweeps(rows);
+  }
+
+  /** `ofPayment` of several payments in one statement (a planning lot, under their locks), by payment id. */
+  async ofPayments(tx: EntityManager, paymentIds: string[]): Promise<Map<string, PaymentSweeps>> {
+    const rows = (
+      paymentIds.length
+        ? await preparedStatement(
+            tx,
+            'sweeps_of_payments',
+            `SELECT payment_id, payout_state, settlement_address_id, sequence, credited_atomic::text AS credited
+               FROM sweeps WHERE payment_id = ANY($1::uuid[]) ORDER BY payment_id, sequence DESC`,
+            [paymentIds],
+          )
+        : []
+    ) as Array<PaymentSweepRow & { payment_id: string }>;
+    const byPayment = new Map<string, PaymentSweepRow[]>(paymentIds.map((id) => [id, []]));
+    for (const row of rows) byPayment.get(row.payment_id)?.push(row);
+    return new Map([...byPayment].map(([id, of]) => [id, paymentSweeps(of)]));
   }
 
   /**
@@ -415,6 +448,28 @@ export class SweepRepository {
       [workspaceId, id],
     );
     return (row?.status as string | undefined) ?? null;
+  }
+
+  /**
+   * `destinationStatusShared` of several settlement addresses in one statement (a planning lot),
+   * in id order, by id; an address gone is missing from the answer.
+   */
+  async destinationStatusesShared(
+    tx: EntityManager,
+    addresses: Array<{ workspaceId: string; id: string }>,
+  ): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (!addresses.length) return out;
+    const rows = await preparedStatement(
+      tx,
+      'sweeps_destination_statuses_shared',
+      `SELECT a.id, a.status FROM settlement_addresses a
+         JOIN unnest($1::uuid[], $2::uuid[]) AS k(workspace_id, id) ON a.workspace_id = k.workspace_id AND a.id = k.id
+        ORDER BY a.id FOR SHARE OF a`,
+      [addresses.map((a) => a.workspaceId), addresses.map((a) => a.id)],
+    );
+    for (const row of rows) out.set(row.id as string, row.status as string);
+    return out;
   }
 
   lock(tx: EntityManager, id: string): Promise<SweepEntity | null> {
@@ -490,6 +545,28 @@ export class SweepRepository {
     }
   }
 
+  /** `insert` of several sweeps in one statement (a planning lot); those written `held` fire settlement.held with them. */
+  async insertMany(
+    tx: EntityManager,
+    sweeps: Array<Omit<SweepEntity, 'payment' | 'settlementAddress'>>,
+  ): Promise<void> {
+    if (!sweeps.length) return;
+    const values: unknown[] = [];
+    const text = entityInsertMany(tx, SweepEntity, sweeps as Array<Partial<SweepEntity>>, values);
+    await preparedStatement(tx, 'sweeps_insert', text, values);
+    const held = sweeps.filter((s) => s.payoutState === 'held');
+    // one outbox statement per workspace (appendEvents writes one workspace's events)
+    for (const workspaceId of new Set(held.map((s) => s.workspaceId))) {
+      const of = held.filter((s) => s.workspaceId === workspaceId);
+      await appendEvents(
+        tx,
+        workspaceId,
+        of.map((s) => settlementHeldEvent(s as SweepEntity)),
+        of[0].updatedAt,
+      );
+    }
+  }
+
   /**
    * Applies `changes` to a locked sweep. money contract › Payouts 8: `updatedAt` moves only when
    * payoutState, reason or txHash changes. Returns whether anything changed.
@@ -519,4 +596,24 @@ export class SweepRepository {
 function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   return a === b;
+}
+
+interface PaymentSweepRow {
+  payout_state: string;
+  settlement_address_id: string | null;
+  sequence: number;
+  credited: string;
+}
+
+/** A payment's sweeps (newest sequence first) as planning reads them: `PaymentSweeps`. */
+function paymentSweeps(rows: PaymentSweepRow[]): PaymentSweeps {
+  const settled = rows.filter((r) => r.payout_state !== 'held').slice(0, 10);
+  let reverts = 0;
+  while (reverts < settled.length && settled[reverts].payout_state === 'failed') reverts++;
+  return {
+    open: rows.some((r) => OPEN.includes(r.payout_state)),
+    sweptTotal: rows.reduce((sum, r) => sum + BigInt(r.credited), 0n),
+    nextSequence: (rows[0]?.sequence ?? 0) + 1,
+    trailingReverts: { count: reverts, destinationId: settled[0]?.settlement_address_id ?? null },
+  };
 }
