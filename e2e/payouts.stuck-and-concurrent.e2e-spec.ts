@@ -6,6 +6,8 @@
 // And `failed` only for a transaction that reverted on chain: the next run builds a new sweep.
 import { HDNodeWallet, Interface, Wallet } from 'ethers';
 import { ChainRegistry } from '@svc/chains';
+import { depositKey, OutboundService } from '@svc/outbound';
+import { SweepRepository } from '@svc/payments';
 import { PayoutPlanner } from '../apps/payouts/src/payout-planner.service';
 import type { Row } from './support/listener-harness';
 import { ONE_BNB_RAIL } from './support/processes';
@@ -72,6 +74,125 @@ test('two payout processes at once: every payment swept once, the settlement add
     [payments.map((p) => p.id)],
   );
   expect(n).toBe(amounts.length);
+});
+
+describe('new sweeps planned in lots (PayoutPlanner.planNew: docs/performance.md › Issue 23: sweeps › eighth pass)', () => {
+  const planner = () => h.payoutApps[0].payouts.get(PayoutPlanner);
+  const rail = () => h.payoutApps[0].payouts.get(ChainRegistry).get('bnb', 'mainnet')!;
+  /** each sweep with the transaction that wrote it (xmin) and its transfer's rows */
+  const written = (paymentIds: string[]): Promise<Row[]> =>
+    h.t.db.query(
+      `SELECT s.payment_id, s.payout_state, s.xmin::text AS xid, s.transfer_id IS NOT NULL AS has_transfer,
+              (SELECT count(*)::int FROM outbound_legs l WHERE l.purpose = 'sweep' AND l.purpose_id = s.id) AS legs,
+              (SELECT count(*)::int FROM outbound_claims c JOIN outbound_legs l ON l.id = c.leg_id
+                WHERE l.purpose = 'sweep' AND l.purpose_id = s.id AND c.released_at IS NULL) AS claims,
+              (SELECT count(*)::int FROM outbound_transactions t WHERE t.sender_address = s.from_address) AS sender_rows
+         FROM sweeps s WHERE s.payment_id = ANY($1) ORDER BY s.payment_id, s.sequence`,
+      [paymentIds],
+    );
+  const finish = async (paymentIds: string[]) => {
+    for (let i = 0; i < 15; i++) {
+      await h.runPayouts();
+      const rows = await written(paymentIds);
+      if (rows.length === paymentIds.length && rows.every((r) => r.payout_state === 'completed')) return rows;
+      await h.mineAll(1);
+    }
+    throw new Error('the lot did not complete');
+  };
+
+  test('one transaction for the lot; a payment another transaction holds is left to the next run', async () => {
+    const payments: Row[] = [];
+    for (const amount of ['1.25', '2', '3.5', '4']) {
+      payments.push(await h.paidPayment(h.m, { chain: 'bnb', token: 'USDC', amount, currency: 'USDC' }));
+    }
+    const ids = payments.map((p) => p.id as string);
+    const busy = h.t.db.createQueryRunner();
+    await busy.connect();
+    await busy.startTransaction();
+    try {
+      await busy.query('SELECT id FROM payments WHERE id = $1 FOR UPDATE', [ids[1]]);
+      expect(await planner().planNew(rail(), 100)).toBe(3);
+    } finally {
+      await busy.rollbackTransaction();
+      await busy.release();
+    }
+    let rows = await written(ids);
+    expect(rows.map((r) => r.payment_id).sort()).toEqual([ids[0], ids[2], ids[3]].sort());
+    // the lot's sweeps, transfers, legs and claims in one transaction: one each per payment, nothing else
+    expect(new Set(rows.map((r) => r.xid)).size).toBe(1);
+    expect(rows.map((r) => [r.payout_state, r.has_transfer, r.legs, r.claims, r.sender_rows])).toEqual(
+      rows.map(() => ['pending', true, 1, 1, 1]),
+    );
+    // the payment that was held: planned by the next run, once
+    expect(await planner().planNew(rail(), 100)).toBe(1);
+    rows = await written(ids);
+    expect(rows).toHaveLength(4);
+    expect(rows.find((r) => r.payment_id === ids[1])).toMatchObject({ has_transfer: true, legs: 1, claims: 1 });
+    await finish(ids);
+  });
+
+  test('the checks of a lot read what their senders committed together, and each gets what a read of its own returns', async () => {
+    const payments: Row[] = [];
+    for (const amount of ['1', '2', '3', '4']) {
+      payments.push(await h.paidPayment(h.m, { chain: 'bnb', token: 'USDC', amount, currency: 'USDC' }));
+    }
+    const ids = payments.map((p) => p.id as string);
+    const signer = h.payoutApps[0].payouts.get(OutboundService);
+    const rows: Row[] = await h.t.db.query(
+      'SELECT address_index::text AS i, token_address FROM payments WHERE id = ANY($1) ORDER BY id',
+      [ids],
+    );
+    const check = (r: Row) =>
+      signer.check({
+        chain: 'bnb',
+        network: 'mainnet',
+        from: depositKey(BigInt(r.i as string)),
+        to,
+        token: r.token_address as string,
+        amount: 'all',
+      });
+    const summary = (c: Awaited<ReturnType<typeof check>>) =>
+      c.ok ? { ok: true, amount: c.amountAtomic, topUp: c.topUpAtomic } : { ok: false, why: c.waitReason };
+    const read = jest.spyOn(signer.ctx.repo, 'committedRows');
+    try {
+      const alone: unknown[] = [];
+      for (const r of rows) alone.push(summary(await check(r)));
+      const aloneReads = read.mock.calls.length;
+      read.mockClear();
+      const together = (await Promise.all(rows.map(check))).map(summary);
+      expect(together).toEqual(alone);
+      expect(alone.every((c) => (c as { ok: boolean }).ok)).toBe(true);
+      // each check alone reads twice (its deposit, the gas tank behind its top-up); side by side, fewer statements
+      expect(aloneReads).toBe(2 * rows.length);
+      expect(read.mock.calls.length).toBeLessThan(aloneReads);
+      expect(new Set(read.mock.calls.flatMap((c) => c[3])).size).toBe(rows.length + 1);
+    } finally {
+      read.mockRestore();
+    }
+    await finish(ids);
+  });
+
+  test('a lot whose transaction fails as a whole leaves nothing behind; its payments are then planned one at a time', async () => {
+    const payments: Row[] = [];
+    for (const amount of ['1', '2.75', '3']) {
+      payments.push(await h.paidPayment(h.m, { chain: 'bnb', token: 'USDC', amount, currency: 'USDC' }));
+    }
+    const ids = payments.map((p) => p.id as string);
+    const sweeps = h.payoutApps[0].payouts.get(SweepRepository);
+    const insertMany = jest.spyOn(sweeps, 'insertMany').mockRejectedValueOnce(new Error('the lot fails'));
+    try {
+      expect(await planner().planNew(rail(), 100)).toBe(3);
+    } finally {
+      insertMany.mockRestore();
+    }
+    const rows = await written(ids);
+    // one sweep and one transfer per payment: the lot's transfers were rolled back with it
+    expect(rows.map((r) => [r.payout_state, r.has_transfer, r.legs, r.claims, r.sender_rows])).toEqual(
+      ids.map(() => ['pending', true, 1, 1, 1]),
+    );
+    expect(new Set(rows.map((r) => r.xid)).size).toBe(3); // each in its own transaction
+    await finish(ids);
+  });
 });
 
 test('a stuck payout (dropped from the pool) is replaced after the stuck time and completes once', async () => {
