@@ -141,6 +141,12 @@ export class PayoutPlanner {
   /** Decides the lot's payments, then writes those that can be in one transaction; returns how many were written. */
   private async planLot(rail: ChainConfig, lot: PaymentEntity[], destinations: Destinations): Promise<number> {
     const decided: Decided[] = [];
+    // the lot's deposit addresses derived together (one field inversion for the lot), not one by one in the checks
+    this.signer.warmAddresses(
+      rail.chain,
+      rail.network,
+      lot.filter((p) => p.addressKind === rail.kind).map((p) => depositKey(p.addressIndex)),
+    );
     let next = 0;
     const decider = async () => {
       while (next < lot.length) {

@@ -181,6 +181,19 @@ describe('public derivation from published xpubs (issue 19 › Keys: same paths,
     expect(() => pub.privateKey('deposit', 0)).toThrow(/public material only/);
   });
 
+  it('EvmAccounts.warm (a planning lot, issue 23): the addresses derived together are those derived one by one', () => {
+    const full = new EvmAccounts(HARDHAT);
+    // each derivation from the xpubs asks for the account's xpub once
+    const asked = jest.fn(xpubOf);
+    const pub = EvmAccounts.fromXpubs(asked);
+    pub.warm('deposit', [3, 4n, 5, 3, 2 ** 31 - 1]);
+    expect(asked).toHaveBeenCalledTimes(1); // the four together
+    for (const i of [3, 4, 5, 2 ** 31 - 1]) expect(pub.address('deposit', i)).toBe(full.address('deposit', i));
+    expect(asked).toHaveBeenCalledTimes(1); // every one of them from what warm derived
+    pub.warm('deposit', [3, 4]); // nothing left to derive
+    expect(asked).toHaveBeenCalledTimes(1);
+  });
+
   it('addresses derived in the worker thread (issue 23) are the seed’s and the keyring’s, index for index', async () => {
     const pub = new PublicDepositAddresses(xpubOf);
     const keyring = new EvmAccounts(HARDHAT);

@@ -54,6 +54,16 @@ export class EvmKeyring {
     return this.#accounts.address(key.kind, key.index);
   }
 
+  /** The addresses of these keys derived together ahead of `address` (EvmAccounts.warm). */
+  warm(keys: SignerKeyRef[]): void {
+    for (const kind of new Set(keys.map((k) => k.kind))) {
+      this.#accounts.warm(
+        kind,
+        keys.filter((k) => k.kind === kind).map((k) => k.index),
+      );
+    }
+  }
+
   get gasTankAddress(): string {
     return this.address(GAS_TANK_KEY);
   }

@@ -18,6 +18,8 @@ export interface OutboundRail {
   readonly feeFunding: OutboundSupport['feeFunding'];
   /** The address of a key of the seed on this rail (a seedless process reads the ones the signer made). */
   address(key: SignerKeyRef): Promise<string>;
+  /** Optional: derives these keys' addresses together ahead of `address` asking one by one (a planning lot). */
+  warm?(keys: SignerKeyRef[]): void;
   /** A destination (`to`) or token id (`token`) in the spelling the rail stores; throws OutboundRequestError. */
   parse(value: string, field: 'to' | 'token'): string;
   /**

@@ -273,6 +273,11 @@ export class OutboundService {
     return out;
   }
 
+  /** The addresses of these keys on a rail derived together, ahead of the checks and plans that ask one by one. */
+  warmAddresses(chain: string, network: Network, keys: SignerKeyRef[]): void {
+    this.rail(chain, network).warm?.(keys);
+  }
+
   address(key: SignerKeyRef): string {
     return this.ctx.keyring.address(key);
   }

@@ -36,6 +36,10 @@ export class EvmOutboundRail implements OutboundRail {
     return Promise.resolve(this.ctx.keyring.address(key));
   }
 
+  warm(keys: SignerKeyRef[]): void {
+    this.ctx.keyring.warm(keys);
+  }
+
   parse(value: string, field: 'to' | 'token'): string {
     try {
       return getAddress(value);
