@@ -141,12 +141,17 @@ export class PayoutPlanner {
   /** Decides the lot's payments, then writes those that can be in one transaction; returns how many were written. */
   private async planLot(rail: ChainConfig, lot: PaymentEntity[], destinations: Destinations): Promise<number> {
     const decided: Decided[] = [];
-    // the lot's deposit addresses derived together (one field inversion for the lot), not one by one in the checks
-    this.signer.warmAddresses(
-      rail.chain,
-      rail.network,
-      lot.filter((p) => p.addressKind === rail.kind).map((p) => depositKey(p.addressIndex)),
-    );
+    // the lot's deposit addresses derived together (one field inversion for the lot), not one by one
+    // in the checks; only a head start: a failure here (no xpub published yet) is met again per payment
+    try {
+      this.signer.warmAddresses(
+        rail.chain,
+        rail.network,
+        lot.filter((p) => p.addressKind === rail.kind).map((p) => depositKey(p.addressIndex)),
+      );
+    } catch {
+      // each check derives its own address and says why it cannot
+    }
     let next = 0;
     const decider = async () => {
       while (next < lot.length) {
