@@ -7,7 +7,10 @@
 // "Revoked, the notification not handled yet" is made deterministic here: the key row is revoked
 // without NOTIFY, and the notification is sent only when the request asks for the round trip (as a
 // notification in flight when the request arrives: the round trip's answer comes after it).
+import { randomBytes, randomUUID } from 'node:crypto';
 import { SqlService } from '@svc/core';
+import { CheckoutSessionEntity } from '@svc/db';
+import { CheckoutSessionRepository, NewPayment, PaymentRepository } from '@svc/payments';
 import { API_KEY_REVOKED_CHANNEL, hashApiKey } from '@svc/workspaces';
 import { ApiKeyRevocations } from '../apps/api/src/modules/auth/api-key-revocations.service';
 import { fixedProduct, Merchant, merchant, paymentBody } from './factories/merchant.factory';
@@ -171,3 +174,114 @@ describe('the LISTEN backend killed, then the key revoked (its notification lost
     }
   }, 60_000);
 });
+
+describe('the grouped inserts: a lot with a revoked key and a live one', () => {
+  test("sessions: the revoked key's rows are not written, the live key's are, in one statement", async () => {
+    const live = await cachedMerchant();
+    const revoked = await cachedMerchant();
+    await revokeUnannounced(revoked.hash);
+    const repository = t.app.get(CheckoutSessionRepository);
+    const statements = jest.spyOn(t.app.get(SqlService), 'rows');
+    const version = async (productId: string) =>
+      String((await t.db.query(`SELECT xmin::text AS v FROM products WHERE id = $1`, [productId]))[0].v);
+    const lot = [live, revoked, live, revoked];
+    const versions = await Promise.all(lot.map((c) => version(c.productId)));
+    const [before, beforeRevoked] = [await sessions(live.m.merchantId), await sessions(revoked.m.merchantId)];
+    // written in the same turn: one lot, one statement
+    const outcomes = await Promise.all(
+      lot.map((c, i) =>
+        repository.insertForProductVersion(sessionRow(c.m.merchantId, c.productId), versions[i], c.hash),
+      ),
+    );
+    expect(outcomes).toEqual(['inserted', 'stale', 'inserted', 'stale']);
+    expect(statements.mock.calls.map(([name]) => name)).toEqual(['session_insert_many_for_product_version']);
+    expect([await sessions(live.m.merchantId), await sessions(revoked.m.merchantId)]).toEqual([
+      before + 2,
+      beforeRevoked,
+    ]);
+  });
+
+  test("payments: the revoked key's rows are not written, the live key's are, in one statement", async () => {
+    const live = await cachedMerchant();
+    const revoked = await cachedMerchant();
+    await revokeUnannounced(revoked.hash);
+    const repository = t.app.get(PaymentRepository);
+    const statements = jest.spyOn(t.app.get(SqlService), 'rows');
+    const lot = [live, revoked, live, revoked];
+    const [before, beforeRevoked] = [await payments(live.m.merchantId), await payments(revoked.m.merchantId)];
+    const inserted = await Promise.all(
+      lot.map((c) => repository.insert(t.db.manager, paymentRow(c.m.merchantId), c.hash)),
+    );
+    expect(inserted.map((p) => (p ? p.workspaceId : null))).toEqual([live.m.merchantId, null, live.m.merchantId, null]);
+    expect(statements.mock.calls.map(([name]) => name)).toEqual(['payment_insert_many']);
+    expect([await payments(live.m.merchantId), await payments(revoked.m.merchantId)]).toEqual([
+      before + 2,
+      beforeRevoked,
+    ]);
+  });
+});
+
+let rowNumber = 0;
+
+function sessionRow(workspaceId: string, productId: string): CheckoutSessionEntity {
+  const now = new Date();
+  return {
+    id: `cs_${randomBytes(16).toString('hex')}`,
+    workspaceId,
+    source: 'product',
+    productId,
+    invoiceId: null,
+    invoiceNumber: null,
+    status: 'open',
+    reference: `grouped ${++rowNumber}`,
+    metadata: null,
+    referenceOrigin: 'server',
+    amount: null,
+    pinnedChain: null,
+    network: 'mainnet',
+    locale: null,
+    successUrl: null,
+    pendingUrl: null,
+    cancelUrl: null,
+    expiredUrl: null,
+    failedUrl: null,
+    returnUrl: null,
+    idempotencyKey: null,
+    paymentId: null,
+    late: false,
+    completedAt: null,
+    expiresAt: new Date(now.getTime() + 1_800_000),
+    redeemedAt: null,
+    livemode: true,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+function paymentRow(workspaceId: string): NewPayment {
+  const now = new Date();
+  const index = 1_000_000_000n + BigInt(++rowNumber);
+  return {
+    id: randomUUID(),
+    workspaceId,
+    chain: 'bnb',
+    network: 'mainnet',
+    token: 'USDC',
+    tokenAddress: null,
+    decimals: 18,
+    amount: '10',
+    currency: 'USDC',
+    expectedAmountAtomic: 10n * 10n ** 18n,
+    paymentAddress: `0x${randomBytes(20).toString('hex')}`,
+    addressKind: 'evm',
+    addressIndex: index,
+    idempotencyKey: null,
+    idempotencyScope: null,
+    metadata: {},
+    productId: null,
+    checkoutSessionId: null,
+    expiresAt: new Date(now.getTime() + 1_800_000),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
