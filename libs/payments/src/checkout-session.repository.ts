@@ -169,30 +169,39 @@ export class CheckoutSessionRepository {
    * `insert` for a product session whose product was read earlier (a cached read): the row goes in
    * only while the product row is still the version read (`xmin`, which every update of the row
    * changes, whoever makes it), checked in the same statement. 'stale' when the product changed
-   * (nothing inserted: read it again), 'taken' when the idempotency key is taken.
+   * (nothing inserted: read it again), 'taken' when the idempotency key is taken. With `keyHash`
+   * (the API key of a request that did not wait for its revocation round trip) the row goes in only
+   * while that key's row is not revoked, in the same statement too: 'stale' as well when it is.
    *
    * Creates that arrive while other inserts are out go in together, as one statement (one round
    * trip and one commit for the lot, issue 23: GroupedStatements), each row with its own checks
    * and its own outcome; an idle service sends each create alone, as before. Should a grouped
    * statement fail, its rows are sent again one by one, so each request gets its own answer.
    */
-  insertForProductVersion(session: CheckoutSessionEntity, productVersion: string): Promise<VersionedInsertOutcome> {
-    return this.versionedInserts.write({ session, productVersion });
+  insertForProductVersion(
+    session: CheckoutSessionEntity,
+    productVersion: string,
+    keyHash: string | null = null,
+  ): Promise<VersionedInsertOutcome> {
+    return this.versionedInserts.write({ session, productVersion, keyHash });
   }
 
   private readonly versionedInserts = new GroupedStatements<VersionedInsert, VersionedInsertOutcome>(
-    (i) => this.insertOneForProductVersion(i.session, i.productVersion),
+    (i) => this.insertOneForProductVersion(i),
     (lot) => this.insertManyForProductVersion(lot),
   );
 
-  private async insertOneForProductVersion(
-    s: CheckoutSessionEntity,
-    productVersion: string,
-  ): Promise<VersionedInsertOutcome> {
+  private async insertOneForProductVersion({
+    session: s,
+    productVersion,
+    keyHash,
+  }: VersionedInsert): Promise<VersionedInsertOutcome> {
     const rows = await this.sql.rows<{ current: number; inserted: number }>(
       'session_insert_for_product_version',
       `WITH product AS (
          SELECT 1 FROM products WHERE id = $4 AND workspace_id = $2 AND xmin = $25::text::xid
+           AND ($26::bpchar IS NULL OR EXISTS (
+             SELECT 1 FROM api_keys WHERE key_hash = $26::bpchar AND workspace_id = $2 AND revoked_at IS NULL))
        ), inserted AS (
          INSERT INTO checkout_sessions (${SESSION_INSERT_COLUMNS})
          SELECT ${SESSION_INSERT_VALUES} FROM product
@@ -200,7 +209,7 @@ export class CheckoutSessionRepository {
          RETURNING id
        )
        SELECT (SELECT count(*)::int FROM product) AS current, (SELECT count(*)::int FROM inserted) AS inserted`,
-      [...sessionInsertParams(s), productVersion],
+      [...sessionInsertParams(s), productVersion, keyHash],
     );
     if (rows[0].current === 0) return 'stale';
     return rows[0].inserted === 1 ? 'inserted' : 'taken';
@@ -212,8 +221,8 @@ export class CheckoutSessionRepository {
    * decides between rows of the same lot as between statements (the first in the lot wins).
    */
   private async insertManyForProductVersion(lot: VersionedInsert[]): Promise<VersionedInsertOutcome[]> {
-    const input = lot.map(({ session, productVersion }, i) => {
-      const row: Record<string, unknown> = { ord: i, product_version: productVersion };
+    const input = lot.map(({ session, productVersion, keyHash }, i) => {
+      const row: Record<string, unknown> = { ord: i, product_version: productVersion, key_hash: keyHash };
       sessionInsertParams(session).forEach((v, j) => (row[SESSION_INSERT_PARAM_COLUMNS[j]] = v));
       row.metadata = session.metadata; // a JSON value of the array, the same text as the single insert's parameter
       return row;
@@ -221,11 +230,13 @@ export class CheckoutSessionRepository {
     const rows = await this.sql.rows<{ ord: number; current: boolean; inserted: boolean }>(
       'session_insert_many_for_product_version',
       `WITH input AS (
-         SELECT ${SESSION_RECORDSET_NAMES}, product_version, ord
-         FROM json_to_recordset($1::json) AS x(${SESSION_RECORDSET_COLUMNS}, product_version text, ord int)
+         SELECT ${SESSION_RECORDSET_NAMES}, product_version, key_hash, ord
+         FROM json_to_recordset($1::json) AS x(${SESSION_RECORDSET_COLUMNS}, product_version text, key_hash bpchar, ord int)
        ), fresh AS (
          SELECT i.ord, ${SESSION_INSERT_PARAM_COLUMNS.map((c) => `i.${c}`).join(', ')} FROM input i
          JOIN products p ON p.id = i.product_id AND p.workspace_id = i.workspace_id AND p.xmin = i.product_version::xid
+         WHERE i.key_hash IS NULL OR EXISTS (
+           SELECT 1 FROM api_keys k WHERE k.key_hash = i.key_hash AND k.workspace_id = i.workspace_id AND k.revoked_at IS NULL)
        ), inserted AS (
          INSERT INTO checkout_sessions (${SESSION_INSERT_COLUMNS})
          SELECT ${SESSION_RECORDSET_VALUES} FROM fresh ORDER BY ord
@@ -343,6 +354,8 @@ export type VersionedInsertOutcome = 'inserted' | 'taken' | 'stale';
 interface VersionedInsert {
   session: CheckoutSessionEntity;
   productVersion: string;
+  /** with it, the row goes in only while this API key is not revoked (checked in the same statement) */
+  keyHash: string | null;
 }
 
 /** $1…$24 of a session INSERT, in SESSION_INSERT_COLUMNS order. */

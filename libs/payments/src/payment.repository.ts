@@ -87,6 +87,12 @@ function paymentInsertParams(p: NewPayment): unknown[] {
   ];
 }
 
+/** A payment to insert, with the API key whose row must not be revoked for it to go in (or null). */
+interface KeyedPayment {
+  p: NewPayment;
+  keyHash: string | null;
+}
+
 /** One (chain, network). */
 export interface RailKey {
   chain: string;
@@ -410,35 +416,40 @@ export class PaymentRepository {
    * Inserts a payment; null when its idempotency scope is taken (the database decides between
    * concurrent creates: ON CONFLICT). Outside a transaction, payments created together go in as
    * one statement (one round trip and one commit for the lot, issue 23: GroupedStatements), each
-   * with its own idempotency outcome; a failed lot is sent again payment by payment.
+   * with its own idempotency outcome; a failed lot is sent again payment by payment. With
+   * `keyHash` (the API key of a request that did not wait for its revocation round trip) the row
+   * goes in only while that key's row is not revoked, checked in the same statement: null as well
+   * when it is.
    */
-  insert(tx: EntityManager, p: NewPayment): Promise<PaymentEntity | null> {
-    return tx.queryRunner ? this.insertOne(p, tx) : this.inserts.write(p);
+  insert(tx: EntityManager, p: NewPayment, keyHash: string | null = null): Promise<PaymentEntity | null> {
+    return tx.queryRunner ? this.insertOne({ p, keyHash }, tx) : this.inserts.write({ p, keyHash });
   }
 
-  private readonly inserts = new GroupedStatements<NewPayment, PaymentEntity | null>(
-    (p) => this.insertOne(p),
+  private readonly inserts = new GroupedStatements<KeyedPayment, PaymentEntity | null>(
+    (k) => this.insertOne(k),
     (lot) => this.insertMany(lot),
   );
 
-  private async insertOne(p: NewPayment, tx?: EntityManager): Promise<PaymentEntity | null> {
+  private async insertOne({ p, keyHash }: KeyedPayment, tx?: EntityManager): Promise<PaymentEntity | null> {
     const rows = await this.sql.rows(
       'payment_insert',
       `INSERT INTO payments (${PAYMENT_INSERT_COLUMNS})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, 0, 0, $11, $12, $13, 'waiting_for_payment', $14, $15, $16,
-         $17, $18, $19, NULL, $20, $21)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, 0, 0, $11, $12, $13, 'waiting_for_payment', $14, $15, $16,
+         $17, $18, $19, NULL, $20, $21
+       WHERE $22::bpchar IS NULL OR EXISTS (
+         SELECT 1 FROM api_keys WHERE key_hash = $22::bpchar AND workspace_id = $2::uuid AND revoked_at IS NULL)
        ON CONFLICT (workspace_id, idempotency_scope) WHERE idempotency_scope IS NOT NULL DO NOTHING
        RETURNING ${this.paymentColumns}`,
-      paymentInsertParams(p),
+      [...paymentInsertParams(p), keyHash],
       tx,
     );
     return rows.length ? this.sql.hydrate(PaymentEntity, rows[0]) : null;
   }
 
   /** insertOne for several payments in one statement: the rows travel as one JSON array. */
-  private async insertMany(lot: NewPayment[]): Promise<Array<PaymentEntity | null>> {
-    const input = lot.map((p, i) => {
-      const row: Record<string, unknown> = { ord: i };
+  private async insertMany(lot: KeyedPayment[]): Promise<Array<PaymentEntity | null>> {
+    const input = lot.map(({ p, keyHash }, i) => {
+      const row: Record<string, unknown> = { ord: i, key_hash: keyHash };
       paymentInsertParams(p).forEach((v, j) => (row[PAYMENT_INSERT_PARAMS[j][0]] = v));
       row.metadata = p.metadata; // a JSON value of the array, the same text as insertOne's parameter
       return row;
@@ -446,20 +457,23 @@ export class PaymentRepository {
     const rows = await this.sql.rows<Record<string, unknown>>(
       'payment_insert_many',
       `WITH input AS (
-         SELECT ord, ${PAYMENT_INSERT_PARAMS.map(([name]) => name).join(', ')}
-         FROM json_to_recordset($1::json) AS x(ord int, ${PAYMENT_INSERT_PARAMS.map(([n, t]) => `${n} ${t}`).join(', ')})
+         SELECT ord, key_hash, ${PAYMENT_INSERT_PARAMS.map(([name]) => name).join(', ')}
+         FROM json_to_recordset($1::json) AS x(ord int, key_hash bpchar, ${PAYMENT_INSERT_PARAMS.map(([n, t]) => `${n} ${t}`).join(', ')})
        )
        INSERT INTO payments (${PAYMENT_INSERT_COLUMNS})
        SELECT id, workspace_id, chain, network, token, token_address, decimals, amount, currency, expected_amount_atomic,
          0, 0, 0, payment_address, address_kind, address_index, 'waiting_for_payment', idempotency_key, idempotency_scope,
          metadata, product_id, checkout_session_id, expires_at, NULL, created_at, updated_at
-       FROM input ORDER BY ord
+       FROM input i
+       WHERE i.key_hash IS NULL OR EXISTS (
+         SELECT 1 FROM api_keys k WHERE k.key_hash = i.key_hash AND k.workspace_id = i.workspace_id AND k.revoked_at IS NULL)
+       ORDER BY ord
        ON CONFLICT (workspace_id, idempotency_scope) WHERE idempotency_scope IS NOT NULL DO NOTHING
        RETURNING ${this.paymentColumns}`,
       [JSON.stringify(input)],
     );
     const byId = new Map(rows.map((r) => [String(r.id), this.sql.hydrate(PaymentEntity, r)]));
-    return lot.map((p) => byId.get(p.id) ?? null);
+    return lot.map(({ p }) => byId.get(p.id) ?? null);
   }
 
   findTransfer(tx: EntityManager, key: TransferKey): Promise<BlockchainTransactionEntity | null> {

@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { assertUnreachable } from '@svc/domain';
 import { DomainError, DomainErrorCode } from '@svc/core';
 import { RequestLogger } from '@svc/runtime';
+import type { AuthedRequest } from '../modules/auth/auth.decorators';
 
 /** pg-pool's error when `connectionTimeoutMillis` passes with every connection in use. */
 const POOL_TIMEOUT_MESSAGE = 'timeout exceeded when trying to connect';
@@ -26,7 +27,9 @@ export function errorBody(
 
 /**
  * Every error leaves as `{statusCode, error, message}`. A 5xx never shows its cause: the body
- * carries a request id and the log carries the stack.
+ * carries a request id and the log carries the stack. A request whose key's revocation is not
+ * settled yet (KeyCheckedByHandler) is answered once it is: 401 when the key was revoked, whatever
+ * the error was (a revoked key never learns what was wrong with its body).
  */
 @Catch()
 export class GlobalErrorFilter implements ExceptionFilter {
@@ -38,6 +41,15 @@ export class GlobalErrorFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const req = ctx.getRequest<Request>();
     const body = this.toBody(exception, req);
+    const keyCheck = (req as AuthedRequest).caller?.keyCheck;
+    if (!keyCheck) return this.send(res, exception, body);
+    keyCheck.confirm().then(
+      () => this.send(res, exception, body),
+      (revoked: unknown) => this.send(res, revoked, this.toBody(revoked, req)),
+    );
+  }
+
+  private send(res: Response, exception: unknown, body: ErrorBody): void {
     if (res.headersSent) return;
     if (exception instanceof DomainError && exception.retryAfterSeconds !== null) {
       res.setHeader('Retry-After', String(exception.retryAfterSeconds));

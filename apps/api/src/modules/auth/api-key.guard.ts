@@ -5,7 +5,14 @@ import { forbidden, SqlService, unauthenticated } from '@svc/core';
 import { LoggedRequest, RequestLogger } from '@svc/runtime';
 import { API_KEY_RE, hashApiKey } from '@svc/workspaces';
 import { ApiKeyRevocations } from './api-key-revocations.service';
-import { AuthedRequest, Caller, IS_PUBLIC, REQUIRED_PERMISSION } from './auth.decorators';
+import {
+  AuthedRequest,
+  Caller,
+  IS_PUBLIC,
+  KEY_CHECKED_BY_HANDLER,
+  KeyCheck,
+  REQUIRED_PERMISSION,
+} from './auth.decorators';
 
 const CACHE_MS = 30_000;
 /** A key used after half its cache life is re-read in the background (once), so a busy key never expires under load. */
@@ -24,6 +31,8 @@ interface Cached {
  * hash; a found key is cached for 30 s and dropped from the cache the moment it is revoked
  * (ApiKeyRevocations). A cache hit costs one round trip on the revocation listener's own
  * connection, shared by every request that arrives meanwhile, instead of a query on the pool.
+ * On a KeyCheckedByHandler route a cache hit does not wait for that round trip here: the request
+ * carries a KeyCheck its handler settles before it answers (auth.decorators.ts).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -51,7 +60,7 @@ export class ApiKeyGuard implements CanActivate {
       throw unauthenticated('Missing API key: send it in the x-api-key header.');
     if (!API_KEY_RE.test(key)) throw unauthenticated('Invalid API key.');
     const hash = hashApiKey(key);
-    const caller = await this.lookup(hash, req);
+    const caller = await this.lookup(hash, req, this.reflector.get(KEY_CHECKED_BY_HANDLER, ctx.getHandler()) === true);
     if (!caller) throw unauthenticated('Invalid API key.');
     await this.touch(hash, req);
     req.caller = caller;
@@ -65,8 +74,16 @@ export class ApiKeyGuard implements CanActivate {
     return true;
   }
 
-  private async lookup(hash: string, req: LoggedRequest): Promise<Caller | null> {
+  private async lookup(hash: string, req: LoggedRequest, checkedLater: boolean): Promise<Caller | null> {
     const hit = this.cache.get(hash);
+    if (checkedLater && hit && hit.until > Date.now() && this.revocations.cacheable) {
+      if (hit.until - Date.now() < CACHE_MS - REFRESH_AFTER_MS) this.refresh(hash, req);
+      return {
+        workspaceId: hit.caller.workspaceId,
+        role: hit.caller.role,
+        keyCheck: new PendingKeyCheck(hash, this, req),
+      };
+    }
     // a cached key is trusted only once every revocation committed before this request is handled
     if (hit && hit.until > Date.now() && this.revocations.cacheable && (await this.revocations.confirm(req))) {
       // still cached: the same entry, or a newer one a re-read cached meanwhile (a read is cached
@@ -78,6 +95,21 @@ export class ApiKeyGuard implements CanActivate {
       }
     }
     return this.read(hash);
+  }
+
+  /**
+   * The revocation barrier of a KeyCheck (what `lookup` does for a cache hit, later): once every
+   * revocation committed before this call has reached this process, the key still cached; else
+   * the key as read now. 401 when it is revoked.
+   */
+  async settle(hash: string, req: LoggedRequest): Promise<void> {
+    if (this.revocations.cacheable && (await this.revocations.confirm(req)) && this.cache.has(hash)) return;
+    await this.reread(hash);
+  }
+
+  /** The key as read now on the pool (cached again when found); 401 when it is revoked. */
+  async reread(hash: string): Promise<void> {
+    if (!(await this.read(hash))) throw unauthenticated('Invalid API key.');
   }
 
   /**
@@ -127,12 +159,37 @@ export class ApiKeyGuard implements CanActivate {
     try {
       await this.sql.rows(
         'api_key_last_used',
-        `UPDATE api_keys SET last_used_at = now() WHERE key_hash = $1
+        `UPDATE api_keys SET last_used_at = now() WHERE key_hash = $1 AND revoked_at IS NULL
            AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') RETURNING id`,
         [hash],
       );
     } catch (err) {
       this.logger.during(req).warn(`last_used_at not recorded: ${(err as Error).message}`);
     }
+  }
+}
+
+const SETTLED = Promise.resolve();
+
+/** A request's KeyCheck (auth.decorators.ts): settled once, by the first of its three ways. */
+class PendingKeyCheck implements KeyCheck {
+  private settled: Promise<void> | null = null;
+
+  constructor(
+    readonly keyHash: string,
+    private readonly guard: Pick<ApiKeyGuard, 'settle' | 'reread'>,
+    private readonly req: LoggedRequest,
+  ) {}
+
+  confirm(): Promise<void> {
+    return (this.settled ??= this.guard.settle(this.keyHash, this.req));
+  }
+
+  written(): void {
+    this.settled ??= SETTLED;
+  }
+
+  recheck(): Promise<void> {
+    return (this.settled = this.guard.reread(this.keyHash));
   }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { Caller, CurrentCaller } from '../auth/auth.decorators';
+import { Caller, CurrentCaller, KeyCheckedByHandler, keyConfirmed } from '../auth/auth.decorators';
 import { sessionObject } from '@svc/payments';
 import { CheckoutSessionsService } from './checkout-sessions.service';
 import { ListSessionsQueryDto } from './dto/list-sessions.dto';
@@ -9,9 +9,13 @@ import { CreateSessionDto } from './dto/create-session.dto';
 export class CheckoutSessionsController {
   constructor(private readonly sessions: CheckoutSessionsService) {}
 
+  /** The key's revocation is checked by the session's insert itself (KeyCheckedByHandler). */
   @Post()
+  @KeyCheckedByHandler()
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateSessionDto) {
-    return sessionObject(await this.sessions.create(caller.workspaceId, body), this.sessions.payUrl);
+    const created = await this.sessions.create(caller.workspaceId, body, caller.keyCheck);
+    await keyConfirmed(caller);
+    return sessionObject(created, this.sessions.payUrl);
   }
 
   @Get()

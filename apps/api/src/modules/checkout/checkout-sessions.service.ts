@@ -26,11 +26,13 @@ import {
   PaymentLedger,
   projectable,
   SessionContext,
+  VersionedInsertOutcome,
 } from '@svc/payments';
 import { parseIsoTimestamp, parseLimit } from '../payments/payments-walk';
 import { PaymentsService } from '../payments/payments.service';
 import { newSessionId } from '../../common/random-id';
 import { ProductsService } from '../products/products.service';
+import type { KeyCheck } from '../auth/auth.decorators';
 import { CheckoutSettingsService } from './checkout-settings.service';
 import { CreateSessionDto } from './dto/create-session.dto';
 import * as msg from './checkout.errors';
@@ -86,11 +88,16 @@ export class CheckoutSessionsService {
 
   // ------------------------------------------------------------------ create
 
-  async create(workspaceId: string, dto: CreateSessionDto): Promise<SessionContext> {
+  /**
+   * `keyCheck` (a key served from the guard's cache, not yet confirmed not revoked): the session's
+   * grouped insert checks the key row itself; every other write waits for the round trip first.
+   */
+  async create(workspaceId: string, dto: CreateSessionDto, keyCheck?: KeyCheck): Promise<SessionContext> {
     const sources = [dto.productId, dto.productSlug, dto.invoiceId].filter((s) => s !== undefined);
     if (sources.length !== 1) throw badRequest(msg.ONE_SOURCE);
     if (dto.invoiceId !== undefined) {
       if (dto.amount !== undefined) throw badRequest(msg.AMOUNT_ON_FIXED);
+      await keyCheck?.confirm();
       return this.startInvoiceSession({ workspaceId, invoiceId: dto.invoiceId }, dto);
     }
     // A product read by an earlier create serves when its row is unchanged, which the INSERT checks
@@ -99,12 +106,12 @@ export class CheckoutSessionsService {
     const cacheKey = dto.productId !== undefined ? `${workspaceId}:${dto.productId}` : null;
     const cached = cacheKey ? this.productCache.get(cacheKey) : undefined;
     if (cacheKey && cached && cached.until > Date.now()) {
-      const created = await this.createFromProduct(workspaceId, dto, cached.product, cached.version);
+      const created = await this.createFromProduct(workspaceId, dto, cached.product, cached.version, keyCheck);
       if (created) return created;
       this.productCache.delete(cacheKey);
     }
     const { product, version } = await this.sessionProduct(workspaceId, dto);
-    const created = await this.createFromProduct(workspaceId, dto, product, null);
+    const created = await this.createFromProduct(workspaceId, dto, product, null, keyCheck);
     if (!created) throw new Error('unreachable: an insert without a product version is never stale');
     if (cacheKey) {
       if (this.productCache.size >= PRODUCT_CACHE_MAX) this.productCache.clear();
@@ -116,12 +123,16 @@ export class CheckoutSessionsService {
   /**
    * The session of `product`. With `version` (a cached product), null instead of a refusal, and
    * null when the product row is no longer that version: the caller reads the product again.
+   * With `keyCheck`, only the insert with a version checks the key: a write without it (the
+   * workspace's first checkout secret, the insert without a version) waits for the round trip first,
+   * and an insert with it that did not go in reads the key again (401 when revoked).
    */
   private async createFromProduct(
     workspaceId: string,
     dto: CreateSessionDto,
     product: ProductEntity,
     version: string | null,
+    keyCheck: KeyCheck | undefined,
   ): Promise<SessionContext | null> {
     let amount: bigint | null;
     let urls: ReturnType<typeof this.urlsOf>;
@@ -167,13 +178,17 @@ export class CheckoutSessionsService {
       updatedAt: now,
     };
     // spec: "It is created with the first session if none exists."
+    if (keyCheck && !this.settings.knowsSecret(workspaceId)) await keyCheck.confirm();
     await this.settings.ensureSecret(workspaceId, this.db.manager);
-    const outcome =
-      version === null
-        ? (await this.sessions.insert(session))
-          ? 'inserted'
-          : 'taken'
-        : await this.sessions.insertForProductVersion(session, version);
+    let outcome: VersionedInsertOutcome;
+    if (version === null) {
+      await keyCheck?.confirm();
+      outcome = (await this.sessions.insert(session)) ? 'inserted' : 'taken';
+    } else {
+      outcome = await this.sessions.insertForProductVersion(session, version, keyCheck?.keyHash ?? null);
+      if (keyCheck && outcome === 'inserted') keyCheck.written();
+      else if (keyCheck) await keyCheck.recheck();
+    }
     if (outcome === 'stale') return null;
     if (outcome === 'inserted') return { session, product: null, payment: null, txHash: null };
     return this.idempotentReplay(workspaceId, session);

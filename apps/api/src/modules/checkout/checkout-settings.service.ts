@@ -184,6 +184,11 @@ export class CheckoutSettingsService {
   }
 
   /** spec: "It is created with the first session if none exists." */
+  /** Whether ensureSecret has nothing to write for the workspace (its secret is known to this process). */
+  knowsSecret(workspaceId: string): boolean {
+    return this.secretKnown.has(workspaceId);
+  }
+
   async ensureSecret(workspaceId: string, tx: EntityManager): Promise<void> {
     if (this.secretKnown.has(workspaceId)) return;
     await this.secret(workspaceId, tx);

@@ -65,6 +65,11 @@ export class AddressAllocator implements OnModuleDestroy {
     private readonly addresses: PublicDepositAddresses,
   ) {}
 
+  /** Whether `allocate` claims a pre-derived address from the pool (a write, in the caller's transaction). */
+  claimsFromPool(kind: ChainKind): boolean {
+    return !this.addresses.isPublic(kind);
+  }
+
   async allocate(kind: ChainKind, tx: EntityManager = this.db.manager, req?: LoggedRequest): Promise<AllocatedAddress> {
     if (!this.addresses.isPublic(kind)) {
       const claimed = await claimPooledAddress(tx, kind);

@@ -5,7 +5,7 @@ import { PaymentRepository, paymentObject, paymentWithRelations, publicPayment, 
 import { ClockService } from '@svc/core';
 import { LoggedRequest } from '@svc/runtime';
 import { RequestLog } from '../../common/request-log.decorator';
-import { Caller, CurrentCaller, Public } from '../auth/auth.decorators';
+import { Caller, CurrentCaller, KeyCheckedByHandler, keyConfirmed, Public } from '../auth/auth.decorators';
 import { RateLimit } from '../rate-limit/rate-limit.guard';
 import { CreatePaymentDto } from './dto/create-payment.dto';
 import { ListPaymentsQueryDto } from './dto/list-payments.dto';
@@ -21,15 +21,21 @@ export class PaymentsController {
     private readonly chains: ChainRegistry,
   ) {}
 
+  /** The key's revocation is checked by the payment's insert itself (KeyCheckedByHandler). */
   @Post('v1/payments')
+  @KeyCheckedByHandler()
   async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentDto, @RequestLog() req: LoggedRequest) {
-    return paymentObject((await this.payments.createDirect(caller.workspaceId, body, req)).payment);
+    const created = await this.payments.createDirect(caller.workspaceId, body, req, caller.keyCheck);
+    await keyConfirmed(caller);
+    return paymentObject(created.payment);
   }
 
+  /** The read and the key's revocation round trip side by side; answered once both are done (KeyCheckedByHandler). */
   @Get('v1/payments/:id')
+  @KeyCheckedByHandler()
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     // one statement: the payment, its session's reference and its transfers (issue 23 › API)
-    const found = await this.payments.getWithRelations(caller.workspaceId, id);
+    const [found] = await Promise.all([this.payments.getWithRelations(caller.workspaceId, id), keyConfirmed(caller)]);
     return paymentWithRelations(found.payment, found.session, found.transfers);
   }
 

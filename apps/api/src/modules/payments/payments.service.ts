@@ -7,6 +7,7 @@ import { PaymentEntity } from '@svc/db';
 import { isUuid, Network, normalizeDecimal, SIGNED_DECIMAL_RE, toAtomic } from '@svc/domain';
 import { PaymentRepository } from '@svc/payments';
 import { LoggedRequest } from '@svc/runtime';
+import type { KeyCheck } from '../auth/auth.decorators';
 import { AddressAllocator } from './address-allocator.service';
 import { CreatePaymentDto } from './dto/create-payment.dto';
 
@@ -44,8 +45,16 @@ export class PaymentsService {
     private readonly repository: PaymentRepository,
   ) {}
 
-  /** POST /v1/payments (spec: Endpoints › Payments). */
-  async createDirect(workspaceId: string, dto: CreatePaymentDto, req?: LoggedRequest): Promise<MintResult> {
+  /**
+   * POST /v1/payments (spec: Endpoints › Payments). With `keyCheck` (a key served from the guard's
+   * cache, not yet confirmed not revoked) the payment's insert checks the key row itself (mint).
+   */
+  async createDirect(
+    workspaceId: string,
+    dto: CreatePaymentDto,
+    req?: LoggedRequest,
+    keyCheck?: KeyCheck,
+  ): Promise<MintResult> {
     const network = dto.network ?? 'mainnet';
     switch (this.chains.classifyPaymentChain(dto.chain)) {
       case 'rejected':
@@ -80,6 +89,7 @@ export class PaymentsService {
         checkoutSessionId: null,
       },
       req,
+      keyCheck,
     );
     return result.created ? result : { payment: this.replay(result.payment, dto.chain, network), created: false };
   }
@@ -87,8 +97,11 @@ export class PaymentsService {
   /**
    * Inserts a payment at a fresh address. With an idempotency scope the database decides
    * between concurrent creates (ON CONFLICT), so a replay never mints a second payment.
+   * With `keyCheck`, the insert goes in only while the key is not revoked (one statement); a claim
+   * from the address pool (a write) waits for the key's revocation round trip first, and an insert
+   * that did not go in reads the key again before anything else (401 when revoked).
    */
-  async mint(tx: EntityManager, input: MintPayment, req?: LoggedRequest): Promise<MintResult> {
+  async mint(tx: EntityManager, input: MintPayment, req?: LoggedRequest, keyCheck?: KeyCheck): Promise<MintResult> {
     const token = this.chains.findToken(input.chain, input.network, input.token);
     let expectedAmountAtomic: bigint | null = null;
     if (token) {
@@ -100,31 +113,38 @@ export class PaymentsService {
       }
     }
     const kind = this.chains.addressKind(input.chain, input.network) ?? UNREGISTERED_CHAIN_KIND;
+    if (keyCheck && this.addresses.claimsFromPool(kind)) await keyCheck.confirm();
     const address = await this.addresses.allocate(kind, tx, req);
     const now = this.clock.now();
-    const inserted = await this.repository.insert(tx, {
-      id: randomUUID(),
-      workspaceId: input.workspaceId,
-      chain: input.chain,
-      network: input.network,
-      token: token?.symbol ?? input.token,
-      tokenAddress: token?.address ?? null,
-      decimals: token?.decimals ?? null,
-      amount: normalizeDecimal(input.amount),
-      currency: input.currency,
-      expectedAmountAtomic,
-      paymentAddress: address.address,
-      addressKind: address.kind,
-      addressIndex: address.index,
-      idempotencyKey: input.idempotencyKey,
-      idempotencyScope: input.idempotencyScope,
-      metadata: input.metadata,
-      productId: input.productId,
-      checkoutSessionId: input.checkoutSessionId,
-      expiresAt: new Date(now.getTime() + PAYMENT_TTL_MS),
-      createdAt: now,
-      updatedAt: now,
-    });
+    const inserted = await this.repository.insert(
+      tx,
+      {
+        id: randomUUID(),
+        workspaceId: input.workspaceId,
+        chain: input.chain,
+        network: input.network,
+        token: token?.symbol ?? input.token,
+        tokenAddress: token?.address ?? null,
+        decimals: token?.decimals ?? null,
+        amount: normalizeDecimal(input.amount),
+        currency: input.currency,
+        expectedAmountAtomic,
+        paymentAddress: address.address,
+        addressKind: address.kind,
+        addressIndex: address.index,
+        idempotencyKey: input.idempotencyKey,
+        idempotencyScope: input.idempotencyScope,
+        metadata: input.metadata,
+        productId: input.productId,
+        checkoutSessionId: input.checkoutSessionId,
+        expiresAt: new Date(now.getTime() + PAYMENT_TTL_MS),
+        createdAt: now,
+        updatedAt: now,
+      },
+      keyCheck?.keyHash ?? null,
+    );
+    if (keyCheck && inserted) keyCheck.written();
+    else if (keyCheck) await keyCheck.recheck();
     if (inserted) return { payment: inserted, created: true };
     const existing = await this.repository.findByScope(input.workspaceId, input.idempotencyScope as string, tx);
     if (!existing) throw new Error('idempotency conflict without a stored payment');
