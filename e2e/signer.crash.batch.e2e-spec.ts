@@ -117,6 +117,14 @@ test('killed between the batch of top-ups committing and its broadcast: the rest
   // all five signed and stored, none sent: one PostgreSQL transaction wrote every attempt
   expect(topUps.map((u) => u.state)).toEqual(Array(5).fill('signed'));
   expect(new Set(await xmins(topUps.map((u) => u.id))).size).toBe(1);
+  // the token transfers' top-up decisions (each waiting for its top-up, its fee fixed) committed in
+  // that same transaction: the top-ups were decided and inserted already signed, in one batch
+  const decisions = (await h.db.query(
+    'SELECT xmin::text AS x, state, wait_reason FROM outbound_transactions WHERE id = ANY($1::uuid[])',
+    [plan.sweeps.map((sw) => sw.id)],
+  )) as Array<{ x: string; state: string; wait_reason: string }>;
+  expect(decisions.map((r) => [r.state, r.wait_reason])).toEqual(Array(5).fill(['planned', 'waiting_for_top_up']));
+  expect([...new Set(decisions.map((r) => r.x))]).toEqual(await xmins([topUps[0].id]));
   const nonces = consecutive(topUps.map((u) => u.nonce as bigint));
   for (const sw of plan.sweeps) expect(await h.nativeBalance(sw.deposit)).toBe(0n);
   expect(await h.nativeBalance(s.address(GAS_TANK_KEY))).toBe(tankBefore);
@@ -184,6 +192,69 @@ test('a member the destination check refuses waits without a nonce; the others o
     const [u] = await s.topUps(sw.id);
     expect(await s.attempts(u.id)).toHaveLength(1);
     nonces.push(u.nonce as bigint);
+    total += sw.amount;
+  }
+  consecutive(nonces);
+  expect(await h.tokenBalance(plan.to)).toBe(total);
+});
+
+test('a token transfer another transaction holds leaves the batch of top-up decisions and is decided on its own', async () => {
+  const plan = await planSweeps(31, 4);
+  const held = plan.sweeps[2].id;
+  // another transaction holds one transfer's row while the run's batch locks them (SKIP LOCKED)
+  const other = h.db.createQueryRunner();
+  await other.connect();
+  await other.startTransaction();
+  await other.query('SELECT id FROM outbound_transactions WHERE id = $1 FOR UPDATE', [held]);
+  const run = s.runPending(h.chain, h.network);
+  // released once the batch has committed without it (its one-at-a-time step then waits for the lock)
+  for (let i = 0; i < 100; i++) {
+    const rows = (await h.db.query(
+      `SELECT count(*)::int AS n FROM outbound_transactions WHERE funds_transaction_id = ANY($1::uuid[])`,
+      [plan.sweeps.filter((sw) => sw.id !== held).map((sw) => sw.id)],
+    )) as Array<{ n: number }>;
+    if (rows[0].n === 3) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await other.commitTransaction();
+  await other.release();
+  expect((await run)?.errors).toEqual([]);
+
+  const xminOf = async (ids: string[]) =>
+    (
+      (await h.db.query('SELECT xmin::text AS x FROM outbound_transactions WHERE id = ANY($1::uuid[])', [
+        ids,
+      ])) as Array<{
+        x: string;
+      }>
+    ).map((r) => r.x);
+  const others = plan.sweeps.filter((sw) => sw.id !== held).map((sw) => sw.id);
+  // the three others' decisions: one PostgreSQL transaction; the held one's: another, afterwards
+  const batch = await xminOf(others);
+  expect(batch).toHaveLength(3);
+  expect(new Set(batch).size).toBe(1);
+  expect(await xminOf([held])).not.toEqual([batch[0]]);
+  // its top-up signed after the batch's: the next nonce of the tank
+  const [alone] = await s.topUps(held);
+  const batchNonces = consecutive(
+    (await Promise.all(others.map((id) => s.topUps(id)))).map(([u]) => u.nonce as bigint),
+  );
+  expect(alone.nonce).toBe(batchNonces[2] + 1n);
+
+  for (let i = 0; i < 6; i++) {
+    expect((await s.runPending(h.chain, h.network))?.errors).toEqual([]);
+    const rows = await Promise.all(plan.sweeps.map((sw) => s.get(sw.id)));
+    if (rows.every((t) => t.state === 'completed')) break;
+  }
+  let total = 0n;
+  const nonces: bigint[] = [];
+  for (const sw of plan.sweeps) {
+    expect((await s.get(sw.id)).state).toBe('completed');
+    expect(await s.attempts(sw.id)).toHaveLength(1);
+    const topUps = await s.topUps(sw.id);
+    expect(topUps).toHaveLength(1);
+    expect(await s.attempts(topUps[0].id)).toHaveLength(1);
+    nonces.push(topUps[0].nonce as bigint);
     total += sw.amount;
   }
   consecutive(nonces);
