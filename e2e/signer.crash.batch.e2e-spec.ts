@@ -260,3 +260,54 @@ test('a token transfer another transaction holds leaves the batch of top-up deci
   consecutive(nonces);
   expect(await h.tokenBalance(plan.to)).toBe(total);
 });
+
+/** `count` token sweeps from fresh deposits that already hold their gas: signed in the first run, no top-up. */
+async function planFundedSweeps(first: number, count: number) {
+  const plan = await planSweeps(first, count);
+  for (const sw of plan.sweeps) await h.payer.sendNative(sw.deposit, ether('0.01'));
+  return plan;
+}
+
+/** Every sweep completed once with one attempt and no top-up; its deposit's nonces each spent once. */
+async function sentOnce(plan: Awaited<ReturnType<typeof planSweeps>>) {
+  let total = 0n;
+  for (const sw of plan.sweeps) {
+    const t = await s.get(sw.id);
+    expect(t.state).toBe('completed');
+    expect(t.nonce).toBe(0n);
+    expect(await s.attempts(sw.id)).toHaveLength(1);
+    expect(await s.topUps(sw.id)).toEqual([]);
+    expect(await h.tokenBalance(sw.deposit)).toBe(0n);
+    total += sw.amount;
+  }
+  expect(await h.tokenBalance(plan.to)).toBe(total);
+}
+
+test('killed between the batch of token transfers committing and its broadcast: the restart sends each once', async () => {
+  const plan = await planFundedSweeps(41, 5);
+
+  expect(await runSigner('after_sign')).toEqual(expect.objectContaining({ signal: 'SIGKILL' }));
+  const rows = await Promise.all(plan.sweeps.map((sw) => s.get(sw.id)));
+  // all five signed and stored by one PostgreSQL transaction, none sent
+  expect(rows.map((t) => t.state)).toEqual(Array(5).fill('signed'));
+  expect(rows.map((t) => t.nonce)).toEqual(Array(5).fill(0n));
+  expect(new Set(await xmins(plan.sweeps.map((sw) => sw.id))).size).toBe(1);
+  for (const sw of plan.sweeps) expect(await h.tokenBalance(sw.deposit)).toBe(sw.amount);
+
+  expect(await runSigner()).toEqual(expect.objectContaining({ code: 0, signal: null }));
+  await sentOnce(plan);
+});
+
+test('killed between the batch of token transfers broadcast and its record: the restart finds every receipt', async () => {
+  const plan = await planFundedSweeps(51, 5);
+
+  expect(await runSigner('after_broadcast')).toEqual(expect.objectContaining({ signal: 'SIGKILL' }));
+  const rows = await Promise.all(plan.sweeps.map((sw) => s.get(sw.id)));
+  // sent in one JSON-RPC batch (Anvil mined them), not recorded
+  expect(rows.map((t) => t.state)).toEqual(Array(5).fill('signed'));
+  expect(new Set(await xmins(plan.sweeps.map((sw) => sw.id))).size).toBe(1);
+  for (const sw of plan.sweeps) expect(await h.tokenBalance(sw.deposit)).toBe(0n);
+
+  expect(await runSigner()).toEqual(expect.objectContaining({ code: 0, signal: null }));
+  await sentOnce(plan);
+});

@@ -56,6 +56,13 @@ interface TopUpDecision {
   uf: SignFacts;
 }
 
+/** What a sign step's database transaction did (decideAndSign). */
+type SignOutcome =
+  | { kind: 'moved'; row: OutboundTransfer }
+  | { kind: 'wait'; row: OutboundTransfer; topUps: string[] }
+  | { kind: 'top_up'; row: OutboundTransfer; topUps: string[]; inserted: OutboundTransfer }
+  | { kind: 'signed'; row: OutboundTransfer; attempt: OutboundAttempt };
+
 /** A receipt to record on its transaction. */
 interface ReceiptRecord {
   id: string;
@@ -194,6 +201,13 @@ export class OutboundEngine {
    * of that rail is in progress.
    */
   private readonly runTopUpDecisions = new Map<string, Array<{ t: Transfer; facts: SignFacts }>>();
+
+  /**
+   * Token transfers of a run's lanes whose sign step found they can pay their own fee (first
+   * attempts from deposits), by rail: signed together once the lanes are done (signTogether),
+   * TOP_UP_BATCH at a time. Present only while a run of that rail is in progress.
+   */
+  private readonly runSignBatches = new Map<string, Array<{ t: Transfer; facts: SignFacts }>>();
 
   /** Receipts the run's lanes found, recorded together (recordReceiptsTogether). */
   private readonly receiptRecords = new Gather<ReceiptRecord, Transfer>((items) => this.recordReceiptsTogether(items));
@@ -469,6 +483,8 @@ export class OutboundEngine {
     if ('wait' in facts) return this.note(t.id, facts.wait, facts.message);
     // a top-up is due: decided with the run's other top-ups once the lanes are done (nothing written yet)
     if (depth === 0 && this.defersTopUpDecision(t, attempts, facts)) return t;
+    // it can pay its fee: signed with the run's other such transfers once the lanes are done
+    if (depth === 0 && this.defersSign(t, attempts, facts)) return t;
     const recorded: Transfer[] = [];
     const outcome = await this.ctx.db.transaction((m) => this.decideAndSign(m, t, attempts.length, facts, recorded));
     // top-up receipts the step recorded have committed with it
@@ -523,11 +539,24 @@ export class OutboundEngine {
     if (this.runNewTopUps.has(key)) return fn(); // already gathering for this rail (a nested call)
     const gathered: Transfer[] = [];
     const decisions: Array<{ t: Transfer; facts: SignFacts }> = [];
+    const signs: Array<{ t: Transfer; facts: SignFacts }> = [];
     this.runNewTopUps.set(key, gathered);
     this.runTopUpDecisions.set(key, decisions);
+    this.runSignBatches.set(key, signs);
     try {
       return await fn();
     } finally {
+      this.runSignBatches.delete(key);
+      for (let i = 0; i < signs.length; i += TOP_UP_BATCH) {
+        const members = signs.slice(i, i + TOP_UP_BATCH);
+        // an error after its commit (the signed rows are sent by the next run: rule 3) leaves none to redo
+        const back = await this.signTogether(members).catch((err: Error) => {
+          this.ctx.logger.warn(`a batch of ${members.length} signs stopped (${err.message}); the next run moves it on`);
+          return [];
+        });
+        // the one-at-a-time way: a busy row, a failed transaction (a top-up it decides joins the batches below)
+        await this.aloneAfterBatch(chain, network, back);
+      }
       this.runTopUpDecisions.delete(key);
       const tank = this.ctx.keyring.gasTankAddress;
       for (let i = 0; i < decisions.length; i += TOP_UP_BATCH) {
@@ -536,14 +565,7 @@ export class OutboundEngine {
           .serial(chain, network, tank, () => this.decideTopUpsTogether(parents))
           .catch(() => parents);
         // the one-at-a-time way (its top-up, if any, is gathered below): a busy row, a failed transaction
-        for (const p of back) {
-          const r = await settle(this.ctx.serial(chain, network, p.t.fromAddress, () => this.advance(p.t.id)));
-          if (!r.ok) {
-            this.ctx.logger.warn(
-              `outbound ${p.t.id}: its sign step failed (${(r.error as Error)?.message}); the next run moves it on`,
-            );
-          }
-        }
+        await this.aloneAfterBatch(chain, network, back);
       }
       this.runNewTopUps.delete(key);
       for (let i = 0; i < gathered.length; i += TOP_UP_BATCH) {
@@ -723,6 +745,105 @@ export class OutboundEngine {
     );
     for (const { row, attempt } of signed) await this.ctx.write(m, row, attempt.txHash);
     return { signed, left };
+  }
+
+  /** Members a batch left (a busy row, a failed transaction), each moved on the one-at-a-time way. */
+  private async aloneAfterBatch(
+    chain: string,
+    network: Network,
+    back: Array<{ t: Transfer; facts: SignFacts }>,
+  ): Promise<void> {
+    for (const p of back) {
+      const r = await settle(this.ctx.serial(chain, network, p.t.fromAddress, () => this.advance(p.t.id)));
+      if (!r.ok) {
+        this.ctx.logger.warn(
+          `outbound ${p.t.id}: its sign step failed (${(r.error as Error)?.message}); the next run moves it on`,
+        );
+      }
+    }
+  }
+
+  /**
+   * Whether the lane's sign step of `t` leaves it to the run's sign batch (signTogether): a
+   * deposit's token transfer, never signed, whose facts say it can pay its fee (its pending nonce
+   * was read). Nothing is written for it here; the batch decides under its locks as the sign step
+   * would, and a member it does not take goes the one-at-a-time way after it.
+   */
+  private defersSign(t: Transfer, attempts: Attempt[], facts: SignFacts): boolean {
+    const signs = this.runSignBatches.get(`${t.chain}/${t.network}`);
+    if (!signs || !this.runNewTopUps.has(`${t.chain}/${t.network}`)) return false;
+    if (t.state !== 'planned' || attempts.length > 0 || t.nonce !== null || facts.pendingNonce === null) return false;
+    if (!gasFromTank(t) || t.fromKeyKind !== 'deposit') return false;
+    signs.push({ t: { ...t }, facts });
+    return true;
+  }
+
+  /**
+   * The sign steps of several senders' token transfers in ONE database transaction
+   * (docs/money-out.md › Why a crash never pays twice, rule 8): the rows locked in one statement
+   * (SKIP LOCKED, id order), then each member decided exactly as its own sign step decides it
+   * (decideAndSign: the row still where its facts were read, its destination, its deposit's source
+   * lock, claims, commitments, its top-ups locked and the receipts left to it recorded, then sign,
+   * top up or wait), every signed member's attempt stored in one statement, commit; only then is
+   * any sent (one JSON-RPC batch). A member that waits or needs a top-up takes no nonce (its top-up
+   * joins the run's top-up batch). Answers the members left to the one-at-a-time way: held by
+   * another transaction, or every one when the transaction fails (nothing of it is written).
+   */
+  private async signTogether(
+    members: Array<{ t: Transfer; facts: SignFacts }>,
+  ): Promise<Array<{ t: Transfer; facts: SignFacts }>> {
+    const { chain, network } = members[0].t;
+    const rail = this.ctx.rail(chain, network);
+    const back: Array<{ t: Transfer; facts: SignFacts }> = [];
+    const recorded: Transfer[] = [];
+    const outcomes: SignOutcome[] = [];
+    try {
+      await this.ctx.db.transaction(async (m) => {
+        const locked = await this.ctx.repo.lockCountingMany(
+          m,
+          members.map(({ t }) => t.id),
+        );
+        const attempts: Attempt[] = [];
+        for (const x of members) {
+          const l = locked.get(x.t.id);
+          if (!l)
+            back.push(x); // held by another transaction: on its own afterwards
+          else outcomes.push(await this.decideAndSign(m, x.t, 0, x.facts, recorded, { locked: l, attempts }));
+        }
+        // every signed byte, nonce and signed_at of the batch commits together, before any is sent
+        if (attempts.length > 0) await this.ctx.repo.insertAttempts(m, attempts);
+      });
+    } catch {
+      return members; // nothing written: every one on its own
+    }
+    // top-up receipts the batch recorded have committed with it
+    for (const u of recorded) {
+      this.leftToFunded.delete(u.id);
+      this.keepTopUp(u);
+    }
+    const topUps = this.runNewTopUps.get(`${chain}/${network}`);
+    for (const o of outcomes) {
+      if (o.kind !== 'top_up') continue;
+      this.keepTopUp(o.inserted);
+      topUps?.push({ ...o.inserted }); // signed with the run's other new top-ups
+    }
+    const signed = outcomes.flatMap((o) => (o.kind === 'signed' ? [o] : []));
+    if (signed.length > 0) {
+      this.ctx.crashPoint('after_sign');
+      const head = await rail.head();
+      // made together: one JSON-RPC batch (EvmRpc), each recorded through the gathered records
+      await Promise.all(
+        signed.map(({ row, attempt }) =>
+          settle(
+            this.broadcast(row, attempt, rail, head).catch(async (err: Error) => {
+              await this.note(row.id, 'rpc_error', `${err.message}`.slice(0, 1000)).catch(() => undefined);
+              throw err;
+            }),
+          ),
+        ),
+      );
+    }
+    return back;
   }
 
   /**
@@ -1141,13 +1262,10 @@ export class OutboundEngine {
     attemptCount: number,
     facts: SignFacts,
     recorded: Transfer[],
-  ): Promise<
-    | { kind: 'moved'; row: Transfer }
-    | { kind: 'wait'; row: Transfer; topUps: string[] }
-    | { kind: 'top_up'; row: Transfer; topUps: string[]; inserted: Transfer }
-    | { kind: 'signed'; row: Transfer; attempt: Attempt }
-  > {
-    const locked = await this.ctx.repo.lockCounting(m, read.id);
+    batch?: { locked: { row: Transfer; attempts: number }; attempts: Attempt[] },
+  ): Promise<SignOutcome> {
+    // a batch (signTogether) locked the row already, and stores the signed attempts together
+    const locked = batch ? batch.locked : await this.ctx.repo.lockCounting(m, read.id);
     const t = locked?.row;
     if (!t || !this.unchanged(t, read, locked.attempts, attemptCount)) {
       return { kind: 'moved', row: (t ?? read) as Transfer }; // another process moved it meanwhile
@@ -1216,7 +1334,10 @@ export class OutboundEngine {
         return { kind: 'top_up', row: t, topUps: [topUp.id], inserted: topUp };
       }
       case 'sign':
-        return { kind: 'signed', ...(await this.signAttempt(m, t, attemptCount, facts, decision, now)) };
+        return {
+          kind: 'signed',
+          ...(await this.signAttempt(m, t, attemptCount, facts, decision, now, batch?.attempts)),
+        };
       default:
         return assertUnreachable(decision);
     }
@@ -1235,6 +1356,7 @@ export class OutboundEngine {
     facts: SignFacts,
     decision: { valueAtomic: bigint; amountAtomic: bigint },
     now: Date,
+    stored?: Attempt[],
   ): Promise<{ row: Transfer; attempt: Attempt }> {
     if (t.nonce === null && facts.pendingNonce === null) {
       // unreachable: a sender that can pay its fee had its pending nonce read (signFacts)
@@ -1249,8 +1371,10 @@ export class OutboundEngine {
         now,
       ));
     const attempt = await this.signedAttempt(t, attemptCount + 1, nonce, facts, decision, now);
-    // the signed bytes and signed_at commit together, before anything is broadcast
-    await this.ctx.repo.insertAttempt(m, attempt);
+    // the signed bytes and signed_at commit together, before anything is broadcast (`stored`: the
+    // batch's, inserted in one statement before it commits)
+    if (stored) stored.push(attempt);
+    else await this.ctx.repo.insertAttempt(m, attempt);
     this.markSigned(t, attempt, facts, t.signedAt ?? now, now);
     await this.ctx.write(m, t, attempt.txHash);
     return { row: t, attempt };
