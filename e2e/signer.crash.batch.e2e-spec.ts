@@ -311,3 +311,35 @@ test('killed between the batch of token transfers broadcast and its record: the 
   expect(await runSigner()).toEqual(expect.objectContaining({ code: 0, signal: null }));
   await sentOnce(plan);
 });
+
+test('receipts recorded together cancel each member’s top-ups left planned', async () => {
+  const plan = await planSweeps(61, 2);
+  const ids = plan.sweeps.map((sw) => sw.id);
+  // every gas leg refused: each transfer's top-up is decided and stays planned, without a nonce
+  const noGas = await h.service({
+    destinations: {
+      verify: (_m, leg) =>
+        Promise.resolve(leg.purpose === 'gas' ? { ok: false, reason: 'refused in this test' } : { ok: true }),
+    },
+  });
+  expect((await noGas.runPending(h.chain, h.network))?.errors).toEqual([]);
+  for (const id of ids) {
+    expect((await s.topUps(id)).map((u) => [u.state, u.nonce])).toEqual([['planned', null]]);
+  }
+  // the deposits get their gas elsewhere: both transfers sign, and their receipts are recorded in one batch
+  for (const sw of plan.sweeps) await h.payer.sendNative(sw.deposit, ether('0.01'));
+  for (let run = 0; run < 6; run++) {
+    expect((await noGas.runPending(h.chain, h.network))?.errors).toEqual([]);
+    if ((await Promise.all(ids.map((id) => s.get(id)))).every((t) => t.state === 'completed')) break;
+  }
+  const rows = (await h.db.query('SELECT xmin::text AS x FROM outbound_transactions WHERE id = ANY($1::uuid[])', [
+    ids,
+  ])) as Array<{ x: string }>;
+  expect(new Set(rows.map((r) => r.x)).size).toBe(1);
+  for (const id of ids) {
+    expect((await s.get(id)).state).toBe('completed');
+    // the planned top-up was cancelled with the receipt (its claim on the tank released), never signed
+    expect((await s.topUps(id)).map((u) => [u.state, u.nonce])).toEqual([['cancelled', null]]);
+  }
+  expect(await h.tokenBalance(plan.to)).toBe(plan.sweeps.reduce((n, sw) => n + sw.amount, 0n));
+});

@@ -374,10 +374,20 @@ export class OutboundEngine {
       (r) => this.recordReceipt(r.id, r.mined, r.head, r.rail),
       async (m, locked) => {
         const out = new Map<string, Transfer>();
+        // the planned top-ups a final receipt cancels, of every locked member in one read (checked again under their locks)
+        const parents = items.flatMap((r) => {
+          const t = locked.get(r.id)?.row;
+          return t && !isFinalOutboundState(t.state) && gasFromTank(t) ? [r.id] : [];
+        });
+        const planned = parents.length > 0 ? await this.ctx.repo.plannedTopUpsOf(m, parents) : [];
         for (const r of items) {
           const t = locked.get(r.id)?.row;
           if (!t) continue;
-          out.set(r.id, isFinalOutboundState(t.state) ? t : await this.applyReceipt(m, t, r.mined, r.head, r.rail));
+          const known = planned.filter((u) => u.parentId === r.id);
+          out.set(
+            r.id,
+            isFinalOutboundState(t.state) ? t : await this.applyReceipt(m, t, r.mined, r.head, r.rail, known),
+          );
         }
         return out;
       },
@@ -423,6 +433,7 @@ export class OutboundEngine {
     { attempt, receipt }: Mined,
     head: bigint,
     rail: EvmRail,
+    plannedTopUps?: Transfer[],
   ): Promise<Transfer> {
     const { confirmations, state } = inclusionState(
       head,
@@ -450,7 +461,8 @@ export class OutboundEngine {
     await this.ctx.write(m, t);
     // gas top-ups never signed are no longer needed
     // (only a sender whose gas comes from the tank ever gets a top-up: decideSign)
-    if (state !== 'mined' && gasFromTank(t)) await this.ctx.repo.cancelPlannedTopUps(m, t.id, now);
+    // (`plannedTopUps`: read for a batch of receipts, under this row's lock)
+    if (state !== 'mined' && gasFromTank(t)) await this.ctx.repo.cancelPlannedTopUps(m, t.id, now, plannedTopUps);
     return t;
   }
 
