@@ -343,3 +343,31 @@ test('receipts recorded together cancel each member’s top-ups left planned', a
   }
   expect(await h.tokenBalance(plan.to)).toBe(plan.sweeps.reduce((n, sw) => n + sw.amount, 0n));
 });
+
+test('the batch of top-up decisions takes each deposit’s source lock: a deposit held elsewhere holds the batch', async () => {
+  const plan = await planSweeps(71, 3);
+  const ids = plan.sweeps.map((sw) => sw.id);
+  // another transaction holds one deposit's source row (as a planner writing a claim on it would)
+  const other = h.db.createQueryRunner();
+  await other.connect();
+  await other.startTransaction();
+  const held = await other.query('SELECT address FROM outbound_sources WHERE lower(address) = lower($1) FOR UPDATE', [
+    plan.sweeps[1].deposit,
+  ]);
+  expect(held).toHaveLength(1);
+  const run = s.runPending(h.chain, h.network);
+  await new Promise((r) => setTimeout(r, 1500));
+  const topUpsOf = async () =>
+    (
+      (await h.db.query(
+        'SELECT count(*)::int AS n FROM outbound_transactions WHERE funds_transaction_id = ANY($1::uuid[])',
+        [ids],
+      )) as Array<{ n: number }>
+    )[0].n;
+  // nothing decided while the lock is held: the batch waits for it (every member in one transaction)
+  expect(await topUpsOf()).toBe(0);
+  await other.commitTransaction();
+  await other.release();
+  expect((await run)?.errors).toEqual([]);
+  expect(await topUpsOf()).toBe(3);
+});
