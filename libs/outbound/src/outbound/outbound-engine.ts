@@ -23,7 +23,6 @@ import { FeeQuote, aboveCap, feeColumns, feeFields, isStuck, quoteOf, replacemen
 import { GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
 import { ERC20, EvmRail, TxReceipt } from '../rpc/evm-rail';
 import type { SourceClaims } from './claims';
-import type { SourceKey } from './outbound.repository';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
 import { PLAIN_TRANSFER_GAS } from './pay-check';
 import type { LegToVerify } from './destination-check';
@@ -760,14 +759,6 @@ export class OutboundEngine {
     return { signed, left };
   }
 
-  /** The sources of the members a batch locked (`locked`, by id), as read under those locks. */
-  private sourcesOf(members: Array<{ t: Transfer }>, locked: Map<string, { row: Transfer }>): SourceKey[] {
-    return members.flatMap(({ t }) => {
-      const row = locked.get(t.id)?.row;
-      return row ? [{ chain: row.chain, network: row.network, address: row.fromAddress }] : [];
-    });
-  }
-
   /** Members a batch left (a busy row, a failed transaction), each moved on the one-at-a-time way. */
   private async aloneAfterBatch(
     chain: string,
@@ -825,8 +816,6 @@ export class OutboundEngine {
           members.map(({ t }) => t.id),
         );
         const attempts: Attempt[] = [];
-        // the locked members' sources in one statement (after their rows: the sign step's order)
-        await this.ctx.repo.lockSources(m, this.sourcesOf(members, locked), this.ctx.now());
         for (const x of members) {
           const l = locked.get(x.t.id);
           if (!l)
@@ -961,8 +950,6 @@ export class OutboundEngine {
       members.map(({ t }) => t.id),
     );
     const now = this.ctx.now();
-    // the locked members' deposit sources in one statement (after their rows: the sign step's order)
-    await this.ctx.repo.lockSources(m, this.sourcesOf(members, locked), now);
     const due: TopUpDecision[] = [];
     for (const x of members) {
       const l = locked.get(x.t.id);
@@ -974,7 +961,7 @@ export class OutboundEngine {
       if (!this.unchanged(t, x.t, l.attempts, 0)) continue; // another process moved it meanwhile
       // docs/money-out.md › Destinations: nothing is topped up for a destination the API did not authorise
       if (await refuseUnverifiedDestination(this.ctx, m, t, now)) continue;
-      // its deposit's source: locked with the others' above
+      await this.claims.lock(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
       if (t.amountMode === 'all') {
         const message = await this.claims.allBlockedBy(m, t);
         if (message !== null) {
@@ -1300,8 +1287,7 @@ export class OutboundEngine {
     const now = this.ctx.now();
     // docs/money-out.md › Destinations: nothing is signed (nor topped up) for a destination the API did not authorise
     if (await refuseUnverifiedDestination(this.ctx, m, t, now)) return { kind: 'wait', row: t, topUps: [] };
-    // a batch locked every member's source after the rows (signTogether)
-    if (!batch) await this.claims.lock(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
+    await this.claims.lock(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
     if (t.amountMode === 'all') {
       // docs/money-out.md › Claims (claims.ts): an `all` leg moves what nothing else claims; while
       // another live leg claims this asset at the source (a refund not final yet), it waits

@@ -510,26 +510,6 @@ export class OutboundRepository {
   }
 
   /**
-   * Locks the source rows of several addresses (each created if missing) in one statement, in
-   * (chain, network, address) order, as `lockSource` locks one: a batch of sign steps takes its
-   * members' sources together.
-   */
-  async lockSources(m: EntityManager, keys: SourceKey[], now: Date): Promise<void> {
-    const unique = [...new Map(keys.map((k) => [`${k.chain}/${k.network}/${k.address}`, k])).values()];
-    if (unique.length === 0) return;
-    await preparedStatement(
-      m,
-      'outbound_lock_sources',
-      `INSERT INTO outbound_sources (chain, network, address, next_nonce, updated_at)
-       SELECT s.chain, s.network, s.address, NULL, $4::timestamptz
-         FROM unnest($1::text[], $2::text[], $3::text[]) AS s(chain, network, address)
-        ORDER BY s.chain, s.network, s.address
-       ON CONFLICT (chain, network, address) DO UPDATE SET updated_at = outbound_sources.updated_at`,
-      [unique.map((k) => k.chain), unique.map((k) => k.network), unique.map((k) => k.address), now],
-    );
-  }
-
-  /**
    * Cancels a planned transaction with nothing signed that can land (and its planned gas
    * transactions) in the caller's transaction, under the row's lock: the signer re-checks the row
    * under the same lock before it signs, so the two never both win. Its claims are released.
