@@ -106,8 +106,10 @@ describe("a top-up's receipt found before the transfer it funds is stepped", () 
         throw new Error('stopped after signing');
       },
     });
+    // the sign step is one of the run's batch of signs, made once the lanes are done: the stop is
+    // logged there, not reported by a lane
     const report = await stopping.runPending(h.chain, h.network);
-    expect(report?.errors.map((e) => e.message)).toEqual(['stopped after signing']);
+    expect(report?.errors).toEqual([]);
     expect((await a.get(topUpId)).state).toBe('completed');
     expect((await a.get(id)).state).toBe('signed');
     // the same PostgreSQL transaction wrote the top-up's receipt and the transfer's signed attempt

@@ -48,6 +48,21 @@ interface BroadcastRecord {
   refusal: string | null;
 }
 
+/** A token transfer whose top-up is decided in the run's batch: its facts, the top-up row and the tank's facts. */
+interface TopUpDecision {
+  t: OutboundTransfer;
+  facts: SignFacts;
+  u: OutboundTransfer;
+  uf: SignFacts;
+}
+
+/** What a sign step's database transaction did (decideAndSign). */
+type SignOutcome =
+  | { kind: 'moved'; row: OutboundTransfer }
+  | { kind: 'wait'; row: OutboundTransfer; topUps: string[] }
+  | { kind: 'top_up'; row: OutboundTransfer; topUps: string[]; inserted: OutboundTransfer }
+  | { kind: 'signed'; row: OutboundTransfer; attempt: OutboundAttempt };
+
 /** A receipt to record on its transaction. */
 interface ReceiptRecord {
   id: string;
@@ -178,6 +193,21 @@ export class OutboundEngine {
    * Present only while a run of that rail is in progress; outside a run a top-up is signed at once.
    */
   private readonly runNewTopUps = new Map<string, Transfer[]>();
+
+  /**
+   * Token transfers of a run's lanes whose sign step found they cannot pay their own fee (a gas
+   * top-up is due), by rail: decided, with their top-ups inserted already signed, together once
+   * the lanes are done (decideTopUpsTogether), TOP_UP_BATCH at a time. Present only while a run
+   * of that rail is in progress.
+   */
+  private readonly runTopUpDecisions = new Map<string, Array<{ t: Transfer; facts: SignFacts }>>();
+
+  /**
+   * Token transfers of a run's lanes whose sign step found they can pay their own fee (first
+   * attempts from deposits), by rail: signed together once the lanes are done (signTogether),
+   * TOP_UP_BATCH at a time. Present only while a run of that rail is in progress.
+   */
+  private readonly runSignBatches = new Map<string, Array<{ t: Transfer; facts: SignFacts }>>();
 
   /** Receipts the run's lanes found, recorded together (recordReceiptsTogether). */
   private readonly receiptRecords = new Gather<ReceiptRecord, Transfer>((items) => this.recordReceiptsTogether(items));
@@ -344,10 +374,20 @@ export class OutboundEngine {
       (r) => this.recordReceipt(r.id, r.mined, r.head, r.rail),
       async (m, locked) => {
         const out = new Map<string, Transfer>();
+        // the planned top-ups a final receipt cancels, of every locked member in one read (checked again under their locks)
+        const parents = items.flatMap((r) => {
+          const t = locked.get(r.id)?.row;
+          return t && !isFinalOutboundState(t.state) && gasFromTank(t) ? [r.id] : [];
+        });
+        const planned = parents.length > 0 ? await this.ctx.repo.plannedTopUpsOf(m, parents) : [];
         for (const r of items) {
           const t = locked.get(r.id)?.row;
           if (!t) continue;
-          out.set(r.id, isFinalOutboundState(t.state) ? t : await this.applyReceipt(m, t, r.mined, r.head, r.rail));
+          const known = planned.filter((u) => u.parentId === r.id);
+          out.set(
+            r.id,
+            isFinalOutboundState(t.state) ? t : await this.applyReceipt(m, t, r.mined, r.head, r.rail, known),
+          );
         }
         return out;
       },
@@ -393,6 +433,7 @@ export class OutboundEngine {
     { attempt, receipt }: Mined,
     head: bigint,
     rail: EvmRail,
+    plannedTopUps?: Transfer[],
   ): Promise<Transfer> {
     const { confirmations, state } = inclusionState(
       head,
@@ -420,7 +461,8 @@ export class OutboundEngine {
     await this.ctx.write(m, t);
     // gas top-ups never signed are no longer needed
     // (only a sender whose gas comes from the tank ever gets a top-up: decideSign)
-    if (state !== 'mined' && gasFromTank(t)) await this.ctx.repo.cancelPlannedTopUps(m, t.id, now);
+    // (`plannedTopUps`: read for a batch of receipts, under this row's lock)
+    if (state !== 'mined' && gasFromTank(t)) await this.ctx.repo.cancelPlannedTopUps(m, t.id, now, plannedTopUps);
     return t;
   }
 
@@ -451,6 +493,10 @@ export class OutboundEngine {
   private async sign(t: Transfer, attempts: Attempt[], rail: EvmRail, head: bigint, depth = 0): Promise<Transfer> {
     const facts = await this.signFacts(t, attempts, rail, head);
     if ('wait' in facts) return this.note(t.id, facts.wait, facts.message);
+    // a top-up is due: decided with the run's other top-ups once the lanes are done (nothing written yet)
+    if (depth === 0 && this.defersTopUpDecision(t, attempts, facts)) return t;
+    // it can pay its fee: signed with the run's other such transfers once the lanes are done
+    if (depth === 0 && this.defersSign(t, attempts, facts)) return t;
     const recorded: Transfer[] = [];
     const outcome = await this.ctx.db.transaction((m) => this.decideAndSign(m, t, attempts.length, facts, recorded));
     // top-up receipts the step recorded have committed with it
@@ -504,12 +550,36 @@ export class OutboundEngine {
     const key = `${chain}/${network}`;
     if (this.runNewTopUps.has(key)) return fn(); // already gathering for this rail (a nested call)
     const gathered: Transfer[] = [];
+    const decisions: Array<{ t: Transfer; facts: SignFacts }> = [];
+    const signs: Array<{ t: Transfer; facts: SignFacts }> = [];
     this.runNewTopUps.set(key, gathered);
+    this.runTopUpDecisions.set(key, decisions);
+    this.runSignBatches.set(key, signs);
     try {
       return await fn();
     } finally {
-      this.runNewTopUps.delete(key);
+      this.runSignBatches.delete(key);
+      for (let i = 0; i < signs.length; i += TOP_UP_BATCH) {
+        const members = signs.slice(i, i + TOP_UP_BATCH);
+        // an error after its commit (the signed rows are sent by the next run: rule 3) leaves none to redo
+        const back = await this.signTogether(members).catch((err: Error) => {
+          this.ctx.logger.warn(`a batch of ${members.length} signs stopped (${err.message}); the next run moves it on`);
+          return [];
+        });
+        // the one-at-a-time way: a busy row, a failed transaction (a top-up it decides joins the batches below)
+        await this.aloneAfterBatch(chain, network, back);
+      }
+      this.runTopUpDecisions.delete(key);
       const tank = this.ctx.keyring.gasTankAddress;
+      for (let i = 0; i < decisions.length; i += TOP_UP_BATCH) {
+        const parents = decisions.slice(i, i + TOP_UP_BATCH);
+        const back = await this.ctx
+          .serial(chain, network, tank, () => this.decideTopUpsTogether(parents))
+          .catch(() => parents);
+        // the one-at-a-time way (its top-up, if any, is gathered below): a busy row, a failed transaction
+        await this.aloneAfterBatch(chain, network, back);
+      }
+      this.runNewTopUps.delete(key);
       for (let i = 0; i < gathered.length; i += TOP_UP_BATCH) {
         const rows = gathered.slice(i, i + TOP_UP_BATCH);
         const settled = await this.ctx
@@ -689,6 +759,353 @@ export class OutboundEngine {
     return { signed, left };
   }
 
+  /** Members a batch left (a busy row, a failed transaction), each moved on the one-at-a-time way. */
+  private async aloneAfterBatch(
+    chain: string,
+    network: Network,
+    back: Array<{ t: Transfer; facts: SignFacts }>,
+  ): Promise<void> {
+    for (const p of back) {
+      const r = await settle(this.ctx.serial(chain, network, p.t.fromAddress, () => this.advance(p.t.id)));
+      if (!r.ok) {
+        this.ctx.logger.warn(
+          `outbound ${p.t.id}: its sign step failed (${(r.error as Error)?.message}); the next run moves it on`,
+        );
+      }
+    }
+  }
+
+  /**
+   * Whether the lane's sign step of `t` leaves it to the run's sign batch (signTogether): a
+   * deposit's token transfer, never signed, whose facts say it can pay its fee (its pending nonce
+   * was read). Nothing is written for it here; the batch decides under its locks as the sign step
+   * would, and a member it does not take goes the one-at-a-time way after it.
+   */
+  private defersSign(t: Transfer, attempts: Attempt[], facts: SignFacts): boolean {
+    const signs = this.runSignBatches.get(`${t.chain}/${t.network}`);
+    if (!signs || !this.runNewTopUps.has(`${t.chain}/${t.network}`)) return false;
+    if (t.state !== 'planned' || attempts.length > 0 || t.nonce !== null || facts.pendingNonce === null) return false;
+    if (!gasFromTank(t) || t.fromKeyKind !== 'deposit') return false;
+    signs.push({ t: { ...t }, facts });
+    return true;
+  }
+
+  /**
+   * The sign steps of several senders' token transfers in ONE database transaction
+   * (docs/money-out.md › Why a crash never pays twice, rule 8): the rows locked in one statement
+   * (SKIP LOCKED, id order), then each member decided exactly as its own sign step decides it
+   * (decideAndSign: the row still where its facts were read, its destination, its deposit's source
+   * lock, claims, commitments, its top-ups locked and the receipts left to it recorded, then sign,
+   * top up or wait), every signed member's attempt stored in one statement, commit; only then is
+   * any sent (one JSON-RPC batch). A member that waits or needs a top-up takes no nonce (its top-up
+   * joins the run's top-up batch). Answers the members left to the one-at-a-time way: held by
+   * another transaction, or every one when the transaction fails (nothing of it is written).
+   */
+  private async signTogether(
+    members: Array<{ t: Transfer; facts: SignFacts }>,
+  ): Promise<Array<{ t: Transfer; facts: SignFacts }>> {
+    const { chain, network } = members[0].t;
+    const rail = this.ctx.rail(chain, network);
+    const back: Array<{ t: Transfer; facts: SignFacts }> = [];
+    const recorded: Transfer[] = [];
+    const outcomes: SignOutcome[] = [];
+    try {
+      await this.ctx.db.transaction(async (m) => {
+        const locked = await this.ctx.repo.lockCountingMany(
+          m,
+          members.map(({ t }) => t.id),
+        );
+        const attempts: Attempt[] = [];
+        for (const x of members) {
+          const l = locked.get(x.t.id);
+          if (!l)
+            back.push(x); // held by another transaction: on its own afterwards
+          else outcomes.push(await this.decideAndSign(m, x.t, 0, x.facts, recorded, { locked: l, attempts }));
+        }
+        // every signed byte, nonce and signed_at of the batch commits together, before any is sent
+        if (attempts.length > 0) await this.ctx.repo.insertAttempts(m, attempts);
+      });
+    } catch {
+      return members; // nothing written: every one on its own
+    }
+    // top-up receipts the batch recorded have committed with it
+    for (const u of recorded) {
+      this.leftToFunded.delete(u.id);
+      this.keepTopUp(u);
+    }
+    const topUps = this.runNewTopUps.get(`${chain}/${network}`);
+    for (const o of outcomes) {
+      if (o.kind !== 'top_up') continue;
+      this.keepTopUp(o.inserted);
+      topUps?.push({ ...o.inserted }); // signed with the run's other new top-ups
+    }
+    const signed = outcomes.flatMap((o) => (o.kind === 'signed' ? [o] : []));
+    if (signed.length > 0) {
+      this.ctx.crashPoint('after_sign');
+      const head = await rail.head();
+      // made together: one JSON-RPC batch (EvmRpc), each recorded through the gathered records
+      await Promise.all(
+        signed.map(({ row, attempt }) =>
+          settle(
+            this.broadcast(row, attempt, rail, head).catch(async (err: Error) => {
+              await this.note(row.id, 'rpc_error', `${err.message}`.slice(0, 1000)).catch(() => undefined);
+              throw err;
+            }),
+          ),
+        ),
+      );
+    }
+    return back;
+  }
+
+  /**
+   * Whether the lane's sign step of `t` leaves its decision to the run's top-up batch
+   * (decideTopUpsTogether): a deposit's token transfer, never signed, that its facts say cannot
+   * pay its own fee (so no pending nonce was read: it cannot sign now), with no top-up open in the
+   * run's view and no top-up receipt left to it. Nothing is written for it here; the batch decides
+   * again under its locks, and whatever it does not decide goes the one-at-a-time way after it.
+   */
+  private defersTopUpDecision(t: Transfer, attempts: Attempt[], facts: SignFacts): boolean {
+    const rail = `${t.chain}/${t.network}`;
+    const decisions = this.runTopUpDecisions.get(rail);
+    if (!decisions || !this.runNewTopUps.has(rail)) return false;
+    if (t.state !== 'planned' || attempts.length > 0 || t.nonce !== null || facts.pendingNonce !== null) return false;
+    if (!gasFromTank(t) || t.fromKeyKind !== 'deposit') return false;
+    const view = this.runTopUps.get(t.id);
+    if (!view || view.some((u) => u.state !== 'failed' && u.state !== 'cancelled')) return false;
+    if ([...this.leftToFunded.values()].some((u) => u.parentId === t.id)) return false;
+    decisions.push({ t: { ...t }, facts });
+    return true;
+  }
+
+  /**
+   * The top-up decisions of a run's token transfers made together, each with its top-up signed in
+   * the same database transaction (docs/money-out.md › Why a crash never pays twice, rule 8): the
+   * tank's facts first (its balance at the run's pinned block, one pending nonce: a plain transfer
+   * to our own deposit key), then ONE database transaction locks the transfers (SKIP LOCKED) and,
+   * for each in order, checks it is where its facts were read, checks its destination, takes its
+   * deposit's source lock, reads its claims, commitments and top-ups and decides as its own sign
+   * step would; a transfer that waits is written as such; one that needs a top-up is written
+   * waiting for it (its fee fixed). Then the tank's source lock once, its commitments once, each
+   * top-up's gas leg checked and decided in order with the earlier ones counted as committed, the
+   * signed ones' nonces in one statement, each top-up inserted (signed, or planned with why it
+   * waits, no nonce), every attempt in one statement, commit; only then is any sent (one JSON-RPC
+   * batch). Answers the transfers left to the one-at-a-time way: held by another transaction, facts
+   * that do not fit the batch, or every one when the transaction fails. Runs in the tank's serial lane.
+   */
+  private async decideTopUpsTogether(
+    parents: Array<{ t: Transfer; facts: SignFacts }>,
+  ): Promise<Array<{ t: Transfer; facts: SignFacts }>> {
+    const { chain, network } = parents[0].t;
+    const rail = this.ctx.rail(chain, network);
+    const head = await rail.head();
+    const now = this.ctx.now();
+    const back: Array<{ t: Transfer; facts: SignFacts }> = [];
+    const members: TopUpDecision[] = [];
+    for (const p of parents) {
+      const u = this.topUpRow(p.t, 0n, now); // its amount is decided under the locks
+      const uf = await this.signFacts(u, [], rail, head);
+      const fits =
+        !('wait' in uf) &&
+        uf.pendingNonce !== null &&
+        uf.gasLimit === PLAIN_TRANSFER_GAS &&
+        (members.length === 0 || (members[0].uf.block === uf.block && members[0].uf.pendingNonce === uf.pendingNonce));
+      if (fits) members.push({ ...p, u, uf: uf as SignFacts });
+      else back.push(p);
+    }
+    if (members.length === 0) return back;
+    let done: { signed: Array<{ row: Transfer; attempt: Attempt }>; inserted: Transfer[] };
+    try {
+      done = await this.ctx.db.transaction((m) => this.decideWithTopUps(m, members, back));
+    } catch {
+      return parents; // nothing written: every one on its own
+    }
+    for (const u of done.inserted) this.keepTopUp(u);
+    if (done.signed.length > 0) {
+      this.ctx.crashPoint('after_sign');
+      const sentHead = await rail.head();
+      // made together: one JSON-RPC batch (EvmRpc), each recorded through the gathered records
+      await Promise.all(
+        done.signed.map(({ row, attempt }) =>
+          settle(
+            this.broadcast(row, attempt, rail, sentHead).catch(async (err: Error) => {
+              await this.note(row.id, 'rpc_error', `${err.message}`.slice(0, 1000)).catch(() => undefined);
+              throw err;
+            }),
+          ),
+        ),
+      );
+    }
+    return back;
+  }
+
+  /** decideTopUpsTogether's database transaction; `back` gets the members left to the one-at-a-time way. */
+  private async decideWithTopUps(
+    m: EntityManager,
+    members: TopUpDecision[],
+    back: Array<{ t: Transfer; facts: SignFacts }>,
+  ): Promise<{ signed: Array<{ row: Transfer; attempt: Attempt }>; inserted: Transfer[] }> {
+    const locked = await this.ctx.repo.lockCountingMany(
+      m,
+      members.map(({ t }) => t.id),
+    );
+    const now = this.ctx.now();
+    const due: TopUpDecision[] = [];
+    for (const x of members) {
+      const l = locked.get(x.t.id);
+      if (!l || [...this.leftToFunded.values()].some((u) => u.parentId === x.t.id)) {
+        back.push(x); // held by another transaction (or a receipt to record first): on its own afterwards
+        continue;
+      }
+      const t = l.row;
+      if (!this.unchanged(t, x.t, l.attempts, 0)) continue; // another process moved it meanwhile
+      // docs/money-out.md › Destinations: nothing is topped up for a destination the API did not authorise
+      if (await refuseUnverifiedDestination(this.ctx, m, t, now)) continue;
+      await this.claims.lock(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
+      if (t.amountMode === 'all') {
+        const message = await this.claims.allBlockedBy(m, t);
+        if (message !== null) {
+          await this.ctx.write(
+            m,
+            Object.assign(t, { waitReason: 'address_busy' as const, error: message, updatedAt: now }),
+            null,
+          );
+          continue;
+        }
+      }
+      const committed = await this.ctx.repo.commitments(m, t, t.tokenAddress, x.facts.block);
+      const { decision, open } = this.decide(t, x.facts, committed, await this.ctx.repo.topUps(m, t.id));
+      if (decision.action === 'wait') {
+        const reason =
+          decision.reason === 'waiting_for_top_up' ? (open[0]?.waitReason ?? decision.reason) : decision.reason;
+        await this.ctx.write(
+          m,
+          Object.assign(t, { waitReason: reason, error: decision.message, updatedAt: now }),
+          null,
+        );
+        continue;
+      }
+      if (decision.action === 'sign') {
+        back.push(x); // unreachable (its facts could not pay the fee): signs on its own afterwards
+        continue;
+      }
+      // the fee is fixed now: the top-up pays exactly it
+      await this.ctx.write(
+        m,
+        Object.assign(t, {
+          ...feeColumns(x.facts.quote),
+          gasLimit: x.facts.gasLimit,
+          waitReason: 'waiting_for_top_up' as const,
+          error: null,
+          updatedAt: now,
+        }),
+        null,
+      );
+      due.push({ t, facts: x.facts, u: Object.assign(x.u, { amountAtomic: decision.amountAtomic }), uf: x.uf });
+    }
+    if (due.length === 0) return { signed: [], inserted: [] };
+    // the gas legs claim from the gas tank under its lock (after the senders': always this order)
+    const first = due[0];
+    const tank = { chain: first.u.chain, network: first.u.network, address: first.u.fromAddress };
+    await this.claims.lock(m, tank, now);
+    const committed = { ...(await this.ctx.repo.commitments(m, first.u, null, first.uf.block)) };
+    const kind = this.ctx.registry.get(first.u.chain, first.u.network)?.kind;
+    const decided: Array<{ u: Transfer; uf: SignFacts; decision: { valueAtomic: bigint; amountAtomic: bigint } }> = [];
+    for (const { u, uf } of due) {
+      // docs/money-out.md › Destinations: each gas leg checked before it is signed (its transfer is written above)
+      const verdict = kind
+        ? await this.ctx.destinations.verify(m, legOf(u, kind))
+        : { ok: false as const, reason: `${u.chain}/${u.network} is not in the chain registry` };
+      if (!verdict.ok) {
+        const message = `refused to sign ${u.purpose} ${u.purposeId} to ${u.toAddress}: ${verdict.reason}`.slice(
+          0,
+          1000,
+        );
+        (this.ctx.logger.error ?? this.ctx.logger.warn).call(this.ctx.logger, `outbound ${u.id}: ${message}`);
+        Object.assign(u, { waitReason: 'destination_unverified' as const, error: message });
+        continue;
+      }
+      const decision = decideSign({
+        mode: u.amountMode,
+        isToken: false,
+        requested: u.amountAtomic,
+        gasFromTank: false,
+        fromGasTank: true,
+        gasLimit: uf.gasLimit,
+        price: uf.quote.price,
+        funds: uf.funds,
+        committed: { ...committed },
+        openTopUps: 0,
+      });
+      if (decision.action === 'sign') {
+        decided.push({ u, uf, decision });
+        committed.native += uf.gasLimit * uf.quote.price + decision.valueAtomic;
+        committed.count += 1;
+        continue;
+      }
+      Object.assign(u, {
+        waitReason: decision.action === 'wait' ? decision.reason : 'gas_tank_low',
+        error: decision.action === 'wait' ? decision.message : 'the gas tank cannot top itself up',
+      });
+    }
+    const signed: Array<{ row: Transfer; attempt: Attempt }> = [];
+    if (decided.length > 0) {
+      const pending = decided[0].uf.pendingNonce as bigint;
+      const firstNonce = await this.ctx.repo.allocateNonce(m, tank, pending, now, decided.length);
+      for (const [i, { u, uf, decision }] of decided.entries()) {
+        const attempt = await this.signedAttempt(u, 1, firstNonce + BigInt(i), uf, decision, now);
+        this.markSigned(u, attempt, uf, now, now);
+        signed.push({ row: u, attempt });
+      }
+    }
+    // each top-up inserted as decided: signed (its nonce, fee and signed_at in the insert), or planned with why it waits
+    for (const { u } of due) await this.ctx.repo.insertPlanned(m, u);
+    // every signed byte, nonce and signed_at of the batch commits together, before any is sent
+    if (signed.length > 0) {
+      await this.ctx.repo.insertAttempts(
+        m,
+        signed.map((x) => x.attempt),
+      );
+    }
+    return { signed, inserted: due.map(({ u }) => u) };
+  }
+
+  /**
+   * The sign decision of `t` (locked) on its facts, and its commitments and top-ups read under the
+   * lock; `open`: its top-ups that may still fund it.
+   */
+  private decide(
+    t: Transfer,
+    facts: SignFacts,
+    committed: Parameters<typeof decideSign>[0]['committed'],
+    topUps: Transfer[],
+  ): { decision: SignDecision; open: Transfer[] } {
+    // a top-up mined and succeeded above the facts' block is funds received: its value is at the
+    // sender, which only this service spends from, and every spend of it signed and not mined at
+    // or below the block is in `committed` (only those read as such before the lock, in the same
+    // block: the pending nonce was read for them; a reorg since sent the row back to `submitted`)
+    const received = minedAbove(topUps, facts.block).filter((u) => facts.credited.get(u.id) === u.blockNumber);
+    const open = topUps.filter(
+      (u) =>
+        !['failed', 'cancelled'].includes(u.state) &&
+        !(u.blockNumber !== null && u.blockNumber <= facts.block) &&
+        !received.includes(u),
+    );
+    const decision = decideSign({
+      mode: t.amountMode,
+      isToken: t.tokenAddress !== null,
+      requested: t.amountMode === 'exact' ? t.amountAtomic : null,
+      gasFromTank: gasFromTank(t),
+      fromGasTank: t.fromKeyKind === 'gas_tank',
+      gasLimit: facts.gasLimit,
+      price: facts.quote.price,
+      funds: { native: facts.funds.native + sum(received), token: facts.funds.token },
+      committed,
+      openTopUps: open.length,
+    });
+    return { decision, open };
+  }
+
   private async signFacts(
     t: Transfer,
     attempts: Attempt[],
@@ -857,13 +1274,10 @@ export class OutboundEngine {
     attemptCount: number,
     facts: SignFacts,
     recorded: Transfer[],
-  ): Promise<
-    | { kind: 'moved'; row: Transfer }
-    | { kind: 'wait'; row: Transfer; topUps: string[] }
-    | { kind: 'top_up'; row: Transfer; topUps: string[]; inserted: Transfer }
-    | { kind: 'signed'; row: Transfer; attempt: Attempt }
-  > {
-    const locked = await this.ctx.repo.lockCounting(m, read.id);
+    batch?: { locked: { row: Transfer; attempts: number }; attempts: Attempt[] },
+  ): Promise<SignOutcome> {
+    // a batch (signTogether) locked the row already, and stores the signed attempts together
+    const locked = batch ? batch.locked : await this.ctx.repo.lockCounting(m, read.id);
     const t = locked?.row;
     if (!t || !this.unchanged(t, read, locked.attempts, attemptCount)) {
       return { kind: 'moved', row: (t ?? read) as Transfer }; // another process moved it meanwhile
@@ -899,29 +1313,7 @@ export class OutboundEngine {
       topUps[i] = await this.applyReceipt(m, topUps[i], u.mined, u.head, u.rail);
       recorded.push(topUps[i]);
     }
-    // a top-up mined and succeeded above the facts' block is funds received: its value is at the
-    // sender, which only this service spends from, and every spend of it signed and not mined at
-    // or below the block is in `committed` (only those read as such before the lock, in the same
-    // block: the pending nonce was read for them; a reorg since sent the row back to `submitted`)
-    const received = minedAbove(topUps, facts.block).filter((u) => facts.credited.get(u.id) === u.blockNumber);
-    const open = topUps.filter(
-      (u) =>
-        !['failed', 'cancelled'].includes(u.state) &&
-        !(u.blockNumber !== null && u.blockNumber <= facts.block) &&
-        !received.includes(u),
-    );
-    const decision: SignDecision = decideSign({
-      mode: t.amountMode,
-      isToken: t.tokenAddress !== null,
-      requested: t.amountMode === 'exact' ? t.amountAtomic : null,
-      gasFromTank: gasFromTank(t),
-      fromGasTank: t.fromKeyKind === 'gas_tank',
-      gasLimit: facts.gasLimit,
-      price: facts.quote.price,
-      funds: { native: facts.funds.native + sum(received), token: facts.funds.token },
-      committed,
-      openTopUps: open.length,
-    });
+    const { decision, open } = this.decide(t, facts, committed, topUps);
     switch (decision.action) {
       case 'wait': {
         // a transfer waiting for its top-up shows why the top-up waits (the gas tank, mostly)
@@ -954,7 +1346,10 @@ export class OutboundEngine {
         return { kind: 'top_up', row: t, topUps: [topUp.id], inserted: topUp };
       }
       case 'sign':
-        return { kind: 'signed', ...(await this.signAttempt(m, t, attemptCount, facts, decision, now)) };
+        return {
+          kind: 'signed',
+          ...(await this.signAttempt(m, t, attemptCount, facts, decision, now, batch?.attempts)),
+        };
       default:
         return assertUnreachable(decision);
     }
@@ -973,6 +1368,7 @@ export class OutboundEngine {
     facts: SignFacts,
     decision: { valueAtomic: bigint; amountAtomic: bigint },
     now: Date,
+    stored?: Attempt[],
   ): Promise<{ row: Transfer; attempt: Attempt }> {
     if (t.nonce === null && facts.pendingNonce === null) {
       // unreachable: a sender that can pay its fee had its pending nonce read (signFacts)
@@ -987,8 +1383,10 @@ export class OutboundEngine {
         now,
       ));
     const attempt = await this.signedAttempt(t, attemptCount + 1, nonce, facts, decision, now);
-    // the signed bytes and signed_at commit together, before anything is broadcast
-    await this.ctx.repo.insertAttempt(m, attempt);
+    // the signed bytes and signed_at commit together, before anything is broadcast (`stored`: the
+    // batch's, inserted in one statement before it commits)
+    if (stored) stored.push(attempt);
+    else await this.ctx.repo.insertAttempt(m, attempt);
     this.markSigned(t, attempt, facts, t.signedAt ?? now, now);
     await this.ctx.write(m, t, attempt.txHash);
     return { row: t, attempt };

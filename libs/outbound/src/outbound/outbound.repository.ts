@@ -318,6 +318,13 @@ export class OutboundRepository {
     );
   }
 
+  /** The planned gas transactions that fund any of `parentIds` (a batch of receipts reads them once), oldest first. */
+  async plannedTopUpsOf(m: EntityManager, parentIds: string[]): Promise<OutboundTransfer[]> {
+    return this.withLegs(m, "t.funds_transaction_id = ANY($1::uuid[]) AND t.state = 'planned' ORDER BY t.created_at", [
+      parentIds,
+    ]);
+  }
+
   /**
    * The open transactions of a rail, oldest first, gas top-ups before the rest: a run then reads a
    * top-up's receipt before its transfer looks at the sender's balance, and signs it in the same run.
@@ -578,9 +585,13 @@ export class OutboundRepository {
     return true;
   }
 
-  /** The planned, unsigned gas transactions of `parentId`, cancelled (their claims on the gas tank released). */
-  async cancelPlannedTopUps(m: EntityManager, parentId: string, now: Date): Promise<void> {
-    for (const u of await this.topUps(m, parentId)) {
+  /**
+   * The planned, unsigned gas transactions of `parentId`, cancelled (their claims on the gas tank
+   * released). `read`: its top-ups as the caller read them in this transaction, under `parentId`'s
+   * lock (no top-up is inserted for a transaction another holds); each is locked and checked again here.
+   */
+  async cancelPlannedTopUps(m: EntityManager, parentId: string, now: Date, read?: OutboundTransfer[]): Promise<void> {
+    for (const u of read ?? (await this.topUps(m, parentId))) {
       if (u.state !== 'planned') continue;
       const locked = await this.lock(m, u.id);
       if (locked?.state !== 'planned' || locked.signedAt !== null) continue;
