@@ -140,6 +140,9 @@ export async function refuseUnverifiedDestination(
 
 export const keyOf = (t: Transfer): SignerKeyRef => ({ kind: t.fromKeyKind, index: t.fromKeyIndex });
 const gasFromTank = (t: Transfer) => t.tokenAddress !== null && t.fromKeyKind !== 'gas_tank';
+/** A deposit's token transfer no sign step has touched yet: what the run's sign and top-up batches take up. */
+const neverSignedDepositTransfer = (t: Transfer, attempts: Attempt[]) =>
+  t.state === 'planned' && attempts.length === 0 && t.nonce === null && gasFromTank(t) && t.fromKeyKind === 'deposit';
 
 /** The most gas top-ups signed in one database transaction and sent in one JSON-RPC batch. */
 export const TOP_UP_BATCH = 32;
@@ -784,8 +787,7 @@ export class OutboundEngine {
   private defersSign(t: Transfer, attempts: Attempt[], facts: SignFacts): boolean {
     const signs = this.runSignBatches.get(`${t.chain}/${t.network}`);
     if (!signs || !this.runNewTopUps.has(`${t.chain}/${t.network}`)) return false;
-    if (t.state !== 'planned' || attempts.length > 0 || t.nonce !== null || facts.pendingNonce === null) return false;
-    if (!gasFromTank(t) || t.fromKeyKind !== 'deposit') return false;
+    if (!neverSignedDepositTransfer(t, attempts) || facts.pendingNonce === null) return false;
     signs.push({ t: { ...t }, facts });
     return true;
   }
@@ -869,8 +871,7 @@ export class OutboundEngine {
     const rail = `${t.chain}/${t.network}`;
     const decisions = this.runTopUpDecisions.get(rail);
     if (!decisions || !this.runNewTopUps.has(rail)) return false;
-    if (t.state !== 'planned' || attempts.length > 0 || t.nonce !== null || facts.pendingNonce !== null) return false;
-    if (!gasFromTank(t) || t.fromKeyKind !== 'deposit') return false;
+    if (!neverSignedDepositTransfer(t, attempts) || facts.pendingNonce !== null) return false;
     const view = this.runTopUps.get(t.id);
     if (!view || view.some((u) => u.state !== 'failed' && u.state !== 'cancelled')) return false;
     if ([...this.leftToFunded.values()].some((u) => u.parentId === t.id)) return false;
