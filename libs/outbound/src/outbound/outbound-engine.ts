@@ -655,19 +655,7 @@ export class OutboundEngine {
       }
     }
     if (signed.length > 0) {
-      this.ctx.crashPoint('after_sign');
-      const head = await rail.head();
-      // made together: one JSON-RPC batch (EvmRpc), each recorded through the gathered records
-      const sent = await Promise.all(
-        signed.map(({ row, attempt }) =>
-          settle(
-            this.broadcast(row, attempt, rail, head).catch(async (err: Error) => {
-              await this.note(row.id, 'rpc_error', `${err.message}`.slice(0, 1000)).catch(() => undefined);
-              throw err;
-            }),
-          ),
-        ),
-      );
+      const sent = await this.sendTogether(rail, signed);
       signed.forEach(({ row }, i) => out.set(row.id, sent[i]));
     }
     const settled: Array<Settled<Transfer>> = [];
@@ -843,19 +831,7 @@ export class OutboundEngine {
     }
     const signed = outcomes.flatMap((o) => (o.kind === 'signed' ? [o] : []));
     if (signed.length > 0) {
-      this.ctx.crashPoint('after_sign');
-      const head = await rail.head();
-      // made together: one JSON-RPC batch (EvmRpc), each recorded through the gathered records
-      await Promise.all(
-        signed.map(({ row, attempt }) =>
-          settle(
-            this.broadcast(row, attempt, rail, head).catch(async (err: Error) => {
-              await this.note(row.id, 'rpc_error', `${err.message}`.slice(0, 1000)).catch(() => undefined);
-              throw err;
-            }),
-          ),
-        ),
-      );
+      await this.sendTogether(rail, signed);
     }
     return back;
   }
@@ -923,19 +899,7 @@ export class OutboundEngine {
     }
     for (const u of done.inserted) this.keepTopUp(u);
     if (done.signed.length > 0) {
-      this.ctx.crashPoint('after_sign');
-      const sentHead = await rail.head();
-      // made together: one JSON-RPC batch (EvmRpc), each recorded through the gathered records
-      await Promise.all(
-        done.signed.map(({ row, attempt }) =>
-          settle(
-            this.broadcast(row, attempt, rail, sentHead).catch(async (err: Error) => {
-              await this.note(row.id, 'rpc_error', `${err.message}`.slice(0, 1000)).catch(() => undefined);
-              throw err;
-            }),
-          ),
-        ),
-      );
+      await this.sendTogether(rail, done.signed);
     }
     return back;
   }
@@ -1491,6 +1455,30 @@ export class OutboundEngine {
   // ---- broadcasting -----------------------------------------------------------------------
 
   /** Hands the stored bytes to the node (again: harmless) and records what it said. */
+  /**
+   * A batch's signed members handed to the node once their signatures and nonces have committed
+   * (docs/money-out.md › Why a crash never pays twice, rule 8): made together, one JSON-RPC batch
+   * (EvmRpc), each recorded through the gathered records; a member the node refuses keeps the
+   * error on its row, and the others are not held back by it.
+   */
+  private async sendTogether(
+    rail: EvmRail,
+    signed: Array<{ row: Transfer; attempt: Attempt }>,
+  ): Promise<Array<Settled<Transfer>>> {
+    this.ctx.crashPoint('after_sign');
+    const head = await rail.head();
+    return Promise.all(
+      signed.map(({ row, attempt }) =>
+        settle(
+          this.broadcast(row, attempt, rail, head).catch(async (err: Error) => {
+            await this.note(row.id, 'rpc_error', `${err.message}`.slice(0, 1000)).catch(() => undefined);
+            throw err;
+          }),
+        ),
+      ),
+    );
+  }
+
   private async broadcast(t: Transfer, attempt: Attempt, rail: EvmRail, head: bigint): Promise<Transfer> {
     const outcome = await rail.broadcast(attempt.rawTx);
     this.ctx.crashPoint('after_broadcast');
