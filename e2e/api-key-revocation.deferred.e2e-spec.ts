@@ -9,10 +9,10 @@
 // notification in flight when the request arrives: the round trip's answer comes after it).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SqlService } from '@svc/core';
-import { CheckoutSessionEntity } from '@svc/db';
 import { CheckoutSessionRepository, NewPayment, PaymentRepository } from '@svc/payments';
 import { API_KEY_REVOKED_CHANNEL, hashApiKey } from '@svc/workspaces';
 import { ApiKeyRevocations } from '../apps/api/src/modules/auth/api-key-revocations.service';
+import { sessionRow } from './factories/ledger.factory';
 import { fixedProduct, Merchant, merchant, paymentBody } from './factories/merchant.factory';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -190,7 +190,15 @@ describe('the grouped inserts: a lot with a revoked key and a live one', () => {
     // written in the same turn: one lot, one statement
     const outcomes = await Promise.all(
       lot.map((c, i) =>
-        repository.insertForProductVersion(sessionRow(c.m.merchantId, c.productId), versions[i], c.hash),
+        repository.insertForProductVersion(
+          sessionRow(c.m.merchantId, new Date(), {
+            productId: c.productId,
+            reference: `grouped ${++rowNumber}`,
+            metadata: null,
+          }),
+          versions[i],
+          c.hash,
+        ),
       ),
     );
     expect(outcomes).toEqual(['inserted', 'stale', 'inserted', 'stale']);
@@ -222,41 +230,6 @@ describe('the grouped inserts: a lot with a revoked key and a live one', () => {
 });
 
 let rowNumber = 0;
-
-function sessionRow(workspaceId: string, productId: string): CheckoutSessionEntity {
-  const now = new Date();
-  return {
-    id: `cs_${randomBytes(16).toString('hex')}`,
-    workspaceId,
-    source: 'product',
-    productId,
-    invoiceId: null,
-    invoiceNumber: null,
-    status: 'open',
-    reference: `grouped ${++rowNumber}`,
-    metadata: null,
-    referenceOrigin: 'server',
-    amount: null,
-    pinnedChain: null,
-    network: 'mainnet',
-    locale: null,
-    successUrl: null,
-    pendingUrl: null,
-    cancelUrl: null,
-    expiredUrl: null,
-    failedUrl: null,
-    returnUrl: null,
-    idempotencyKey: null,
-    paymentId: null,
-    late: false,
-    completedAt: null,
-    expiresAt: new Date(now.getTime() + 1_800_000),
-    redeemedAt: null,
-    livemode: true,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
 
 function paymentRow(workspaceId: string): NewPayment {
   const now = new Date();

@@ -96,8 +96,19 @@ export async function insertSession(
   workspaceId: string,
   overrides: Partial<CheckoutSessionEntity> = {},
 ): Promise<CheckoutSessionEntity> {
-  const now = m.clock.now();
-  const session: CheckoutSessionEntity = {
+  const session = sessionRow(workspaceId, m.clock.now(), overrides);
+  // (json metadata: TypeORM's deep-partial insert type cannot express Record<string, unknown>)
+  await m.db.manager.insert(CheckoutSessionEntity, session as never);
+  return session;
+}
+
+/** An open product session's row as the API writes it, not inserted (`insertSession` inserts one). */
+export function sessionRow(
+  workspaceId: string,
+  now: Date,
+  overrides: Partial<CheckoutSessionEntity> = {},
+): CheckoutSessionEntity {
+  return {
     id: `cs_${randomBytes(16).toString('hex')}`,
     workspaceId,
     source: 'product',
@@ -129,9 +140,6 @@ export async function insertSession(
     updatedAt: now,
     ...overrides,
   };
-  // (json metadata: TypeORM's deep-partial insert type cannot express Record<string, unknown>)
-  await m.db.manager.insert(CheckoutSessionEntity, session as never);
-  return session;
 }
 
 /** A session bound to a fresh payment minted for it (as redeem leaves them). */
