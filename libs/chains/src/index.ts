@@ -18,3 +18,4 @@ export * from './sui/sui-node';
 export * from './evm/bloom';
 export * from './watch/chain-watcher';
 export * from './watch/expiry-passes';
+export * from './native-secp256k1';
