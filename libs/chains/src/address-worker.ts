@@ -1,9 +1,10 @@
 // EVM deposit addresses derived off the caller's thread (issue 23 › API): a `node:worker_threads`
 // worker runs xpubChildAddresses (derivation.ts: the same addresses as xpubChildAddress, byte for
 // byte) on indexes the caller already reserved, so one elliptic-curve multiplication per address
-// leaves the API's event loop. The worker keeps a wider precomputed table of G than the request
-// path (wideWindowBase) and converts each batch to affine coordinates with one inversion. The
-// worker only computes: which indexes to derive, and handing each out once, stay with the caller.
+// leaves the API's event loop. libsecp256k1 does each child key where its binding loads; with
+// @noble/curves instead, the worker keeps a wider precomputed table of G than the request path
+// (wideWindowBase) and converts each batch to affine coordinates with one inversion. The worker
+// only computes: which indexes to derive, and handing each out once, stay with the caller.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -13,9 +14,10 @@ import { Worker } from 'node:worker_threads';
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 if (workerData.register) require(workerData.register);
-const { wideWindowBase, xpubChildAddresses } = require(workerData.derivation);
-// G with a 12-bit window table (~0.3 s once, ~18 MB), built before the first batch is read
-const base = wideWindowBase();
+const { secp256k1Implementation, wideWindowBase, xpubChildAddresses } = require(workerData.derivation);
+// with @noble/curves, G with a 12-bit window table (~0.3 s once, ~18 MB), built before the first
+// batch is read; libsecp256k1 has its own tables
+const base = secp256k1Implementation() === 'libsecp256k1' ? undefined : wideWindowBase();
 parentPort.on('message', (m) => {
   try {
     parentPort.postMessage({ id: m.id, addresses: xpubChildAddresses(m.xpub, m.indexes, base) });

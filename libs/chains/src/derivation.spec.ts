@@ -1,14 +1,22 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { HDNodeWallet, Mnemonic } from 'ethers';
+import { HDNodeWallet, Mnemonic, computeAddress, hexlify } from 'ethers';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { toBase58 } from '@mysten/sui/utils';
 import { XpubAddressWorker } from './address-worker';
-import { generateMnemonic, wideWindowBase, xpubChildAddress, xpubChildAddresses } from './derivation';
+import {
+  bip32TweakAdd,
+  generateMnemonic,
+  wideWindowBase,
+  xpubChildAddress,
+  xpubChildAddresses,
+  xpubChildPublicKey,
+} from './derivation';
 import { DepositAddressDeriver, PublicDepositAddresses, publishedAccountPaths } from './deposit-addresses';
 import { CHAIN_KINDS } from './families';
 import { EVM_ACCOUNT_PATHS, EVM_ACCOUNTS, EvmAccounts } from './evm/accounts';
+import { nativeSecp256k1, secp256k1Implementation } from './native-secp256k1';
 import type { ChainKind } from './registry';
 
 // Published vectors: Hardhat/Anvil default accounts; BIP-39 "abandon … about" (Ian Coleman's tool,
@@ -223,13 +231,23 @@ describe('public derivation from published xpubs (issue 19 › Keys: same paths,
     const single = indexes.map((i) => xpubChildAddress(xpub, i));
     expect(single).toEqual(indexes.map((i) => seed.derive('evm', i)));
     const wide = wideWindowBase();
-    expect(xpubChildAddresses(xpub, indexes, wide)).toEqual(single);
+    // @noble/curves (where libsecp256k1 does not load): the wide table and the default one
+    expect(xpubChildAddresses(xpub, indexes, wide, null)).toEqual(single);
+    expect(xpubChildAddresses(xpub, indexes, undefined, null)).toEqual(single);
+    expect(xpubChildAddresses(xpub, [7], wide, null)).toEqual([single[7]]);
+    expect(xpubChildAddresses(xpub, [], wide, null)).toEqual([]);
+    // libsecp256k1 (the default here)
     expect(xpubChildAddresses(xpub, indexes)).toEqual(single);
     expect(xpubChildAddresses(xpub, [7])).toEqual([single[7]]);
     expect(xpubChildAddresses(xpub, [])).toEqual([]);
     // the wide table is the generator's: the same public key as the default one
     expect(wide.equals(secp256k1.ProjectivePoint.BASE)).toBe(true);
-    for (const bad of [-1, 1.5, 2 ** 31]) expect(() => xpubChildAddresses(xpub, [0, bad], wide)).toThrow(RangeError);
+    for (const native of [nativeSecp256k1, null]) {
+      for (const bad of [-1, 1.5, 2 ** 31]) {
+        expect(() => xpubChildAddresses(xpub, [0, bad], wide, native)).toThrow(RangeError);
+        expect(() => xpubChildPublicKey(xpub, bad, native)).toThrow(RangeError);
+      }
+    }
   });
 
   it('a closed or dead worker rejects what it was asked at once, so its caller derives inline', async () => {
@@ -249,5 +267,66 @@ describe('public derivation from published xpubs (issue 19 › Keys: same paths,
 
   it('publishes only xpubs: no private extended key leaves the seed', () => {
     for (const x of xpubs.values()) expect(x).toMatch(/^xpub/);
+  });
+});
+
+describe('libsecp256k1 for public derivation (issue 23, ninth pass): the same bytes as @noble/curves', () => {
+  const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+  const be32 = (x: bigint): Buffer => Buffer.from(x.toString(16).padStart(64, '0'), 'hex');
+  const N = secp256k1.CURVE.n;
+  const G = secp256k1.ProjectivePoint.BASE;
+
+  it('the binding loads on this platform (its prebuilt N-API module, never the pure-JS fallback)', () => {
+    expect(secp256k1Implementation()).toBe('libsecp256k1');
+    expect(nativeSecp256k1).not.toBeNull();
+  });
+
+  it('a random xpub, 2,000 random indexes: child keys and addresses byte for byte both ways, and ethers’ addresses', () => {
+    const xpub = HDNodeWallet.fromSeed(randomBytes(32)).derivePath("m/44'/60'/0'/0").neuter().extendedKey;
+    const indexes = [0, 1, 2 ** 31 - 1, ...Array.from({ length: 2000 }, () => randomInt(2 ** 31))];
+    const nobleKeys = indexes.map((i) => hex(xpubChildPublicKey(xpub, i, null)));
+    expect(indexes.map((i) => hex(xpubChildPublicKey(xpub, i, nativeSecp256k1)))).toEqual(nobleKeys);
+    expect(indexes.map((i) => hex(xpubChildPublicKey(xpub, i)))).toEqual(nobleKeys);
+    const addresses = xpubChildAddresses(xpub, indexes);
+    // ethers' own keccak and EIP-55 checksum of the same keys
+    expect(addresses).toEqual(nobleKeys.map((k) => computeAddress(`0x${k}`)));
+    expect(xpubChildAddresses(xpub, indexes, wideWindowBase(), null)).toEqual(addresses);
+    expect(indexes.slice(0, 300).map((i) => xpubChildAddress(xpub, i))).toEqual(addresses.slice(0, 300));
+    // ethers' own BIP-32 step from the xpub, for some of them
+    const node = HDNodeWallet.fromExtendedKey(xpub);
+    for (const k of [0, 1, 2, 3, 4, 5, 6, 7]) {
+      const child = node.deriveChild(indexes[k]);
+      expect(addresses[k]).toBe(child.address);
+      expect(hexlify(secp256k1.ProjectivePoint.fromHex(nobleKeys[k]).toRawBytes(true))).toBe(child.publicKey);
+    }
+  });
+
+  it('I_L zero or >= n, or the point at infinity: no key, refused the same way both ways', () => {
+    const parent = G.multiply(0xc0ffeen).toRawBytes(true);
+    const t = 0x1234_5678_9abc_def0n;
+    // K_par = −t·G: t·G + K_par is the point at infinity
+    const opposite = G.multiply(N - t).toRawBytes(false);
+    for (const native of [nativeSecp256k1, null]) {
+      for (const il of [0n, N, N + 1n, 2n ** 256n - 1n]) {
+        expect(() => bip32TweakAdd(parent, be32(il), 7, native)).toThrow(/^index 7 has no valid BIP-32 key$/);
+      }
+      expect(() => bip32TweakAdd(opposite, be32(t), 9, native)).toThrow(/^index 9 has no valid BIP-32 key$/);
+      // the edges that are keys: I_L = 1 and n − 1, and a parent given uncompressed
+      expect(hex(bip32TweakAdd(parent, be32(1n), 1, native))).toBe(
+        hex(G.add(secp256k1.ProjectivePoint.fromHex(parent)).toRawBytes(false)),
+      );
+      expect(hex(bip32TweakAdd(parent, be32(N - 1n), 2, native))).toBe(
+        hex(G.negate().add(secp256k1.ProjectivePoint.fromHex(parent)).toRawBytes(false)),
+      );
+      expect(hex(bip32TweakAdd(opposite, be32(t + 1n), 3, native))).toBe(hex(G.toRawBytes(false)));
+    }
+    // what the native path relies on: the binding refuses I_L >= n and the point at infinity, but
+    // takes a zero tweak (K_par itself), which BIP-32 derivation here refuses before calling it
+    const binding = nativeSecp256k1!;
+    expect(() => binding.publicKeyTweakAdd(parent, be32(N), false)).toThrow();
+    expect(() => binding.publicKeyTweakAdd(opposite, be32(t), false)).toThrow();
+    expect(hex(binding.publicKeyTweakAdd(parent, be32(0n), false))).toBe(
+      hex(secp256k1.ProjectivePoint.fromHex(parent).toRawBytes(false)),
+    );
   });
 });

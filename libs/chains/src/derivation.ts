@@ -4,8 +4,11 @@
 import { createHmac, createPrivateKey, randomBytes } from 'node:crypto';
 import { normalizeZ } from '@noble/curves/abstract/curve';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { HDNodeWallet, Mnemonic, getAddress, getBytes, keccak256 } from 'ethers';
+import { HDNodeWallet, Mnemonic, getBytes, keccak256 } from 'ethers';
 import type { SeedMaterial } from './family';
+import { NativeSecp256k1, nativeSecp256k1 } from './native-secp256k1';
+
+export { secp256k1Implementation } from './native-secp256k1';
 
 export const HARDENED = 0x80000000;
 
@@ -42,11 +45,16 @@ export function ed25519PublicKey(privateKey: Buffer): Buffer {
 }
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+/** n as 32 big-endian bytes: parse256(I_L) >= n compares bytes, with no BigInt on the native path. */
+const SECP256K1_N_BYTES = Buffer.from(SECP256K1_N.toString(16), 'hex');
+const ZERO_32 = Buffer.alloc(32);
 
-/** A BIP-32 secp256k1 node as public derivation needs it: its compressed public key and chain code. */
+/** A BIP-32 secp256k1 node as public derivation needs it: its public key and chain code. */
 interface PublicNode {
   publicKey: Buffer; // compressed, 33 bytes (what CKDpub hashes)
-  /** the parsed point, so each child costs no square root */
+  /** uncompressed, 65 bytes: what libsecp256k1 parses with no square root for each child */
+  uncompressed: Uint8Array;
+  /** the parsed point, so each child costs no square root (@noble/curves) */
   point: InstanceType<typeof secp256k1.ProjectivePoint>;
   chainCode: Buffer;
 }
@@ -58,9 +66,11 @@ function publicNode(xpub: string): PublicNode {
   let node = publicNodes.get(xpub);
   if (!node) {
     const parsed = HDNodeWallet.fromExtendedKey(xpub);
+    const point = secp256k1.ProjectivePoint.fromHex(parsed.publicKey.slice(2));
     node = {
       publicKey: Buffer.from(getBytes(parsed.publicKey)),
-      point: secp256k1.ProjectivePoint.fromHex(parsed.publicKey.slice(2)),
+      uncompressed: point.toRawBytes(false),
+      point,
       chainCode: Buffer.from(getBytes(parsed.chainCode)),
     };
     publicNodes.set(xpub, node);
@@ -70,36 +80,95 @@ function publicNode(xpub: string): PublicNode {
 
 type Point = InstanceType<typeof secp256k1.ProjectivePoint>;
 
-/** parse256(I_L) of child `index` of a parent node (BIP-32 CKDpub's HMAC-SHA512, node:crypto's native one). */
-function childTweak(parent: PublicNode, index: number): bigint {
+const noValidKey = (index: number, cause?: unknown): Error =>
+  new Error(`index ${index} has no valid BIP-32 key`, cause === undefined ? undefined : { cause });
+
+/** I_L of child `index` of a parent node, 32 bytes (BIP-32 CKDpub's HMAC-SHA512, node:crypto's native one). */
+function childTweak(parent: PublicNode, index: number): Buffer {
   const i = checkIndex(index);
   const data = Buffer.alloc(37);
   parent.publicKey.copy(data);
   data.writeUInt32BE(i, 33);
-  const I = createHmac('sha512', parent.chainCode).update(data).digest();
-  const il = BigInt('0x' + I.subarray(0, 32).toString('hex'));
+  return checkedTweak(createHmac('sha512', parent.chainCode).update(data).digest().subarray(0, 32), index);
+}
+
+/** I_L itself, refused when parse256(I_L) is 0 or >= n. */
+function checkedTweak(il: Buffer, index: number): Buffer {
   // Probability below 2^-127; BIP-32 says such an index has no key.
-  if (il === 0n || il >= SECP256K1_N) throw new Error(`index ${index} has no valid BIP-32 key`);
+  if (il.equals(ZERO_32) || il.compare(SECP256K1_N_BYTES) >= 0) throw noValidKey(index);
   return il;
 }
 
+/**
+ * K_i = parse256(I_L)·G + K_par as an uncompressed key (65 bytes, 0x04…), by libsecp256k1; `il`
+ * was checked (checkedTweak), and the binding throws when the sum is the point at infinity.
+ */
+function nativeChildKey(native: NativeSecp256k1, parent: Uint8Array, il: Uint8Array, index: number): Uint8Array {
+  try {
+    return native.publicKeyTweakAdd(parent, il, false);
+  } catch (err) {
+    throw noValidKey(index, err);
+  }
+}
+
 /** K_i = parse256(I_L)·G + K_par in projective coordinates; `base` is G, with whichever table it carries. */
-function childPoint(parent: PublicNode, index: number, base: Point): Point {
-  const point = base.multiply(childTweak(parent, index)).add(parent.point);
-  if (point.is0()) throw new Error(`index ${index} has no valid BIP-32 key`);
+function nobleChildPoint(parent: Point, il: Buffer, index: number, base: Point): Point {
+  const point = base.multiply(BigInt('0x' + il.toString('hex'))).add(parent);
+  if (point.is0()) throw noValidKey(index);
   return point;
 }
 
-/** The last 20 bytes of keccak256(x || y) of an uncompressed public key (65 bytes, 0x04…), EIP-55 checksummed. */
-const keyAddress = (publicKey: Uint8Array): string => getAddress(`0x${keccak256(publicKey.subarray(1)).slice(-40)}`);
+/**
+ * CKDpub's last step alone, K_par + parse256(I_L)·G (uncompressed, 65 bytes), with its refusals
+ * (I_L zero or >= n, the point at infinity: "index … has no valid BIP-32 key"), by libsecp256k1
+ * (`native`) or @noble/curves (null). For the tests: no HMAC output reaches those edges.
+ */
+export function bip32TweakAdd(
+  parentKey: Uint8Array,
+  il: Uint8Array,
+  index: number,
+  native: NativeSecp256k1 | null = nativeSecp256k1,
+): Uint8Array {
+  const tweak = checkedTweak(Buffer.from(il), index);
+  const parent = secp256k1.ProjectivePoint.fromHex(parentKey);
+  if (native) return nativeChildKey(native, parent.toRawBytes(false), tweak, index);
+  return nobleChildPoint(parent, tweak, index, secp256k1.ProjectivePoint.BASE).toRawBytes(false);
+}
+
+/**
+ * The 20-byte address of an uncompressed public key (65 bytes, 0x04…): the last 20 bytes of
+ * keccak256(x || y), EIP-55 checksummed (what ethers' getAddress gives, without its hex round
+ * trips and checks: the checksum's second keccak is over the lowercase hex, a letter is upper case
+ * where the hash's nibble is >= 8).
+ */
+function keyAddress(publicKey: Uint8Array): string {
+  const lower = keccak256(publicKey.subarray(1)).slice(-40);
+  const hash = keccak256(Buffer.from(lower, 'latin1'));
+  let out = '0x';
+  for (let k = 0; k < 40; k++) {
+    const c = lower.charCodeAt(k);
+    // a–f (97–102) with the hash's nibble k >= 8 ('8'–'f': char code >= 56); hash is '0x…'
+    out += c >= 97 && hash.charCodeAt(k + 2) >= 56 ? String.fromCharCode(c - 32) : lower[k];
+  }
+  return out;
+}
 
 /**
  * BIP-32 CKDpub: the uncompressed public key (65 bytes, 0x04…) of non-hardened child `index` of
  * an xpub, K_i = parse256(I_L)·G + K_par. One fixed-base scalar multiplication and one point
- * addition: the cost of deriving the child's private key and its public key, with no secret involved.
+ * addition: the cost of deriving the child's private key and its public key, with no secret
+ * involved. libsecp256k1 does it where its binding loads (`native`), else @noble/curves: the same
+ * bytes.
  */
-export function xpubChildPublicKey(xpub: string, index: number): Uint8Array {
-  return childPoint(publicNode(xpub), index, secp256k1.ProjectivePoint.BASE).toRawBytes(false);
+export function xpubChildPublicKey(
+  xpub: string,
+  index: number,
+  native: NativeSecp256k1 | null = nativeSecp256k1,
+): Uint8Array {
+  const parent = publicNode(xpub);
+  const il = childTweak(parent, index);
+  if (native) return nativeChildKey(native, parent.uncompressed, il, index);
+  return nobleChildPoint(parent.point, il, index, secp256k1.ProjectivePoint.BASE).toRawBytes(false);
 }
 
 /** The 20-byte Keccak address (EIP-55 checksummed) of non-hardened child `index` of an xpub. */
@@ -110,8 +179,9 @@ export function xpubChildAddress(xpub: string, index: number): string {
 /**
  * secp256k1's generator G carrying a wider table of precomputed multiples than @noble/curves'
  * own (windows of 12 bits instead of 8: 23 point additions per multiplication instead of 33,
- * about 25 % less CPU each), for a thread that derives many addresses (XpubAddressWorker). The
- * table costs ~0.3 s of CPU once and ~18 MB of heap, so the request path keeps the default.
+ * about 25 % less CPU each), for a thread that derives many addresses with @noble/curves
+ * (XpubAddressWorker where libsecp256k1 does not load). The table costs ~0.3 s of CPU once and
+ * ~18 MB of heap, so the request path keeps the default.
  */
 export function wideWindowBase(): Point {
   const base = secp256k1.ProjectivePoint.fromAffine(secp256k1.ProjectivePoint.BASE.toAffine());
@@ -120,17 +190,24 @@ export function wideWindowBase(): Point {
 }
 
 /**
- * xpubChildAddress(xpub, i) for each index, byte for byte, computed together: the points go from
- * projective to affine coordinates with one field inversion for the whole batch (Montgomery's
- * trick) instead of one each. `base` is G (wideWindowBase() in a deriving thread).
+ * xpubChildAddress(xpub, i) for each index, byte for byte. With libsecp256k1 (`native`), one
+ * tweak-add each. With @noble/curves, computed together: the points go from projective to affine
+ * coordinates with one field inversion for the whole batch (Montgomery's trick) instead of one
+ * each; `base` is G (wideWindowBase() in a deriving thread).
  */
 export function xpubChildAddresses(
   xpub: string,
   indexes: readonly number[],
   base: Point = secp256k1.ProjectivePoint.BASE,
+  native: NativeSecp256k1 | null = nativeSecp256k1,
 ): string[] {
   const parent = publicNode(xpub);
-  const points = indexes.map((index) => childPoint(parent, index, base));
+  if (native) {
+    return indexes.map((index) =>
+      keyAddress(nativeChildKey(native, parent.uncompressed, childTweak(parent, index), index)),
+    );
+  }
+  const points = indexes.map((index) => nobleChildPoint(parent.point, childTweak(parent, index), index, base));
   return normalizeZ(secp256k1.ProjectivePoint, points).map((p) => keyAddress(p.toRawBytes(false)));
 }
 
