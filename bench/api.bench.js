@@ -329,9 +329,13 @@ async function bareInserts(dbUrl, dbName, workspaceId, productId) {
 function derivationFigures() {
   const { createHmac } = require('node:crypto');
   const { HDNodeWallet, SigningKey, computeAddress, getBytes, toBeHex } = require('ethers');
-  const { xpubChildAddress, xpubChildAddresses, wideWindowBase } = require(
+  const { xpubChildAddress, xpubChildAddresses, wideWindowBase, secp256k1Implementation } = require(
     path.join(DIST, 'libs/chains/src/derivation'),
   );
+  // libsecp256k1 (N-API) where its binding loads, else @noble/curves: which one this process (and
+  // the API's worker) runs is printed; @noble/curves' worker figure is printed beside it to compare
+  const implementation = secp256k1Implementation ? secp256k1Implementation() : '@noble/curves';
+  const native = implementation === 'libsecp256k1';
   const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
   const account = HDNodeWallet.fromPhrase(MNEMONIC, undefined, 'm').derivePath("m/44'/60'/0'/0");
   const xpub = account.neuter().extendedKey;
@@ -359,24 +363,34 @@ function derivationFigures() {
     if (xpubChildAddress(xpub, i) !== fromSeed(i)) throw new Error(`address ${i} differs between the two ways`);
   // the derivation worker's way (address-worker.ts): batches of 32, G with a 12-bit window table
   const wide = xpubChildAddresses && wideWindowBase();
-  const batch = (i) =>
+  const batchOf = (noble) => (i) =>
     i % 32 === 0
       ? xpubChildAddresses(
           xpub,
           Array.from({ length: 32 }, (_, k) => i + k),
           wide,
+          ...(noble ? [null] : []),
         )
       : null;
-  if (wide && batch(0).join() !== Array.from({ length: 32 }, (_, k) => fromSeed(k)).join())
-    throw new Error('the batch addresses differ from the seed');
+  const batch = batchOf(false);
+  const nobleBatch = batchOf(true);
+  const expected = Array.from({ length: 32 }, (_, k) => fromSeed(k)).join();
+  if (wide && batch(0).join() !== expected) throw new Error('the batch addresses differ from the seed');
+  if (wide && native && nobleBatch(0).join() !== expected)
+    throw new Error('the @noble/curves batch differs from the seed');
   const rounds = [0, 1].map(() => [
     cpuMs((i) => xpubChildAddress(xpub, i), 1000),
     cpuMs(fromSeed, 1000),
     wide ? cpuMs(batch, 1024) : NaN,
+    wide && native ? cpuMs(nobleBatch, 1024) : NaN,
   ]);
-  const [pub, seed, worker] = [0, 1, 2].map((k) => Math.min(...rounds.map((r) => r[k])));
-  const workerFigure = wide ? `; in the API's derivation worker (batches of 32, wide table) ${worker.toFixed(3)}` : '';
-  return `deposit address (EVM), CPU ms each (best of 2 × 1,000): public derivation from the xpub (the API's request path) ${pub.toFixed(3)}${workerFigure}; from the seed as before issue 19 ${seed.toFixed(3)} (load ${loadavg()})`;
+  const [pub, seed, worker, nobleWorker] = [0, 1, 2, 3].map((k) => Math.min(...rounds.map((r) => r[k])));
+  const workerFigure = !wide
+    ? ''
+    : native
+      ? `; in the API's derivation worker (batches of 32) ${worker.toFixed(3)}, with @noble/curves and its wide table instead ${nobleWorker.toFixed(3)}`
+      : `; in the API's derivation worker (batches of 32, wide table) ${worker.toFixed(3)}`;
+  return `deposit address (EVM, ${implementation}), CPU ms each (best of 2 × 1,000): public derivation from the xpub (the API's request path) ${pub.toFixed(3)}${workerFigure}; from the seed as before issue 19 ${seed.toFixed(3)} (load ${loadavg()})`;
 }
 
 async function main() {
