@@ -17,6 +17,7 @@ import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import type { Network } from '@svc/domain';
 import { OutboundService } from '@svc/outbound';
 import { railKey, SweepRepository } from '@svc/payments';
+import { RailLoop } from '@svc/runtime';
 import { PayoutPlanner } from './payout-planner.service';
 import { PAYOUTS_LOCK_NAMESPACE, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
 import { RefundPlanner } from './refund-planner.service';
@@ -34,10 +35,9 @@ export interface RailPayoutReport {
 @Injectable()
 export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('payouts');
-  private timer: NodeJS.Timeout | null = null;
-  private current: Promise<unknown> | null = null;
-  private stopped = false;
   private readonly skipped = new Set<string>();
+  /** a run every SVC_PAYOUT_INTERVAL_MS (nothing wakes it: it wakes the signer) */
+  private readonly loop: RailLoop<RailPayoutReport>;
 
   constructor(
     private readonly db: DataSource,
@@ -49,16 +49,25 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly clock: ClockService,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
     @Inject(PAYOUTS_OPTIONS) private readonly options: PayoutsOptions,
-  ) {}
+  ) {
+    this.loop = new RailLoop({
+      logger: this.logger,
+      intervalMs: config.payoutIntervalMs,
+      run: () => this.runOnce(),
+      summary: (r) =>
+        r.resumed || r.planned || r.refunds.planned
+          ? `${r.chain}/${r.network}: ${r.planned} planned, ${r.resumed} resumed; refunds: ${r.refunds.planned} planned`
+          : null,
+      what: 'payout run',
+    });
+  }
 
   onApplicationBootstrap(): void {
-    if (this.options.autoStart) this.schedule(0);
+    if (this.options.autoStart) this.loop.start(0);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.current?.catch(() => undefined);
+    await this.loop.stop();
   }
 
   /** One run over every rail; a rail another process is running is left out of the report. */
@@ -150,28 +159,5 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
       }
       return false;
     });
-  }
-
-  private schedule(delayMs = this.config.payoutIntervalMs): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      const run = this.runOnce()
-        .then((reports) => {
-          for (const r of reports) {
-            if (r.resumed || r.planned || r.refunds.planned) {
-              this.logger.log(
-                `${r.chain}/${r.network}: ${r.planned} planned, ${r.resumed} resumed; refunds: ${r.refunds.planned} planned`,
-              );
-            }
-            for (const e of r.errors) this.logger.warn(`${r.chain}/${r.network}: ${e}`);
-          }
-        })
-        .catch((err: Error) => this.logger.error(`payout run failed: ${err.message}`))
-        .finally(() => {
-          this.current = null;
-          this.schedule();
-        });
-      this.current = run;
-    }, delayMs);
   }
 }

@@ -24,7 +24,10 @@ function runner(intervalMs: number) {
     tally as unknown as RefundLegs,
     { payoutIntervalMs: intervalMs } as SvcConfig,
   );
-  const internals = r as unknown as { schedule(ms?: number): void; wake(rail?: string): void; current: unknown };
+  // the loop (RailLoop) the runner drives: its first run, a planner's notification, the run in progress
+  const internals = (
+    r as unknown as { loop: { start(ms?: number): void; wake(rail?: string): void; current: unknown } }
+  ).loop;
   const settled = async () => {
     for (let i = 0; i < 100 && (internals.current !== null || ran.length === 0); i++) {
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -38,7 +41,7 @@ describe('SigningRunner: a planner wakes the rail it names', () => {
   test('the first run is every rail; a notification naming a rail runs that rail only', async () => {
     const { r, ran, internals, settled } = runner(60_000);
     try {
-      internals.schedule(0);
+      internals.start(0);
       await settled();
       expect(ran.splice(0)).toEqual(['bnb/mainnet', 'base/mainnet']);
       internals.wake('base/mainnet');
@@ -52,7 +55,7 @@ describe('SigningRunner: a planner wakes the rail it names', () => {
   test('a notification naming no rail it signs on runs them all', async () => {
     const { r, ran, internals, settled } = runner(60_000);
     try {
-      internals.schedule(0);
+      internals.start(0);
       await settled();
       ran.splice(0);
       internals.wake('tron/mainnet');
@@ -66,7 +69,7 @@ describe('SigningRunner: a planner wakes the rail it names', () => {
   test('every rail still runs once per interval however often planners wake one', async () => {
     const { r, ran, internals, settled } = runner(200);
     try {
-      internals.schedule(0);
+      internals.start(0);
       await settled();
       ran.splice(0);
       // a wake every 20 ms would put the interval's run off forever if each wake ran the woken rail only

@@ -13,7 +13,7 @@ import { SVC_CONFIG, SvcConfig } from '@svc/core';
 import type { Network } from '@svc/domain';
 import { RefundLegs, SweepLegs } from '@svc/payments';
 import { OutboundService } from '@svc/outbound';
-import { PgListener } from '@svc/runtime';
+import { PgListener, RailLoop } from '@svc/runtime';
 
 /** The channel a planner notifies after it wrote outbound work (apps/payouts › PayoutRunner). */
 export const OUTBOUND_CHANNEL = 'svc_outbound';
@@ -33,16 +33,10 @@ export interface RailSigningReport {
 @Injectable()
 export class SigningRunner implements BeforeApplicationShutdown {
   private readonly logger = new Logger('signer');
-  private timer: NodeJS.Timeout | null = null;
-  private current: Promise<unknown> | null = null;
-  private stopped = false;
-  private again = false;
-  /** rails a planner named while a run was in progress (run right after it) */
-  private readonly woken = new Set<string>();
-  /** when every rail is next due for its interval run, woken or not (ms since the epoch) */
-  private fullRunDueAt = 0;
   private listener: PgListener | null = null;
   private readonly skipped = new Set<string>();
+  /** a run every SVC_PAYOUT_INTERVAL_MS, and of a rail as soon as a planner names it */
+  private readonly loop: RailLoop<RailSigningReport>;
 
   constructor(
     private readonly chains: ChainRegistry,
@@ -50,25 +44,36 @@ export class SigningRunner implements BeforeApplicationShutdown {
     private readonly sweepLegs: SweepLegs,
     private readonly refundLegs: RefundLegs,
     @Inject(SVC_CONFIG) private readonly config: SvcConfig,
-  ) {}
+  ) {
+    this.loop = new RailLoop({
+      logger: this.logger,
+      intervalMs: config.payoutIntervalMs,
+      run: (only) => this.runOnce(only),
+      summary: (r) =>
+        r.completed || r.failed || r.refunds.completed || r.refunds.failed
+          ? `${r.chain}/${r.network}: ${r.advanced} transaction(s) advanced; sweeps: ${r.completed} completed, ${r.failed} failed; refunds: ${r.refunds.completed} completed, ${r.refunds.failed} failed`
+          : null,
+      what: 'signing run',
+      // a notification naming no rail this signer signs on runs them all
+      knows: (rail) => this.rails().some((c) => `${c.chain}/${c.network}` === rail),
+    });
+  }
 
   /** Starts the loop, and wakes it on the planners' notifications (createSignerApp, once the keys are checked). */
   async start(): Promise<void> {
-    this.schedule(0);
+    this.loop.start(0);
     // the interval still runs every transaction on while the listener is down
     this.listener = new PgListener({
       databaseUrl: this.config.databaseUrl,
       channel: OUTBOUND_CHANNEL,
-      onNotify: (payload) => this.wake(payload),
+      onNotify: (payload) => this.loop.wake(payload),
       onLost: (why) => this.logger.warn(`listening for planned work failed (${why}); retrying`),
     });
     await this.listener.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.current?.catch(() => undefined);
+    await this.loop.stop();
     await this.listener?.stop();
   }
 
@@ -117,54 +122,5 @@ export class SigningRunner implements BeforeApplicationShutdown {
       }
       return false;
     });
-  }
-
-  /**
-   * A planner wrote work on the rail it names (`chain/network`; no name: any rail): run that rail
-   * now (or right after the run in progress); the other rails keep their interval.
-   */
-  private wake(rail?: string): void {
-    if (this.stopped) return;
-    const known = this.rails().some((c) => `${c.chain}/${c.network}` === rail);
-    // a notification naming no rail this signer signs on runs them all
-    this.woken.add(known ? (rail as string) : '*');
-    if (this.current) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
-  }
-
-  private schedule(delayMs = this.config.payoutIntervalMs): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      // every rail once its interval is up (however often planners wake some), else the rails woken
-      const now = Date.now();
-      const full = now >= this.fullRunDueAt || this.woken.size === 0 || this.woken.has('*');
-      if (full) this.fullRunDueAt = now + this.config.payoutIntervalMs;
-      const only = full ? null : new Set(this.woken);
-      this.woken.clear();
-      const run = this.runOnce(only)
-        .then((reports) => {
-          for (const r of reports) {
-            if (r.completed || r.failed || r.refunds.completed || r.refunds.failed) {
-              this.logger.log(
-                `${r.chain}/${r.network}: ${r.advanced} transaction(s) advanced; sweeps: ${r.completed} completed, ${r.failed} failed; refunds: ${r.refunds.completed} completed, ${r.refunds.failed} failed`,
-              );
-            }
-            for (const e of r.errors) this.logger.warn(`${r.chain}/${r.network}: ${e}`);
-          }
-        })
-        .catch((err: Error) => this.logger.error(`signing run failed: ${err.message}`))
-        .finally(() => {
-          this.current = null;
-          const again = this.again;
-          this.again = false;
-          this.schedule(again ? 0 : undefined);
-        });
-      this.current = run;
-    }, delayMs);
   }
 }

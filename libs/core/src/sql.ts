@@ -128,6 +128,7 @@ function persisted(column: EntityMetadata['columns'][number], value: unknown): u
 /**
  * `INSERT INTO <table> ("col", …) VALUES ($n, …)` of every column of `row`, as TypeORM's insert
  * would write them (transformers applied, json serialised); its values are appended to `values`.
+ * `entityInsertMany` of one row: the same text (a prepared statement's name may be keyed on it).
  */
 export function entityInsert<T extends ObjectLiteral>(
   m: EntityManager,
@@ -135,18 +136,7 @@ export function entityInsert<T extends ObjectLiteral>(
   row: Partial<T>,
   values: unknown[],
 ): string {
-  const metadata = metadataOf(m, entity);
-  const columns: string[] = [];
-  const params: string[] = [];
-  for (const column of metadata.columns) {
-    if (!(column.propertyName in row)) continue;
-    const value = persisted(column, (row as ObjectLiteral)[column.propertyName]);
-    if (value === undefined) continue;
-    values.push(value);
-    columns.push(`"${column.databaseName}"`);
-    params.push(`$${values.length}`);
-  }
-  return `INSERT INTO ${metadata.tablePath} (${columns.join(', ')}) VALUES (${params.join(', ')})`;
+  return entityInsertMany(m, entity, [row], values);
 }
 
 /**

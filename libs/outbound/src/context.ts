@@ -24,6 +24,7 @@ import {
 } from './outbound/destination-check';
 import { preparedStatement } from '@svc/core';
 import { OutboundRepository } from './outbound/outbound.repository';
+import { CommitmentsReads } from './outbound/pay-check';
 import type { OutboundTransfer } from './outbound/outbound-transfer';
 import type { HandledPurpose, OutboundPurposeHandler } from './outbound/purpose-handler';
 
@@ -80,6 +81,8 @@ const REFUSE_EVERY_DESTINATION: DestinationGuard = {
 
 export class SignerContext {
   readonly repo = new OutboundRepository();
+  /** The pay checks' commitment reads, those of one turn of the event loop in one statement (pay-check.ts). */
+  readonly commitmentsReads = new CommitmentsReads(this);
   readonly logger: SignerLogger;
   readonly destinations: DestinationGuard;
   private readonly rails = new Map<string, EvmRail>();

@@ -6,3 +6,4 @@ export * from './ops-server';
 export * from './runtime.module';
 export * from './shutdown';
 export * from './pg-listener';
+export * from './rail-loop';

@@ -7,10 +7,11 @@
 //   broadcast → receipt → final.
 // A process killed between any two steps finds, on restart, either nothing signed (sign again:
 // the nonce was not spent) or the signed bytes (broadcast them again: harmless), and always
-// looks for the receipts of every attempt it stored before anything else.
+// looks for the receipts of every attempt it stored before anything else. The run's batches of
+// these steps (rule 8) are in outbound-batches.ts; the shapes both share in outbound-steps.ts.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { redactRpcText, RpcResponseError, type ChainKind } from '@svc/chains';
+import { redactRpcText, RpcResponseError } from '@svc/chains';
 import {
   assertUnreachable,
   isFinalOutboundState,
@@ -21,13 +22,21 @@ import {
 import type { SignerContext } from '../context';
 import { FeeQuote, aboveCap, feeColumns, feeFields, isStuck, quoteOf, replacementPrice } from '../fees/fees';
 import { GAS_TANK_KEY, SignerKeyRef } from '../keys/keyring';
-import { ERC20, EvmRail, TxReceipt } from '../rpc/evm-rail';
+import { ERC20, EvmRail } from '../rpc/evm-rail';
 import type { SourceClaims } from './claims';
 import { SenderFunds, SignDecision, decideSign, nativeEstimateValue } from './funds';
 import { PLAIN_TRANSFER_GAS } from './pay-check';
-import type { LegToVerify } from './destination-check';
-import { Gather, settle, type Settled } from './gather';
+import { OutboundBatches } from './outbound-batches';
 import { OutboundNotFoundError } from './outbound.errors';
+import {
+  gasFromTank,
+  markSigned,
+  refuseUnverifiedDestination,
+  unchanged,
+  type Mined,
+  type SignFacts,
+  type SignOutcome,
+} from './outbound-steps';
 import {
   CHECK_BALANCES_MAX_AGE_MS,
   CHECK_FACTS_MAX_AGE_MS,
@@ -40,55 +49,6 @@ import {
 type Transfer = OutboundTransfer;
 type Attempt = OutboundAttempt;
 
-/** A broadcast to record: the node took the stored attempt (`refusal` null) or refused it only for its price. */
-interface BroadcastRecord {
-  id: string;
-  attempt: Attempt;
-  head: bigint;
-  refusal: string | null;
-}
-
-/** A token transfer whose top-up is decided in the run's batch: its facts, the top-up row and the tank's facts. */
-interface TopUpDecision {
-  t: OutboundTransfer;
-  facts: SignFacts;
-  u: OutboundTransfer;
-  uf: SignFacts;
-}
-
-/** What a sign step's database transaction did (decideAndSign). */
-type SignOutcome =
-  | { kind: 'moved'; row: OutboundTransfer }
-  | { kind: 'wait'; row: OutboundTransfer; topUps: string[] }
-  | { kind: 'top_up'; row: OutboundTransfer; topUps: string[]; inserted: OutboundTransfer }
-  | { kind: 'signed'; row: OutboundTransfer; attempt: OutboundAttempt };
-
-/** A receipt to record on its transaction. */
-interface ReceiptRecord {
-  id: string;
-  mined: Mined;
-  head: bigint;
-  rail: EvmRail;
-}
-
-interface Mined {
-  attempt: Attempt;
-  receipt: TxReceipt;
-}
-
-/** What a sign step needs from the chain, read before the row is claimed. */
-interface SignFacts {
-  block: bigint;
-  quote: FeeQuote;
-  gasLimit: bigint;
-  /** The sender's balances at `block`, not counting `credited`. */
-  funds: SenderFunds;
-  /** Top-ups of the transfer mined and succeeded above `block` (id → that block): funds received. */
-  credited: ReadonlyMap<string, bigint>;
-  chainId: bigint;
-  pendingNonce: bigint | null;
-}
-
 /** Top-ups recorded as mined above `block` (final or not): value the balance at `block` does not hold. */
 const minedAbove = (topUps: Transfer[], block: bigint): Transfer[] =>
   topUps.filter(
@@ -97,56 +57,7 @@ const minedAbove = (topUps: Transfer[], block: bigint): Transfer[] =>
 
 const sum = (rows: Transfer[]): bigint => rows.reduce((total, u) => total + (u.amountAtomic ?? 0n), 0n);
 
-/** The leg the destination check judges. */
-export const legOf = (t: Transfer, kind: ChainKind): LegToVerify => ({
-  transactionId: t.id,
-  kind,
-  purpose: t.purpose,
-  purposeId: t.purposeId,
-  chain: t.chain,
-  network: t.network,
-  fromAddress: t.fromAddress,
-  toAddress: t.toAddress,
-  tokenAddress: t.tokenAddress,
-  fundsTransactionId: t.parentId,
-});
-
-/**
- * The destination check at the one point every rail calls just before it signs (docs/money-out.md ›
- * Destinations): true when refused; the row, locked in `m`, then waits `destination_unverified`
- * with the reason, logged once as an error (again only when the reason changes).
- */
-export async function refuseUnverifiedDestination(
-  ctx: SignerContext,
-  m: EntityManager,
-  t: Transfer,
-  now: Date,
-): Promise<boolean> {
-  const kind = ctx.registry.get(t.chain, t.network)?.kind;
-  const verdict = kind
-    ? await ctx.destinations.verify(m, legOf(t, kind))
-    : { ok: false as const, reason: `${t.chain}/${t.network} is not in the chain registry` };
-  if (verdict.ok) return false;
-  const message = `refused to sign ${t.purpose} ${t.purposeId} to ${t.toAddress}: ${verdict.reason}`.slice(0, 1000);
-  if (t.waitReason !== 'destination_unverified' || t.error !== message) {
-    (ctx.logger.error ?? ctx.logger.warn).call(ctx.logger, `outbound ${t.id}: ${message}`);
-  }
-  await ctx.write(
-    m,
-    Object.assign(t, { waitReason: 'destination_unverified' as const, error: message, updatedAt: now }),
-  );
-  return true;
-}
-
 export const keyOf = (t: Transfer): SignerKeyRef => ({ kind: t.fromKeyKind, index: t.fromKeyIndex });
-const gasFromTank = (t: Transfer) => t.tokenAddress !== null && t.fromKeyKind !== 'gas_tank';
-/** A deposit's token transfer no sign step has touched yet: what the run's sign and top-up batches take up. */
-const neverSignedDepositTransfer = (t: Transfer, attempts: Attempt[]) =>
-  t.state === 'planned' && attempts.length === 0 && t.nonce === null && gasFromTank(t) && t.fromKeyKind === 'deposit';
-
-/** The most gas top-ups signed in one database transaction and sent in one JSON-RPC batch. */
-export const TOP_UP_BATCH = 32;
-
 /** How many transfers' senders an engine keeps (SENDERS_KEPT: a sweep's top-up finds its parent's there). */
 const SENDERS_KEPT = 10_000;
 
@@ -182,43 +93,43 @@ export class OutboundEngine {
    */
   private readonly leftToFunded = new Map<string, { parentId: string; mined: Mined; head: bigint; rail: EvmRail }>();
 
-  /**
-   * Broadcasts of the run's lanes recorded together: one database transaction for the ones that
-   * reach this point together (recordBroadcastsTogether).
-   */
-  private readonly broadcastRecords = new Gather<BroadcastRecord, Transfer>((items) =>
-    this.recordBroadcastsTogether(items),
-  );
-
-  /**
-   * The gas tank's top-ups that sign steps of a run's lanes inserted, by rail (`chain/network`):
-   * signed together when the lanes are done (signTopUpsTogether), up to TOP_UP_BATCH at a time.
-   * Present only while a run of that rail is in progress; outside a run a top-up is signed at once.
-   */
-  private readonly runNewTopUps = new Map<string, Transfer[]>();
-
-  /**
-   * Token transfers of a run's lanes whose sign step found they cannot pay their own fee (a gas
-   * top-up is due), by rail: decided, with their top-ups inserted already signed, together once
-   * the lanes are done (decideTopUpsTogether), TOP_UP_BATCH at a time. Present only while a run
-   * of that rail is in progress.
-   */
-  private readonly runTopUpDecisions = new Map<string, Array<{ t: Transfer; facts: SignFacts }>>();
-
-  /**
-   * Token transfers of a run's lanes whose sign step found they can pay their own fee (first
-   * attempts from deposits), by rail: signed together once the lanes are done (signTogether),
-   * TOP_UP_BATCH at a time. Present only while a run of that rail is in progress.
-   */
-  private readonly runSignBatches = new Map<string, Array<{ t: Transfer; facts: SignFacts }>>();
-
-  /** Receipts the run's lanes found, recorded together (recordReceiptsTogether). */
-  private readonly receiptRecords = new Gather<ReceiptRecord, Transfer>((items) => this.recordReceiptsTogether(items));
+  /** The run's batches of this engine's steps (rule 8), handed the steps they use. */
+  private readonly batches: OutboundBatches;
 
   constructor(
     private readonly ctx: SignerContext,
     private readonly claims: SourceClaims,
-  ) {}
+  ) {
+    this.batches = new OutboundBatches(ctx, claims, {
+      advance: (id, depth, known) => this.advance(id, depth, known),
+      signFacts: (t, attempts, rail, head) => this.signFacts(t, attempts, rail, head),
+      decideAndSign: (m, read, attemptCount, facts, recorded, batch) =>
+        this.decideAndSign(m, read, attemptCount, facts, recorded, batch),
+      decide: (t, facts, committed, topUps) => this.decide(t, facts, committed, topUps),
+      signedAttempt: (t, n, nonce, facts, decision, now) => this.signedAttempt(t, n, nonce, facts, decision, now),
+      topUpRow: (t, amountAtomic, now) => this.topUpRow(t, amountAtomic, now),
+      broadcast: (t, attempt, rail, head) => this.broadcast(t, attempt, rail, head),
+      note: (id, reason, message) => this.note(id, reason, message),
+      recordReceipt: (id, mined, head, rail) => this.recordReceipt(id, mined, head, rail),
+      applyReceipt: (m, t, mined, head, rail, plannedTopUps) =>
+        this.applyReceipt(m, t, mined, head, rail, plannedTopUps),
+      recordBroadcast: (id, attempt, head, refusal) => this.recordBroadcast(id, attempt, head, refusal),
+      keepSender: (t) => void this.keepSender(t),
+      keepTopUp: (u) => this.keepTopUp(u),
+      receiptsCommitted: (recorded) => this.receiptsCommitted(recorded),
+      hasLeftReceipt: (parentId) => [...this.leftToFunded.values()].some((u) => u.parentId === parentId),
+      runTopUpsOf: (id) => this.runTopUps.get(id),
+    });
+  }
+
+  /**
+   * A run of the rail `chain/network` (EvmOutboundRail.run): the sign steps, top-up decisions and
+   * top-ups its lanes leave to the run's batches are done together once `fn` is done
+   * (OutboundBatches.withTopUpBatches).
+   */
+  withTopUpBatches<T>(chain: string, network: Network, fn: () => Promise<T>): Promise<T> {
+    return this.batches.withTopUpBatches(chain, network, fn);
+  }
 
   /** Runs `fn` (a run over a rail) with its transfers' rows and attempts read ahead (see `readAheads`). */
   async withReadAhead<T>(reads: Array<{ row: Transfer; attempts: Attempt[] }>, fn: () => Promise<T>): Promise<T> {
@@ -281,6 +192,14 @@ export class OutboundEngine {
     return { ...u, state, txHash: receipt.hash, blockNumber: receipt.blockNumber, amountAtomic: attempt.amountAtomic };
   }
 
+  /** Top-up receipts left to a sign step (leftToFunded) that its committed transaction recorded. */
+  private receiptsCommitted(recorded: Transfer[]): void {
+    for (const u of recorded) {
+      this.leftToFunded.delete(u.id);
+      this.keepTopUp(u);
+    }
+  }
+
   /** A top-up as a step of this engine left it, in its transfer's run view (runTopUps). */
   private keepTopUp(u: Transfer): void {
     const rows = u.parentId === null ? undefined : this.runTopUps.get(u.parentId);
@@ -320,7 +239,7 @@ export class OutboundEngine {
       // Receipts first: any stored attempt may have been mined (a crash after broadcast, a replacement, a reorg).
       const mined = await this.findMined(rail, attempts);
       if (mined && this.leaveToFunded(t, mined, head, rail)) return t;
-      if (mined) return this.receiptRecords.add({ id: t.id, mined, head, rail });
+      if (mined) return this.batches.receipts.add({ id: t.id, mined, head, rail });
       if (t.state === 'mined') t = await this.recordReorg(t.id);
     }
     const state: OutboundState = t.state;
@@ -363,72 +282,6 @@ export class OutboundEngine {
       return this.applyReceipt(m, t, mined, head, rail);
     });
   }
-
-  /**
-   * Several receipts recorded in one database transaction: the rows locked in one statement
-   * (`SKIP LOCKED`, id order), then each written as `recordReceipt` writes one (its purpose follows:
-   * a sweep's completion and settlement.completed commit with it). Recording a receipt moves no
-   * coin (rule 3: the next run finds it again): a member whose row another transaction holds, or
-   * every member when the transaction fails (a purpose's row busy), is recorded on its own afterwards.
-   */
-  private recordReceiptsTogether(items: ReceiptRecord[]): Promise<Array<Settled<Transfer>>> {
-    return this.recordTogether(
-      items,
-      (r) => this.recordReceipt(r.id, r.mined, r.head, r.rail),
-      async (m, locked) => {
-        const out = new Map<string, Transfer>();
-        // the planned top-ups a final receipt cancels, of every locked member in one read (checked again under their locks)
-        const parents = items.flatMap((r) => {
-          const t = locked.get(r.id)?.row;
-          return t && !isFinalOutboundState(t.state) && gasFromTank(t) ? [r.id] : [];
-        });
-        const planned = parents.length > 0 ? await this.ctx.repo.plannedTopUpsOf(m, parents) : [];
-        for (const r of items) {
-          const t = locked.get(r.id)?.row;
-          if (!t) continue;
-          const known = planned.filter((u) => u.parentId === r.id);
-          out.set(
-            r.id,
-            isFinalOutboundState(t.state) ? t : await this.applyReceipt(m, t, r.mined, r.head, r.rail, known),
-          );
-        }
-        return out;
-      },
-    );
-  }
-
-  /**
-   * Records of several transfers in one database transaction (their rows locked in one statement,
-   * `SKIP LOCKED`, id order: `write` gets what it locked and answers the rows it wrote); a member it
-   * did not write (its row held elsewhere), or every member when the transaction fails, is
-   * recorded `alone` afterwards, in its own transaction. Recording moves no coin (docs/money-out.md ›
-   * Why a crash never pays twice, rule 3), so a member recorded late is only late.
-   */
-  private async recordTogether<R extends { id: string }>(
-    items: R[],
-    alone: (r: R) => Promise<Transfer>,
-    write: (
-      m: EntityManager,
-      locked: Map<string, { row: Transfer; attempts: number }>,
-    ) => Promise<Map<string, Transfer>>,
-  ): Promise<Array<Settled<Transfer>>> {
-    const ids = items.map((r) => r.id);
-    let done = new Map<string, Transfer>();
-    if (items.length > 1 && new Set(ids).size === ids.length) {
-      try {
-        done = await this.ctx.db.transaction(async (m) => write(m, await this.ctx.repo.lockCountingMany(m, ids)));
-      } catch {
-        done = new Map(); // every member on its own, below
-      }
-    }
-    const settled: Array<Settled<Transfer>> = [];
-    for (const r of items) {
-      const t = done.get(r.id);
-      settled.push(t ? { ok: true, value: t } : await settle(alone(r)));
-    }
-    return settled;
-  }
-
   /** Writes the receipt onto the row, locked in `m` and not final. */
   private async applyReceipt(
     m: EntityManager,
@@ -497,16 +350,13 @@ export class OutboundEngine {
     const facts = await this.signFacts(t, attempts, rail, head);
     if ('wait' in facts) return this.note(t.id, facts.wait, facts.message);
     // a top-up is due: decided with the run's other top-ups once the lanes are done (nothing written yet)
-    if (depth === 0 && this.defersTopUpDecision(t, attempts, facts)) return t;
+    if (depth === 0 && this.batches.defersTopUpDecision(t, attempts, facts)) return t;
     // it can pay its fee: signed with the run's other such transfers once the lanes are done
-    if (depth === 0 && this.defersSign(t, attempts, facts)) return t;
+    if (depth === 0 && this.batches.defersSign(t, attempts, facts)) return t;
     const recorded: Transfer[] = [];
     const outcome = await this.ctx.db.transaction((m) => this.decideAndSign(m, t, attempts.length, facts, recorded));
     // top-up receipts the step recorded have committed with it
-    for (const u of recorded) {
-      this.leftToFunded.delete(u.id);
-      this.keepTopUp(u);
-    }
+    this.receiptsCommitted(recorded);
     switch (outcome.kind) {
       case 'moved':
         return outcome.row;
@@ -520,10 +370,8 @@ export class OutboundEngine {
           // (the step under its lock decides again: another process may have moved it since)
           const inserted = outcome.kind === 'top_up' && outcome.inserted.id === u ? outcome.inserted : undefined;
           if (inserted) this.keepTopUp(inserted);
-          const batch = this.runNewTopUps.get(`${t.chain}/${t.network}`);
-          if (inserted && batch) {
+          if (inserted && this.batches.gatherNewTopUp(t, inserted)) {
             // signed with the run's other new top-ups once the lanes are done (signTopUpsTogether)
-            batch.push({ ...inserted });
             topUps.push(inserted);
             continue;
           }
@@ -541,498 +389,6 @@ export class OutboundEngine {
       default:
         return assertUnreachable(outcome);
     }
-  }
-
-  /**
-   * A run of the rail `chain/network` (EvmOutboundRail.run): the top-ups its lanes insert are
-   * gathered, and signed together (TOP_UP_BATCH at a time, in the tank's serial lane) once `fn`
-   * is done; a top-up not signed here (it waits, or an error) is planned and the next run's
-   * top-ups step moves it on.
-   */
-  async withTopUpBatches<T>(chain: string, network: Network, fn: () => Promise<T>): Promise<T> {
-    const key = `${chain}/${network}`;
-    if (this.runNewTopUps.has(key)) return fn(); // already gathering for this rail (a nested call)
-    const gathered: Transfer[] = [];
-    const decisions: Array<{ t: Transfer; facts: SignFacts }> = [];
-    const signs: Array<{ t: Transfer; facts: SignFacts }> = [];
-    this.runNewTopUps.set(key, gathered);
-    this.runTopUpDecisions.set(key, decisions);
-    this.runSignBatches.set(key, signs);
-    try {
-      return await fn();
-    } finally {
-      this.runSignBatches.delete(key);
-      for (let i = 0; i < signs.length; i += TOP_UP_BATCH) {
-        const members = signs.slice(i, i + TOP_UP_BATCH);
-        // an error after its commit (the signed rows are sent by the next run: rule 3) leaves none to redo
-        const back = await this.signTogether(members).catch((err: Error) => {
-          this.ctx.logger.warn(`a batch of ${members.length} signs stopped (${err.message}); the next run moves it on`);
-          return [];
-        });
-        // the one-at-a-time way: a busy row, a failed transaction (a top-up it decides joins the batches below)
-        await this.aloneAfterBatch(chain, network, back);
-      }
-      this.runTopUpDecisions.delete(key);
-      const tank = this.ctx.keyring.gasTankAddress;
-      for (let i = 0; i < decisions.length; i += TOP_UP_BATCH) {
-        const parents = decisions.slice(i, i + TOP_UP_BATCH);
-        const back = await this.ctx
-          .serial(chain, network, tank, () => this.decideTopUpsTogether(parents))
-          .catch(() => parents);
-        // the one-at-a-time way (its top-up, if any, is gathered below): a busy row, a failed transaction
-        await this.aloneAfterBatch(chain, network, back);
-      }
-      this.runNewTopUps.delete(key);
-      for (let i = 0; i < gathered.length; i += TOP_UP_BATCH) {
-        const rows = gathered.slice(i, i + TOP_UP_BATCH);
-        const settled = await this.ctx
-          .serial(chain, network, tank, () => this.signTopUpsTogether(rows))
-          .catch((error: unknown) => rows.map(() => ({ ok: false as const, error })));
-        for (const [j, r] of settled.entries()) {
-          if (!r.ok) {
-            this.ctx.logger.warn(
-              `outbound ${rows[j].id}: the gas top-up was not sent (${(r.error as Error)?.message}); the next run moves it on`,
-            );
-          }
-        }
-      }
-    }
-  }
-
-  /**
-   * The gas tank's new top-ups of one rail signed together (docs/money-out.md › Why a crash never
-   * pays twice, rule 2 per member): their facts read first (the tank's balance at the run's
-   * pinned block, one pending nonce), then ONE database transaction locks the rows (SKIP LOCKED),
-   * checks each one's destination, takes the tank's source lock once, reads the tank's
-   * commitments once and decides each member in order with the earlier members of the batch
-   * counted as committed, allocates the signed members' nonces in one statement, signs them and
-   * stores every attempt (one statement) and row, and commits; only then is any of them sent, all
-   * in one JSON-RPC batch, and their broadcasts recorded together (recordBroadcastsTogether).
-   * A member that waits (the tank low, a destination refused) writes its reason and takes no
-   * nonce; a member another transaction holds, or whose facts say wait, or every member when the
-   * transaction fails, goes the one-at-a-time way (advance) afterwards. Runs in the tank's serial lane.
-   */
-  private async signTopUpsTogether(rows: Transfer[]): Promise<Array<Settled<Transfer>>> {
-    const one = (u: Transfer) => settle(this.advance(u.id, 1, { row: { ...u }, attempts: [] }));
-    const out = new Map<string, Settled<Transfer>>();
-    const sendable = rows.length > 1 && new Set(rows.map((u) => u.id)).size === rows.length;
-    const { chain, network } = rows[0];
-    const rail = this.ctx.rail(chain, network);
-    const members: Array<{ t: Transfer; facts: SignFacts }> = [];
-    if (sendable) {
-      try {
-        const head = await rail.head();
-        for (const u of rows) {
-          this.keepSender(u);
-          const facts = await this.signFacts(u, [], rail, head);
-          // a top-up of the tank: exact, native, first attempt; the batch shares one block and pending nonce
-          const fits =
-            !('wait' in facts) &&
-            u.state === 'planned' &&
-            u.nonce === null &&
-            u.purpose === 'gas' &&
-            u.tokenAddress === null &&
-            u.amountMode === 'exact' &&
-            u.fromAddress === this.ctx.keyring.gasTankAddress &&
-            facts.pendingNonce !== null &&
-            (members.length === 0 ||
-              (members[0].facts.block === facts.block && members[0].facts.pendingNonce === facts.pendingNonce));
-          if (fits) members.push({ t: u, facts: facts as SignFacts });
-        }
-      } catch {
-        members.length = 0; // every member on its own, below
-      }
-    }
-    let signed: Array<{ row: Transfer; attempt: Attempt }> = [];
-    if (members.length > 1) {
-      try {
-        const done = await this.ctx.db.transaction((m) => this.decideAndSignTopUps(m, members));
-        for (const [id, row] of done.left) out.set(id, { ok: true, value: row });
-        signed = done.signed;
-      } catch {
-        out.clear();
-        signed = [];
-      }
-    }
-    if (signed.length > 0) {
-      const sent = await this.sendTogether(rail, signed);
-      signed.forEach(({ row }, i) => out.set(row.id, sent[i]));
-    }
-    const settled: Array<Settled<Transfer>> = [];
-    for (const u of rows) {
-      const r = out.get(u.id) ?? (await one(u));
-      if (r.ok && r.value.purpose === 'gas') this.keepTopUp(r.value);
-      settled.push(r);
-    }
-    return settled;
-  }
-
-  /** signTopUpsTogether's database transaction: the signed members, and the rows of those that wait or moved. */
-  private async decideAndSignTopUps(
-    m: EntityManager,
-    members: Array<{ t: Transfer; facts: SignFacts }>,
-  ): Promise<{ signed: Array<{ row: Transfer; attempt: Attempt }>; left: Map<string, Transfer> }> {
-    const left = new Map<string, Transfer>();
-    const locked = await this.ctx.repo.lockCountingMany(
-      m,
-      members.map(({ t }) => t.id),
-    );
-    const now = this.ctx.now();
-    const candidates: Array<{ t: Transfer; facts: SignFacts }> = [];
-    for (const { t: read, facts } of members) {
-      const l = locked.get(read.id);
-      if (!l) continue; // held by another transaction: on its own afterwards
-      if (!this.unchanged(l.row, read, l.attempts, 0)) {
-        left.set(read.id, l.row); // another process moved it meanwhile
-        continue;
-      }
-      // docs/money-out.md › Destinations: each member's gas leg is checked, under its row's lock
-      if (await refuseUnverifiedDestination(this.ctx, m, l.row, now)) {
-        left.set(read.id, l.row);
-        continue;
-      }
-      candidates.push({ t: l.row, facts });
-    }
-    if (candidates.length === 0) return { signed: [], left };
-    const first = candidates[0];
-    const tank = { chain: first.t.chain, network: first.t.network, address: first.t.fromAddress };
-    await this.claims.lock(m, tank, now);
-    const base = await this.ctx.repo.commitments(m, first.t, null, first.facts.block);
-    // the batch's earlier members count as committed, as their rows would once signed
-    const committed = { ...base };
-    const decided: Array<{ t: Transfer; facts: SignFacts; decision: { valueAtomic: bigint; amountAtomic: bigint } }> =
-      [];
-    for (const c of candidates) {
-      const decision = decideSign({
-        mode: c.t.amountMode,
-        isToken: false,
-        requested: c.t.amountAtomic,
-        gasFromTank: false,
-        fromGasTank: true,
-        gasLimit: c.facts.gasLimit,
-        price: c.facts.quote.price,
-        funds: c.facts.funds,
-        committed: { ...committed },
-        openTopUps: 0,
-      });
-      if (decision.action === 'sign') {
-        decided.push({ ...c, decision });
-        committed.native += c.facts.gasLimit * c.facts.quote.price + decision.valueAtomic;
-        committed.count += 1;
-        continue;
-      }
-      const reason = decision.action === 'wait' ? decision.reason : 'gas_tank_low';
-      const message = decision.action === 'wait' ? decision.message : 'the gas tank cannot top itself up';
-      await this.ctx.write(m, Object.assign(c.t, { waitReason: reason, error: message, updatedAt: now }), null);
-      left.set(c.t.id, c.t);
-    }
-    if (decided.length === 0) return { signed: [], left };
-    const firstNonce = await this.ctx.repo.allocateNonce(
-      m,
-      tank,
-      decided[0].facts.pendingNonce as bigint,
-      now,
-      decided.length,
-    );
-    const signed: Array<{ row: Transfer; attempt: Attempt }> = [];
-    for (const [i, { t, facts, decision }] of decided.entries()) {
-      const nonce = firstNonce + BigInt(i);
-      const attempt = await this.signedAttempt(t, 1, nonce, facts, decision, now);
-      this.markSigned(t, attempt, facts, now, now);
-      signed.push({ row: t, attempt });
-    }
-    // every signed byte, nonce and signed_at of the batch commits together, before any is sent
-    await this.ctx.repo.insertAttempts(
-      m,
-      signed.map((x) => x.attempt),
-    );
-    for (const { row, attempt } of signed) await this.ctx.write(m, row, attempt.txHash);
-    return { signed, left };
-  }
-
-  /** Members a batch left (a busy row, a failed transaction), each moved on the one-at-a-time way. */
-  private async aloneAfterBatch(
-    chain: string,
-    network: Network,
-    back: Array<{ t: Transfer; facts: SignFacts }>,
-  ): Promise<void> {
-    for (const p of back) {
-      const r = await settle(this.ctx.serial(chain, network, p.t.fromAddress, () => this.advance(p.t.id)));
-      if (!r.ok) {
-        this.ctx.logger.warn(
-          `outbound ${p.t.id}: its sign step failed (${(r.error as Error)?.message}); the next run moves it on`,
-        );
-      }
-    }
-  }
-
-  /**
-   * Whether the lane's sign step of `t` leaves it to the run's sign batch (signTogether): a
-   * deposit's token transfer, never signed, whose facts say it can pay its fee (its pending nonce
-   * was read). Nothing is written for it here; the batch decides under its locks as the sign step
-   * would, and a member it does not take goes the one-at-a-time way after it.
-   */
-  private defersSign(t: Transfer, attempts: Attempt[], facts: SignFacts): boolean {
-    const signs = this.runSignBatches.get(`${t.chain}/${t.network}`);
-    if (!signs || !this.runNewTopUps.has(`${t.chain}/${t.network}`)) return false;
-    if (!neverSignedDepositTransfer(t, attempts) || facts.pendingNonce === null) return false;
-    signs.push({ t: { ...t }, facts });
-    return true;
-  }
-
-  /**
-   * The sign steps of several senders' token transfers in ONE database transaction
-   * (docs/money-out.md › Why a crash never pays twice, rule 8): the rows locked in one statement
-   * (SKIP LOCKED, id order), then each member decided exactly as its own sign step decides it
-   * (decideAndSign: the row still where its facts were read, its destination, its deposit's source
-   * lock, claims, commitments, its top-ups locked and the receipts left to it recorded, then sign,
-   * top up or wait), every signed member's attempt stored in one statement, commit; only then is
-   * any sent (one JSON-RPC batch). A member that waits or needs a top-up takes no nonce (its top-up
-   * joins the run's top-up batch). Answers the members left to the one-at-a-time way: held by
-   * another transaction, or every one when the transaction fails (nothing of it is written).
-   */
-  private async signTogether(
-    members: Array<{ t: Transfer; facts: SignFacts }>,
-  ): Promise<Array<{ t: Transfer; facts: SignFacts }>> {
-    const { chain, network } = members[0].t;
-    const rail = this.ctx.rail(chain, network);
-    const back: Array<{ t: Transfer; facts: SignFacts }> = [];
-    const recorded: Transfer[] = [];
-    const outcomes: SignOutcome[] = [];
-    try {
-      await this.ctx.db.transaction(async (m) => {
-        const locked = await this.ctx.repo.lockCountingMany(
-          m,
-          members.map(({ t }) => t.id),
-        );
-        const attempts: Attempt[] = [];
-        for (const x of members) {
-          const l = locked.get(x.t.id);
-          if (!l)
-            back.push(x); // held by another transaction: on its own afterwards
-          else outcomes.push(await this.decideAndSign(m, x.t, 0, x.facts, recorded, { locked: l, attempts }));
-        }
-        // every signed byte, nonce and signed_at of the batch commits together, before any is sent
-        if (attempts.length > 0) await this.ctx.repo.insertAttempts(m, attempts);
-      });
-    } catch {
-      return members; // nothing written: every one on its own
-    }
-    // top-up receipts the batch recorded have committed with it
-    for (const u of recorded) {
-      this.leftToFunded.delete(u.id);
-      this.keepTopUp(u);
-    }
-    const topUps = this.runNewTopUps.get(`${chain}/${network}`);
-    for (const o of outcomes) {
-      if (o.kind !== 'top_up') continue;
-      this.keepTopUp(o.inserted);
-      topUps?.push({ ...o.inserted }); // signed with the run's other new top-ups
-    }
-    const signed = outcomes.flatMap((o) => (o.kind === 'signed' ? [o] : []));
-    if (signed.length > 0) {
-      await this.sendTogether(rail, signed);
-    }
-    return back;
-  }
-
-  /**
-   * Whether the lane's sign step of `t` leaves its decision to the run's top-up batch
-   * (decideTopUpsTogether): a deposit's token transfer, never signed, that its facts say cannot
-   * pay its own fee (so no pending nonce was read: it cannot sign now), with no top-up open in the
-   * run's view and no top-up receipt left to it. Nothing is written for it here; the batch decides
-   * again under its locks, and whatever it does not decide goes the one-at-a-time way after it.
-   */
-  private defersTopUpDecision(t: Transfer, attempts: Attempt[], facts: SignFacts): boolean {
-    const rail = `${t.chain}/${t.network}`;
-    const decisions = this.runTopUpDecisions.get(rail);
-    if (!decisions || !this.runNewTopUps.has(rail)) return false;
-    if (!neverSignedDepositTransfer(t, attempts) || facts.pendingNonce !== null) return false;
-    const view = this.runTopUps.get(t.id);
-    if (!view || view.some((u) => u.state !== 'failed' && u.state !== 'cancelled')) return false;
-    if ([...this.leftToFunded.values()].some((u) => u.parentId === t.id)) return false;
-    decisions.push({ t: { ...t }, facts });
-    return true;
-  }
-
-  /**
-   * The top-up decisions of a run's token transfers made together, each with its top-up signed in
-   * the same database transaction (docs/money-out.md › Why a crash never pays twice, rule 8): the
-   * tank's facts first (its balance at the run's pinned block, one pending nonce: a plain transfer
-   * to our own deposit key), then ONE database transaction locks the transfers (SKIP LOCKED) and,
-   * for each in order, checks it is where its facts were read, checks its destination, takes its
-   * deposit's source lock, reads its claims, commitments and top-ups and decides as its own sign
-   * step would; a transfer that waits is written as such; one that needs a top-up is written
-   * waiting for it (its fee fixed). Then the tank's source lock once, its commitments once, each
-   * top-up's gas leg checked and decided in order with the earlier ones counted as committed, the
-   * signed ones' nonces in one statement, each top-up inserted (signed, or planned with why it
-   * waits, no nonce), every attempt in one statement, commit; only then is any sent (one JSON-RPC
-   * batch). Answers the transfers left to the one-at-a-time way: held by another transaction, facts
-   * that do not fit the batch, or every one when the transaction fails. Runs in the tank's serial lane.
-   */
-  private async decideTopUpsTogether(
-    parents: Array<{ t: Transfer; facts: SignFacts }>,
-  ): Promise<Array<{ t: Transfer; facts: SignFacts }>> {
-    const { chain, network } = parents[0].t;
-    const rail = this.ctx.rail(chain, network);
-    const head = await rail.head();
-    const now = this.ctx.now();
-    const back: Array<{ t: Transfer; facts: SignFacts }> = [];
-    const members: TopUpDecision[] = [];
-    for (const p of parents) {
-      const u = this.topUpRow(p.t, 0n, now); // its amount is decided under the locks
-      const uf = await this.signFacts(u, [], rail, head);
-      const fits =
-        !('wait' in uf) &&
-        uf.pendingNonce !== null &&
-        uf.gasLimit === PLAIN_TRANSFER_GAS &&
-        (members.length === 0 || (members[0].uf.block === uf.block && members[0].uf.pendingNonce === uf.pendingNonce));
-      if (fits) members.push({ ...p, u, uf: uf as SignFacts });
-      else back.push(p);
-    }
-    if (members.length === 0) return back;
-    let done: { signed: Array<{ row: Transfer; attempt: Attempt }>; inserted: Transfer[] };
-    try {
-      done = await this.ctx.db.transaction((m) => this.decideWithTopUps(m, members, back));
-    } catch {
-      return parents; // nothing written: every one on its own
-    }
-    for (const u of done.inserted) this.keepTopUp(u);
-    if (done.signed.length > 0) {
-      await this.sendTogether(rail, done.signed);
-    }
-    return back;
-  }
-
-  /** decideTopUpsTogether's database transaction; `back` gets the members left to the one-at-a-time way. */
-  private async decideWithTopUps(
-    m: EntityManager,
-    members: TopUpDecision[],
-    back: Array<{ t: Transfer; facts: SignFacts }>,
-  ): Promise<{ signed: Array<{ row: Transfer; attempt: Attempt }>; inserted: Transfer[] }> {
-    const locked = await this.ctx.repo.lockCountingMany(
-      m,
-      members.map(({ t }) => t.id),
-    );
-    const now = this.ctx.now();
-    const due: TopUpDecision[] = [];
-    for (const x of members) {
-      const l = locked.get(x.t.id);
-      if (!l || [...this.leftToFunded.values()].some((u) => u.parentId === x.t.id)) {
-        back.push(x); // held by another transaction (or a receipt to record first): on its own afterwards
-        continue;
-      }
-      const t = l.row;
-      if (!this.unchanged(t, x.t, l.attempts, 0)) continue; // another process moved it meanwhile
-      // docs/money-out.md › Destinations: nothing is topped up for a destination the API did not authorise
-      if (await refuseUnverifiedDestination(this.ctx, m, t, now)) continue;
-      await this.claims.lock(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
-      if (t.amountMode === 'all') {
-        const message = await this.claims.allBlockedBy(m, t);
-        if (message !== null) {
-          await this.ctx.write(
-            m,
-            Object.assign(t, { waitReason: 'address_busy' as const, error: message, updatedAt: now }),
-            null,
-          );
-          continue;
-        }
-      }
-      const committed = await this.ctx.repo.commitments(m, t, t.tokenAddress, x.facts.block);
-      const { decision, open } = this.decide(t, x.facts, committed, await this.ctx.repo.topUps(m, t.id));
-      if (decision.action === 'wait') {
-        const reason =
-          decision.reason === 'waiting_for_top_up' ? (open[0]?.waitReason ?? decision.reason) : decision.reason;
-        await this.ctx.write(
-          m,
-          Object.assign(t, { waitReason: reason, error: decision.message, updatedAt: now }),
-          null,
-        );
-        continue;
-      }
-      if (decision.action === 'sign') {
-        back.push(x); // unreachable (its facts could not pay the fee): signs on its own afterwards
-        continue;
-      }
-      // the fee is fixed now: the top-up pays exactly it
-      await this.ctx.write(
-        m,
-        Object.assign(t, {
-          ...feeColumns(x.facts.quote),
-          gasLimit: x.facts.gasLimit,
-          waitReason: 'waiting_for_top_up' as const,
-          error: null,
-          updatedAt: now,
-        }),
-        null,
-      );
-      due.push({ t, facts: x.facts, u: Object.assign(x.u, { amountAtomic: decision.amountAtomic }), uf: x.uf });
-    }
-    if (due.length === 0) return { signed: [], inserted: [] };
-    // the gas legs claim from the gas tank under its lock (after the senders': always this order)
-    const first = due[0];
-    const tank = { chain: first.u.chain, network: first.u.network, address: first.u.fromAddress };
-    await this.claims.lock(m, tank, now);
-    const committed = { ...(await this.ctx.repo.commitments(m, first.u, null, first.uf.block)) };
-    const kind = this.ctx.registry.get(first.u.chain, first.u.network)?.kind;
-    const decided: Array<{ u: Transfer; uf: SignFacts; decision: { valueAtomic: bigint; amountAtomic: bigint } }> = [];
-    for (const { u, uf } of due) {
-      // docs/money-out.md › Destinations: each gas leg checked before it is signed (its transfer is written above)
-      const verdict = kind
-        ? await this.ctx.destinations.verify(m, legOf(u, kind))
-        : { ok: false as const, reason: `${u.chain}/${u.network} is not in the chain registry` };
-      if (!verdict.ok) {
-        const message = `refused to sign ${u.purpose} ${u.purposeId} to ${u.toAddress}: ${verdict.reason}`.slice(
-          0,
-          1000,
-        );
-        (this.ctx.logger.error ?? this.ctx.logger.warn).call(this.ctx.logger, `outbound ${u.id}: ${message}`);
-        Object.assign(u, { waitReason: 'destination_unverified' as const, error: message });
-        continue;
-      }
-      const decision = decideSign({
-        mode: u.amountMode,
-        isToken: false,
-        requested: u.amountAtomic,
-        gasFromTank: false,
-        fromGasTank: true,
-        gasLimit: uf.gasLimit,
-        price: uf.quote.price,
-        funds: uf.funds,
-        committed: { ...committed },
-        openTopUps: 0,
-      });
-      if (decision.action === 'sign') {
-        decided.push({ u, uf, decision });
-        committed.native += uf.gasLimit * uf.quote.price + decision.valueAtomic;
-        committed.count += 1;
-        continue;
-      }
-      Object.assign(u, {
-        waitReason: decision.action === 'wait' ? decision.reason : 'gas_tank_low',
-        error: decision.action === 'wait' ? decision.message : 'the gas tank cannot top itself up',
-      });
-    }
-    const signed: Array<{ row: Transfer; attempt: Attempt }> = [];
-    if (decided.length > 0) {
-      const pending = decided[0].uf.pendingNonce as bigint;
-      const firstNonce = await this.ctx.repo.allocateNonce(m, tank, pending, now, decided.length);
-      for (const [i, { u, uf, decision }] of decided.entries()) {
-        const attempt = await this.signedAttempt(u, 1, firstNonce + BigInt(i), uf, decision, now);
-        this.markSigned(u, attempt, uf, now, now);
-        signed.push({ row: u, attempt });
-      }
-    }
-    // each top-up inserted as decided: signed (its nonce, fee and signed_at in the insert), or planned with why it waits
-    for (const { u } of due) await this.ctx.repo.insertPlanned(m, u);
-    // every signed byte, nonce and signed_at of the batch commits together, before any is sent
-    if (signed.length > 0) {
-      await this.ctx.repo.insertAttempts(
-        m,
-        signed.map((x) => x.attempt),
-      );
-    }
-    return { signed, inserted: due.map(({ u }) => u) };
   }
 
   /**
@@ -1244,7 +600,7 @@ export class OutboundEngine {
     // a batch (signTogether) locked the row already, and stores the signed attempts together
     const locked = batch ? batch.locked : await this.ctx.repo.lockCounting(m, read.id);
     const t = locked?.row;
-    if (!t || !this.unchanged(t, read, locked.attempts, attemptCount)) {
+    if (!t || !unchanged(t, read, locked.attempts, attemptCount)) {
       return { kind: 'moved', row: (t ?? read) as Transfer }; // another process moved it meanwhile
     }
     // the newest stored attempt's hash, for the purpose's row (none before the first)
@@ -1320,12 +676,6 @@ export class OutboundEngine {
     }
   }
 
-  /** The claimed row (with `stored` attempts) is still the one the chain facts were read for. */
-  private unchanged(t: Transfer, read: Transfer, stored: number, attemptCount: number): boolean {
-    if (t.state !== read.state || t.nonce !== read.nonce || quoteOf(t)?.price !== quoteOf(read)?.price) return false;
-    return stored === attemptCount;
-  }
-
   private async signAttempt(
     m: EntityManager,
     t: Transfer,
@@ -1352,7 +702,7 @@ export class OutboundEngine {
     // batch's, inserted in one statement before it commits)
     if (stored) stored.push(attempt);
     else await this.ctx.repo.insertAttempt(m, attempt);
-    this.markSigned(t, attempt, facts, t.signedAt ?? now, now);
+    markSigned(t, attempt, facts, t.signedAt ?? now, now);
     await this.ctx.write(m, t, attempt.txHash);
     return { row: t, attempt };
   }
@@ -1392,21 +742,6 @@ export class OutboundEngine {
       lastBroadcastAt: null,
       lastError: null,
     };
-  }
-
-  /** `t` moved to `signed` with its stored `attempt`'s nonce, gas, fees and amount (in memory). */
-  private markSigned(t: Transfer, attempt: Attempt, facts: SignFacts, signedAt: Date, now: Date): void {
-    Object.assign(t, {
-      state: 'signed',
-      signedAt,
-      nonce: attempt.nonce,
-      gasLimit: attempt.gasLimit,
-      ...feeColumns(facts.quote),
-      amountAtomic: attempt.amountAtomic,
-      waitReason: null,
-      error: null,
-      updatedAt: now,
-    });
   }
 
   /** A gas transaction from the gas tank paying exactly `amountAtomic` to the sender of `t`, for `t`. */
@@ -1455,39 +790,15 @@ export class OutboundEngine {
   // ---- broadcasting -----------------------------------------------------------------------
 
   /** Hands the stored bytes to the node (again: harmless) and records what it said. */
-  /**
-   * A batch's signed members handed to the node once their signatures and nonces have committed
-   * (docs/money-out.md › Why a crash never pays twice, rule 8): made together, one JSON-RPC batch
-   * (EvmRpc), each recorded through the gathered records; a member the node refuses keeps the
-   * error on its row, and the others are not held back by it.
-   */
-  private async sendTogether(
-    rail: EvmRail,
-    signed: Array<{ row: Transfer; attempt: Attempt }>,
-  ): Promise<Array<Settled<Transfer>>> {
-    this.ctx.crashPoint('after_sign');
-    const head = await rail.head();
-    return Promise.all(
-      signed.map(({ row, attempt }) =>
-        settle(
-          this.broadcast(row, attempt, rail, head).catch(async (err: Error) => {
-            await this.note(row.id, 'rpc_error', `${err.message}`.slice(0, 1000)).catch(() => undefined);
-            throw err;
-          }),
-        ),
-      ),
-    );
-  }
-
   private async broadcast(t: Transfer, attempt: Attempt, rail: EvmRail, head: bigint): Promise<Transfer> {
     const outcome = await rail.broadcast(attempt.rawTx);
     this.ctx.crashPoint('after_broadcast');
     switch (outcome.kind) {
       case 'accepted':
-        return this.broadcastRecords.add({ id: t.id, attempt, head, refusal: null });
+        return this.batches.broadcasts.add({ id: t.id, attempt, head, refusal: null });
       case 'underpriced':
         // in no pool at this price: the stuck timer runs, a replacement raises it
-        return this.broadcastRecords.add({ id: t.id, attempt, head, refusal: outcome.message });
+        return this.batches.broadcasts.add({ id: t.id, attempt, head, refusal: outcome.message });
       case 'nonce_too_low':
         return this.nonceUsed(t, rail, head, outcome.message);
       case 'insufficient_funds':
@@ -1523,60 +834,6 @@ export class OutboundEngine {
       // the purpose's row shows the newest stored attempt: this one, unless a later one is stored (then read)
       return this.ctx.write(m, t, locked.attempts === attempt.attempt ? attempt.txHash : undefined);
     });
-  }
-
-  /**
-   * Several broadcasts recorded in one database transaction: the rows locked in one statement
-   * (`SKIP LOCKED`, in id order: the step never waits for a row lock, so it never deadlocks), the
-   * attempts' broadcast columns in one statement, the rows still `signed` moved to `submitted` in
-   * one, then each one's purpose (sweep or refund) follows, as `recordBroadcast` does for one.
-   * Recording moves no coin (docs/money-out.md › Why a crash never pays twice, rule 3): a member
-   * whose row another transaction holds, or every member when the transaction fails (a purpose's
-   * row busy: its NOWAIT lock aborts it), is recorded on its own afterwards, each in its own
-   * transaction, so one refused member never holds back or changes the others.
-   */
-  private recordBroadcastsTogether(items: BroadcastRecord[]): Promise<Array<Settled<Transfer>>> {
-    return this.recordTogether(
-      items,
-      (r) => this.recordBroadcast(r.id, r.attempt, r.head, r.refusal),
-      async (m, locked) => {
-        const mine = items.filter((r) => locked.has(r.id));
-        const out = new Map<string, Transfer>();
-        if (mine.length === 0) return out;
-        const now = this.ctx.now();
-        const refusal = (r: BroadcastRecord) => (r.refusal === null ? null : redactRpcText(r.refusal).slice(0, 1000));
-        await this.ctx.repo.recordBroadcasts(
-          m,
-          mine.map((r) => ({ transferId: r.id, attempt: r.attempt.attempt, head: r.head, refusal: refusal(r) })),
-          now,
-        );
-        const submitted: BroadcastRecord[] = [];
-        for (const r of mine) {
-          const t = (locked.get(r.id) as { row: Transfer }).row;
-          out.set(r.id, t);
-          if (t.state !== 'signed') continue;
-          Object.assign(t, {
-            state: 'submitted',
-            submittedAt: t.submittedAt ?? now,
-            waitReason: null,
-            error: refusal(r),
-            updatedAt: now,
-          });
-          submitted.push(r);
-        }
-        if (submitted.length === 0) return out;
-        await this.ctx.repo.markSubmitted(
-          m,
-          submitted.map((r) => out.get(r.id) as Transfer),
-        );
-        for (const r of submitted) {
-          // the purpose's row shows the newest stored attempt: this one, unless a later one is stored (then read)
-          const newest = (locked.get(r.id) as { attempts: number }).attempts === r.attempt.attempt;
-          await this.ctx.follow(m, out.get(r.id) as Transfer, newest ? r.attempt.txHash : undefined);
-        }
-        return out;
-      },
-    );
   }
 
   /**

@@ -8,6 +8,7 @@ import { GAS_TANK_KEY } from '../keys/keyring';
 import { ERC20, EvmRail } from '../rpc/evm-rail';
 import { RpcResponseError } from '@svc/chains';
 import { Commitments, decideSign, nativeEstimateValue } from './funds';
+import { Gather, settle, type Settled } from './gather';
 import { committed, CommittedRow } from './outbound.repository';
 import type { TransferRequest } from './outbound.service';
 import type { CheckFacts } from './outbound-transfer';
@@ -62,7 +63,7 @@ export async function checkPay(
     token === null ? null : rail.tokenBalance(token, from, head),
   ]);
   const funds = { native, token: tokenBalance };
-  const committed = await commitmentsRead(ctx).read(req.chain, req.network, from, token, head);
+  const committed = await ctx.commitmentsReads.read(req.chain, req.network, from, token, head);
   const amount = req.amount === 'all' ? (token === null ? funds.native : (funds.token ?? 0n)) : req.amount;
   const value = nativeEstimateValue(
     req.amount === 'all' ? 'all' : 'exact',
@@ -145,18 +146,28 @@ async function estimate(
   }
 }
 
+/** A pay check's read of what `sender` has committed on a rail at `block`. */
+interface CommitmentsRead {
+  chain: string;
+  network: string;
+  sender: string;
+  block: bigint;
+}
+
 /**
- * The checks' reads of what a sender has committed (OutboundRepository.commitments), those asked in
- * the same turn of the event loop read in one statement: the pay checks of a planning lot run side
- * by side and resume together when their JSON-RPC batch answers, each asking for its deposit and
- * the gas tank behind its top-up (docs/performance.md › Issue 23: sweeps › eighth pass). A check
- * that joins a read gets what a read of its own made at that moment would have returned.
+ * The checks' reads of what a sender has committed (OutboundRepository.commitments), gathered
+ * (gather.ts) and read in one statement by rail and block, each sender once: the pay checks of a
+ * planning lot run side by side and resume together when their JSON-RPC batch answers, each asking
+ * for its deposit and the gas tank behind its top-up (docs/performance.md › Issue 23: sweeps ›
+ * eighth pass). A check that joins a read gets what a read of its own made at that moment would
+ * have returned. One per SignerContext (its `commitmentsReads`).
  */
-class CommitmentsReads {
-  private waiting = new Map<
-    string,
-    { chain: string; network: string; block: bigint; senders: Set<string>; done: Promise<Map<string, CommittedRow[]>> }
-  >();
+export class CommitmentsReads {
+  /** no cap on a flush: every read gathered goes in its rail and block's one statement */
+  private readonly gathered = new Gather<CommitmentsRead, CommittedRow[]>(
+    (reads) => this.readTogether(reads),
+    Number.POSITIVE_INFINITY,
+  );
 
   constructor(private readonly ctx: SignerContext) {}
 
@@ -167,31 +178,31 @@ class CommitmentsReads {
     token: string | null,
     block: bigint,
   ): Promise<Commitments> {
-    const key = `${chain}/${network}/${block}`;
-    let batch = this.waiting.get(key);
-    if (!batch) {
-      const senders = new Set<string>();
-      const done = new Promise<Map<string, CommittedRow[]>>((resolve, reject) => {
-        setImmediate(() => {
-          this.waiting.delete(key);
-          this.ctx.repo.committedRows(this.ctx.db.manager, chain, network, [...senders], block).then(resolve, reject);
-        });
-      });
-      batch = { chain, network, block, senders, done };
-      this.waiting.set(key, batch);
+    return committed(await this.gathered.add({ chain, network, sender, block }), token);
+  }
+
+  /** One statement per rail and block of the reads gathered, each sender once; each read answered its sender's rows. */
+  private async readTogether(reads: CommitmentsRead[]): Promise<Array<Settled<CommittedRow[]>>> {
+    const groups = new Map<string, { chain: string; network: string; block: bigint; senders: Set<string> }>();
+    for (const { chain, network, sender, block } of reads) {
+      const key = `${chain}/${network}/${block}`;
+      let group = groups.get(key);
+      if (!group) {
+        group = { chain, network, block, senders: new Set<string>() };
+        groups.set(key, group);
+      }
+      group.senders.add(sender);
     }
-    batch.senders.add(sender);
-    return committed((await batch.done).get(sender) ?? [], token);
+    const rows = new Map<string, Settled<Map<string, CommittedRow[]>>>();
+    await Promise.all(
+      [...groups].map(async ([key, { chain, network, block, senders }]) => {
+        const read = this.ctx.repo.committedRows(this.ctx.db.manager, chain, network, [...senders], block);
+        rows.set(key, await settle(read));
+      }),
+    );
+    return reads.map(({ chain, network, sender, block }) => {
+      const group = rows.get(`${chain}/${network}/${block}`) as Settled<Map<string, CommittedRow[]>>;
+      return group.ok ? { ok: true, value: group.value.get(sender) ?? [] } : group;
+    });
   }
-}
-
-const commitmentsReads = new WeakMap<SignerContext, CommitmentsReads>();
-
-function commitmentsRead(ctx: SignerContext): CommitmentsReads {
-  let reads = commitmentsReads.get(ctx);
-  if (!reads) {
-    reads = new CommitmentsReads(ctx);
-    commitmentsReads.set(ctx, reads);
-  }
-  return reads;
 }

@@ -39,7 +39,7 @@ import type { OutboundRail } from '../../outbound/outbound-rail';
 import { inclusionState, type FamilyFence, type OutboundTransfer } from '../../outbound/outbound-transfer';
 import type { TransferRequest } from '../../outbound/outbound.service';
 import type { SourceClaims } from '../../outbound/claims';
-import { refuseUnverifiedDestination } from '../../outbound/outbound-engine';
+import { refuseUnverifiedDestination } from '../../outbound/outbound-steps';
 import type { PayCheck } from '../../outbound/pay-check';
 import { SuiEffects, SuiExecuteOutcome, SuiFence, SuiSponsoredRail } from './sui-sponsored';
 
