@@ -38,3 +38,72 @@ describe('logs never keep an RPC URL’s key', () => {
     expect(text.trim().split('\n')).toHaveLength(4);
   });
 });
+
+// Issue 23, ninth pass: the request line's serializers take the request and the response
+// themselves (no pino-std-serializers objects first: a copy of every response header per request).
+describe('the API request line', () => {
+  /** One request through pino-http with these options; its line (time and duration out) and the getHeaders calls. */
+  async function requestLine(options: Options, originalUrl?: string): Promise<{ line: object; getHeaders: number }> {
+    const { pinoHttp } = await import('pino-http');
+    const { createServer } = await import('node:http');
+    let out = '';
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        out += chunk.toString();
+        done();
+      },
+    });
+    const middleware = pinoHttp(options, stream);
+    let getHeaders = 0;
+    const server = createServer((req, res) => {
+      const own = res.getHeaders.bind(res);
+      res.getHeaders = () => (getHeaders++, own());
+      if (originalUrl) (req as { originalUrl?: string }).originalUrl = originalUrl;
+      middleware(req, res);
+      res.statusCode = 201;
+      res.setHeader('content-type', 'application/json');
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await (await fetch(`http://127.0.0.1:${port}/v1/checkout/sessions?token=x`, { method: 'POST' })).text();
+    await new Promise((resolve) => server.close(resolve));
+    for (let i = 0; i < 50 && !out; i++) await new Promise((r) => setTimeout(r, 10));
+    const line = JSON.parse(out) as Record<string, unknown>;
+    delete line.time;
+    delete line.responseTime;
+    line.msg = String(line.msg).replace(/ \d+ms$/, '');
+    (line.req as Record<string, unknown>).id = 'id';
+    return { line, getHeaders };
+  }
+
+  test('is the line pino-std-serializers gave, field for field, without copying the response headers', async () => {
+    const [options] = loggerParams(loadConfig({ SVC_ENV: 'test', LOG_LEVEL: 'info', LOG_PRETTY: '0' }), 'api', true)
+      .pinoHttp as [Options, unknown];
+    // the serializers as they were: given pino-std-serializers' objects by pino-http
+    const wrapped: Options = {
+      ...options,
+      wrapSerializers: true,
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          path: req.url.split('?')[0],
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    };
+    for (const originalUrl of [undefined, '/v1/checkout/sessions?token=x']) {
+      const now = await requestLine(options, originalUrl);
+      const before = await requestLine(wrapped, originalUrl);
+      expect(now.line).toEqual(before.line);
+      expect(Object.keys(now.line)).toEqual(Object.keys(before.line));
+      expect(now.line).toMatchObject({
+        req: { method: 'POST', path: '/v1/checkout/sessions' },
+        res: { statusCode: 201 },
+      });
+      expect(before.getHeaders).toBeGreaterThan(0);
+      expect(now.getHeaders).toBe(0);
+    }
+  });
+});

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamicModule } from '@nestjs/common';
 import { LoggerModule, Params } from 'nestjs-pino';
+import { stdSerializers } from 'pino';
 import { pinoHttp, type HttpLogger, type Options } from 'pino-http';
 import { redactRpcText } from '@svc/chains';
 import { bufferedStdout } from './log-stream';
@@ -57,6 +58,14 @@ function handled(r: Req): Record<string, string> {
   };
 }
 
+type RawReq = IncomingMessage & { id?: string | (() => string); originalUrl?: string; path?: unknown };
+
+/** The URL pino-std-serializers' `req` gives (Express's `originalUrl`, else the path), for the serializer above. */
+function requestUrl(req: RawReq): string {
+  if (req.originalUrl) return req.originalUrl;
+  return typeof req.path === 'string' ? req.path : (req.url ?? '');
+}
+
 /** pino options of a process; `http` adds the request log of the API. */
 export function loggerParams(config: SvcConfig, processName: string, http: boolean): Params {
   const transport = pretty(config) ? prettyTransport() : undefined;
@@ -78,14 +87,20 @@ export function loggerParams(config: SvcConfig, processName: string, http: boole
     // the route and the workspace are known once the request was handled: added to its last line only
     customSuccessObject: (req, _res, value: Record<string, unknown>) => ({ ...value, ...handled(req as Req) }),
     customErrorObject: (req, _res, _err, value: Record<string, unknown>) => ({ ...value, ...handled(req as Req) }),
+    // the serializers take the request and the response themselves: pino-http would first pass
+    // them through pino-std-serializers' (a copy of every response header, the socket's address
+    // and port, objects with a prototype of their own, for each request) of which these keep
+    // three fields; what those would have given is read here the same way (issue 23, ninth pass)
+    wrapSerializers: false,
     serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({
-        id: req.id,
+      req: (req: RawReq) => ({
+        id: typeof req.id === 'function' ? req.id() : req.id,
         method: req.method,
         // the path only: a query string is the caller's, and may hold what should not be kept
-        path: req.url.split('?')[0],
+        path: requestUrl(req).split('?')[0],
       }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      res: (res: ServerResponse) => ({ statusCode: res.headersSent ? res.statusCode : null }),
+      err: stdSerializers.err,
     },
     customSuccessMessage: (req, res, ms) =>
       `${req.method} ${(req as Req).route?.path ?? req.url?.split('?')[0]} ${res.statusCode} ${Math.round(ms)}ms`,

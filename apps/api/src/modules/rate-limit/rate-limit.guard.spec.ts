@@ -1,4 +1,7 @@
-import { clientKey, targetKey } from './rate-limit.guard';
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { clientKey, RateLimit, RateLimitGuard, targetKey } from './rate-limit.guard';
+import type { RateLimitService } from './rate-limit.service';
 
 describe('rate-limit keys (issue 21)', () => {
   test.each([
@@ -21,5 +24,39 @@ describe('rate-limit keys (issue 21)', () => {
     expect(targetKey('session', 'cs_ABCDEF')).toBe('cs_abcdef');
     expect(targetKey('invoice', 'inv_ABC')).toBe('inv_abc');
     expect(targetKey('slug', 'Lamp-AbC123')).toBe('Lamp-AbC123');
+  });
+});
+
+describe('the rate-limit guard (issue 23, ninth pass)', () => {
+  class Routes {
+    open(): void {}
+    @RateLimit('write', 'slug')
+    limited(): void {}
+  }
+  const context = (handler: () => void) =>
+    ({
+      getHandler: () => handler,
+      getClass: () => Routes,
+      switchToHttp: () => ({
+        getRequest: () => ({ ip: '203.0.113.7', params: { slug: 'lamp' }, socket: {} }),
+        getResponse: () => ({ setHeader: () => undefined }),
+      }),
+    }) as unknown as ExecutionContext;
+
+  test('answers true at once on a route without a limit, and counts a limited route', async () => {
+    const consumed: unknown[] = [];
+    const limits = { consume: (checks: unknown) => (consumed.push(checks), Promise.resolve(null)) };
+    const guard = new RateLimitGuard(new Reflector(), limits as unknown as RateLimitService);
+    expect(guard.canActivate(context(Routes.prototype.open))).toBe(true);
+    expect(consumed).toHaveLength(0);
+    const limited = guard.canActivate(context(Routes.prototype.limited));
+    expect(limited).toBeInstanceOf(Promise);
+    await expect(limited).resolves.toBe(true);
+    expect(consumed).toEqual([
+      [
+        { limit: 'writesPerClient', key: '203.0.113.7' },
+        { limit: 'writesPerSlug', key: '203.0.113.7|slug:lamp' },
+      ],
+    ]);
   });
 });

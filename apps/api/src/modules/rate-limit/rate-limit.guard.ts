@@ -46,12 +46,17 @@ export class RateLimitGuard implements CanActivate {
     private readonly limits: RateLimitService,
   ) {}
 
-  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+  /** `true` at once on a route without a limit (no promise for Nest's guard chain to wait on, issue 23). */
+  canActivate(ctx: ExecutionContext): boolean | Promise<boolean> {
     const spec = this.reflector.getAllAndOverride<RateLimitSpec | undefined>(RATE_LIMIT, [
       ctx.getHandler(),
       ctx.getClass(),
     ]);
     if (!spec) return true;
+    return this.limited(ctx, spec);
+  }
+
+  private async limited(ctx: ExecutionContext, spec: RateLimitSpec): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<Request>();
     const client = clientKey(req.ip ?? req.socket.remoteAddress ?? 'unknown');
     const target = targetKey(spec.target.name, String(req.params[spec.target.param] ?? ''));
