@@ -12,9 +12,11 @@
 // Goal (issue 23): burst >= 5,000 deliveries/s; paced 1,000/s with p99 < 100 ms (issue 4's was
 // >= 1,000/s, p99 < 1 s). Also printed: the load average at the start and end, the TCP connections
 // the receiver accepted (each new one went through the SSRF guard; keep-alive reuses them), CPU per
-// delivery of the worker, PostgreSQL (every process on the machine, and apart the backends serving
-// this run's database, which others' work does not reach), Redis and this process (the figures
-// move with whatever else runs on the machine). BENCH_EVENTS, BENCH_RATE, BENCH_REDIS_URL (default db 12),
+// delivery of the worker (and apart: its kernel time, i.e. socket sends and receives; its threads
+// other than the main one, i.e. V8's garbage collection helpers and compiler, libuv's pool), PostgreSQL
+// (every process on the machine, and apart the backends serving this run's database, which others'
+// work does not reach), Redis and this process (the figures move with whatever else runs on the
+// machine). BENCH_EVENTS, BENCH_RATE, BENCH_REDIS_URL (default db 12),
 // BENCH_WORKER_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") adjust a run; BENCH_COUNT_QUERIES=1
 // preloads bench/support/count-queries.js into the worker and prints the PostgreSQL statements,
 // Redis commands and the worker's stages (slot, gate, HTTP attempt, record) per delivery of each
@@ -180,8 +182,11 @@ async function commitEvents(pool, workspaceId, count) {
   return { ids, committedAt: now() };
 }
 
-/** CPU seconds (user + system) used so far by the processes named `comm`, or by one pid (Linux /proc). */
-function cpuSeconds(match) {
+/**
+ * CPU seconds (user + system) used so far by the processes named `comm`, or by one pid (Linux /proc);
+ * `systemOnly`: the kernel's share alone (system time: socket sends and receives, epoll, page faults).
+ */
+function cpuSeconds(match, systemOnly = false) {
   const fs = require('node:fs');
   let ticks = 0;
   const pids = typeof match === 'number' ? [String(match)] : fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
@@ -191,10 +196,31 @@ function cpuSeconds(match) {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       if (typeof match === 'number' ? Number(pid) !== match : comm !== match) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      ticks += (systemOnly ? 0 : Number(fields[11])) + Number(fields[12]);
     } catch {
       /* gone */
     }
+  }
+  return ticks / 100;
+}
+
+/** CPU seconds of a process's threads other than its main one (/proc/<pid>/task; the main thread's id is the pid). */
+function otherThreadsSeconds(pid) {
+  const fs = require('node:fs');
+  let ticks = 0;
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      if (Number(tid) === pid) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        /* ended (a thread's ticks are lost with it: the figure is a floor) */
+      }
+    }
+  } catch {
+    /* gone */
   }
   return ticks / 100;
 }
@@ -208,6 +234,8 @@ async function backendPids(pool) {
 function cpuSnapshot(workerPid, pgPids) {
   return {
     worker: cpuSeconds(workerPid),
+    workerSystem: cpuSeconds(workerPid, true),
+    workerOtherThreads: otherThreadsSeconds(workerPid),
     bench: process.cpuUsage(),
     postgres: cpuSeconds('postgres'),
     backends: new Map(pgPids.map((pid) => [pid, cpuSeconds(pid)])),
@@ -220,6 +248,8 @@ function cpuPerDelivery(before, after, deliveries) {
   const bench = (after.bench.user + after.bench.system - before.bench.user - before.bench.system) / 1e6;
   return {
     worker: ms(after.worker - before.worker),
+    'of which kernel': ms(after.workerSystem - before.workerSystem),
+    'off main thread': ms(after.workerOtherThreads - before.workerOtherThreads),
     postgres: ms(after.postgres - before.postgres),
     // a backend opened during the phase started from nothing
     'its backends': ms([...after.backends].reduce((sum, [pid, s]) => sum + s - (before.backends.get(pid) ?? 0), 0)),

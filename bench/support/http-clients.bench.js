@@ -4,10 +4,10 @@
 // ticks) and from process.cpuUsage(). Runs the clients interleaved, ROUNDS times.
 //
 //   node bench/support/http-clients.bench.js [client…]
-//   clients: node-http, undici-pool, undici-client, undici-dispatch, sender (dist's WebhookSender: `npm run build`;
+//   clients: node-http, undici-pool, undici-client, undici-dispatch, undici-pipelined (PIPELINING, 8), sender (dist's WebhookSender: `npm run build`;
 //            sender@<checkout> for another build's),
 //            own (OWN_CLIENT=path of a compiled http1-client.js, the client the sender used before undici)
-//   env: N (20000), C (32), ROUNDS (3)
+//   env: N (20000), C (32), ROUNDS (3), PIPELINING (8)
 'use strict';
 const { fork } = require('node:child_process');
 const fs = require('node:fs');
@@ -85,6 +85,34 @@ async function makeClient(kind, base) {
           let status = 0;
           d.dispatch(
             { method: 'POST', path: '/hooks', headers: HEADERS, body: BODY },
+            {
+              onRequestStart() {},
+              onResponseStart(_controller, statusCode) {
+                status = statusCode;
+              },
+              onResponseData() {},
+              onResponseEnd() {
+                resolve(status);
+              },
+              onResponseError(_controller, err) {
+                reject(err);
+              },
+            },
+          );
+        });
+      return { post, close: () => d.close() };
+    }
+    case 'undici-pipelined': {
+      // the same dispatch() on fewer connections, PIPELINING (8) requests each (undici pipelines a POST only
+      // when it is marked idempotent): what HTTP/1.1 pipelining to one endpoint would save the client
+      const { Pool } = require('undici');
+      const depth = Number(process.env.PIPELINING ?? 8);
+      const d = new Pool(base, { pipelining: depth, keepAliveTimeout: 4_000, connections: Math.ceil(C / depth) });
+      const post = () =>
+        new Promise((resolve, reject) => {
+          let status = 0;
+          d.dispatch(
+            { method: 'POST', path: '/hooks', headers: HEADERS, body: BODY, idempotent: true },
             {
               onRequestStart() {},
               onResponseStart(_controller, statusCode) {
