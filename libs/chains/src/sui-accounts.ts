@@ -88,10 +88,7 @@ export class SuiEd25519Key extends Keypair {
    * which signTransaction also returns, is not made.
    */
   signTransactionBytes(bytes: Uint8Array): string {
-    const message = new Uint8Array(TRANSACTION_DATA_INTENT.length + bytes.length);
-    message.set(TRANSACTION_DATA_INTENT);
-    message.set(bytes, TRANSACTION_DATA_INTENT.length);
-    const signature = sign(null, blake2b(message, { dkLen: 32 }), this.#key);
+    const signature = sign(null, suiTransactionSigningDigest(bytes), this.#key);
     const publicKey = this.#publicKey.toRawBytes();
     return Buffer.concat([ED25519_FLAG, signature, publicKey]).toString('base64');
   }
@@ -99,6 +96,18 @@ export class SuiEd25519Key extends Keypair {
 
 /** IntentMessage's intent for a transaction: scope TransactionData, version V0, app id Sui (BCS enums: 0, 0, 0). */
 const TRANSACTION_DATA_INTENT = new Uint8Array([0, 0, 0]);
+
+/**
+ * What an ed25519 key signs for a transaction: the BLAKE2b-256 digest of its intent message, the
+ * three intent bytes then the TransactionData bytes (@mysten/sui's messageWithIntent('TransactionData',
+ * bytes) hashed as Keypair.signWithIntent and PublicKey.verifyWithIntent hash it).
+ */
+export function suiTransactionSigningDigest(bytes: Uint8Array): Uint8Array {
+  const message = new Uint8Array(TRANSACTION_DATA_INTENT.length + bytes.length);
+  message.set(TRANSACTION_DATA_INTENT);
+  message.set(bytes, TRANSACTION_DATA_INTENT.length);
+  return blake2b(message, { dkLen: 32 });
+}
 /** SIGNATURE_SCHEME_TO_FLAG.ED25519 */
 const ED25519_FLAG = new Uint8Array([0x00]);
 
