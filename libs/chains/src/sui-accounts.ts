@@ -108,6 +108,7 @@ export function suiTransactionSigningDigest(bytes: Uint8Array): Uint8Array {
   message.set(bytes, TRANSACTION_DATA_INTENT.length);
   return blake2b(message, { dkLen: 32 });
 }
+
 /** SIGNATURE_SCHEME_TO_FLAG.ED25519 */
 const ED25519_FLAG = new Uint8Array([0x00]);
 
