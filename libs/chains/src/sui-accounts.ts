@@ -6,6 +6,8 @@
 // The one definition: the signer's keyring, the API's refund-wallet listing and the devnet's
 // funding (libs/devnet) all derive through here.
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+// the BLAKE2b @mysten/sui's Keypair.signWithIntent hashes the intent message with (its own dependency)
+import { blake2b } from '@noble/hashes/blake2b';
 import { Keypair, mnemonicToSeed, type SignatureScheme } from '@mysten/sui/cryptography';
 import { Ed25519Keypair, Ed25519PublicKey } from '@mysten/sui/keypairs/ed25519';
 import { ed25519Child, ed25519Path, type Ed25519Node } from './derivation';
@@ -61,6 +63,13 @@ export class SuiEd25519Key extends Keypair {
     return this.#publicKey;
   }
 
+  #address: string | undefined;
+
+  /** the key's address, hashed once (the signer checks it against the row before every signature) */
+  override toSuiAddress(): string {
+    return (this.#address ??= this.#publicKey.toSuiAddress());
+  }
+
   getSecretKey(): string {
     throw new Error('the secret key of a signer key is not exported');
   }
@@ -69,7 +78,39 @@ export class SuiEd25519Key extends Keypair {
     const signature = sign(null, data, this.#key);
     return new Uint8Array(signature.buffer.slice(signature.byteOffset, signature.byteOffset + signature.byteLength));
   }
+
+  /**
+   * `(await this.signTransaction(bytes)).signature`, the same Base64 string, without the SDK's
+   * generic steps: the intent message is the three intent bytes of TransactionData (scope 0,
+   * version V0, app Sui) followed by the bytes (what bcs.IntentMessage(bcs.bytes(n)) writes), its
+   * BLAKE2b-256 digest is signed by node:crypto, and the serialized signature is the ED25519 flag
+   * (0x00), the signature and the public key (toSerializedSignature). The Base64 of the bytes,
+   * which signTransaction also returns, is not made.
+   */
+  signTransactionBytes(bytes: Uint8Array): string {
+    const signature = sign(null, suiTransactionSigningDigest(bytes), this.#key);
+    const publicKey = this.#publicKey.toRawBytes();
+    return Buffer.concat([ED25519_FLAG, signature, publicKey]).toString('base64');
+  }
 }
+
+/** IntentMessage's intent for a transaction: scope TransactionData, version V0, app id Sui (BCS enums: 0, 0, 0). */
+const TRANSACTION_DATA_INTENT = new Uint8Array([0, 0, 0]);
+
+/**
+ * What an ed25519 key signs for a transaction: the BLAKE2b-256 digest of its intent message, the
+ * three intent bytes then the TransactionData bytes (@mysten/sui's messageWithIntent('TransactionData',
+ * bytes) hashed as Keypair.signWithIntent and PublicKey.verifyWithIntent hash it).
+ */
+export function suiTransactionSigningDigest(bytes: Uint8Array): Uint8Array {
+  const message = new Uint8Array(TRANSACTION_DATA_INTENT.length + bytes.length);
+  message.set(TRANSACTION_DATA_INTENT);
+  message.set(bytes, TRANSACTION_DATA_INTENT.length);
+  return blake2b(message, { dkLen: 32 });
+}
+
+/** SIGNATURE_SCHEME_TO_FLAG.ED25519 */
+const ED25519_FLAG = new Uint8Array([0x00]);
 
 /**
  * The Sui accounts of one seed, with the addresses cached. The BIP-39 seed is computed once (its
@@ -81,7 +122,7 @@ export class SuiAccounts {
   #seed: Uint8Array | null = null;
   readonly #accounts = new Map<SuiAccount, Ed25519Node>();
   readonly #addresses = new Map<string, string>();
-  readonly #keypairs = new Map<string, Keypair>();
+  readonly #keypairs = new Map<string, SuiEd25519Key>();
 
   constructor(mnemonic: string) {
     this.#mnemonic = mnemonic;
@@ -97,7 +138,7 @@ export class SuiAccounts {
     return address;
   }
 
-  keypair(account: SuiAccount, index: number | bigint): Keypair {
+  keypair(account: SuiAccount, index: number | bigint): SuiEd25519Key {
     if (account === 'deposit') return new SuiEd25519Key(ed25519Child(this.#account(account), suiIndex(index)).key);
     // the gas tank signs every sponsored transaction, a refund wallet every refund of its
     // workspace: their keys are kept (a deposit key signs its one sweep or refund and is dropped)

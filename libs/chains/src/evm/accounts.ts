@@ -1,6 +1,17 @@
 import { createHmac } from 'node:crypto';
-import { HDNodeWallet, SigningKey, computeAddress, getBytes, toBeHex } from 'ethers';
+import {
+  HDNodeWallet,
+  Signature,
+  SigningKey,
+  computeAddress,
+  getAddress,
+  getBytes,
+  hexlify,
+  keccak256,
+  toBeHex,
+} from 'ethers';
 import { checkIndex, mnemonicRoot, xpubChildAddress, xpubChildAddresses } from '../derivation';
+import { nativeSecp256k1 } from '../native-secp256k1';
 
 /**
  * The EVM accounts the service derives from its seed (docs/money-out.md › The signer):
@@ -19,6 +30,8 @@ export const EVM_ACCOUNTS = Object.keys(EVM_ACCOUNT_PATHS) as EvmAccount[];
 /** BIP-32 secp256k1 account node (e.g. m/44'/60'/0'/0) whose non-hardened children we derive. */
 interface Secp256k1Node {
   key: bigint;
+  /** the same key as 32 bytes, what libsecp256k1 takes */
+  keyBytes: Buffer;
   chainCode: Buffer;
   publicKey: Buffer; // compressed, 33 bytes
 }
@@ -32,23 +45,65 @@ function secp256k1Node(root: HDNodeWallet, path: string): Secp256k1Node {
   const node = root.derivePath(path);
   return {
     key: BigInt(node.privateKey),
+    keyBytes: Buffer.from(getBytes(node.privateKey)),
     chainCode: Buffer.from(getBytes(node.chainCode)),
     publicKey: Buffer.from(getBytes(node.publicKey)),
   };
 }
 
-// BIP-32 CKDpriv for a non-hardened index, computing only the child's private key. Half the cost
-// of HDNodeWallet.deriveChild, which also builds a full wallet (two public keys and a fingerprint).
-function secp256k1ChildKey(parent: Secp256k1Node, index: number): string {
+// BIP-32 CKDpriv for a non-hardened index, computing only the child's private key (32 bytes). Half
+// the cost of HDNodeWallet.deriveChild, which also builds a full wallet (two public keys and a
+// fingerprint). The addition mod n is libsecp256k1's when its binding loads (privateKeyTweakAdd
+// refuses exactly what BIP-32 refuses: IL >= n or a zero key), else bigint arithmetic.
+function secp256k1ChildKey(parent: Secp256k1Node, index: number): Uint8Array {
   const data = Buffer.alloc(37);
   parent.publicKey.copy(data);
   data.writeUInt32BE(index, 33);
   const I = createHmac('sha512', parent.chainCode).update(data).digest();
+  if (nativeSecp256k1) {
+    try {
+      // the binding adds in place: the parent's key is copied first
+      return nativeSecp256k1.privateKeyTweakAdd(Uint8Array.from(parent.keyBytes), I.subarray(0, 32));
+    } catch {
+      // Probability below 2^-127; BIP-32 says such an index has no key.
+      throw new Error(`index ${index} has no valid BIP-32 key`);
+    }
+  }
   const il = BigInt('0x' + I.subarray(0, 32).toString('hex'));
   const key = (il + parent.key) % SECP256K1_N;
   // Probability below 2^-127; BIP-32 says such an index has no key.
   if (il >= SECP256K1_N || key === 0n) throw new Error(`index ${index} has no valid BIP-32 key`);
-  return toBeHex(key, 32);
+  return getBytes(toBeHex(key, 32));
+}
+
+/**
+ * The address of a private key: what ethers' computeAddress(SigningKey.computePublicKey(key))
+ * gives (the keccak-256 of the uncompressed public key without its prefix, last 20 bytes,
+ * checksummed), with the public key from libsecp256k1 when its binding loads.
+ */
+export function evmAddressOfKey(privateKey: Uint8Array): string {
+  if (!nativeSecp256k1) return computeAddress(SigningKey.computePublicKey(privateKey));
+  const publicKey = nativeSecp256k1.publicKeyCreate(privateKey, false);
+  return getAddress('0x' + keccak256(publicKey.subarray(1)).substring(26));
+}
+
+/**
+ * The signature of a 32-byte digest: exactly ethers' `new SigningKey(privateKey).sign(digest)`
+ * (RFC 6979 deterministic nonce, low s, v 27/28 from the recovery id), computed by libsecp256k1
+ * when its binding loads (about 0.05 ms instead of 0.3–0.5 ms in pure JS).
+ */
+export function evmSignDigest(privateKey: Uint8Array, digest: Uint8Array | string): Signature {
+  if (!nativeSecp256k1) return new SigningKey(privateKey).sign(digest);
+  const message = getBytes(digest);
+  if (message.length !== 32) return new SigningKey(privateKey).sign(digest); // ethers' own refusal
+  const { signature, recid } = nativeSecp256k1.ecdsaSign(message, privateKey);
+  const hex = Buffer.from(signature).toString('hex');
+  return Signature.from({
+    r: '0x' + hex.substring(0, 64),
+    s: '0x' + hex.substring(64),
+    // as ethers maps noble's recovery bit (recid 2 and 3 need r >= n: probability below 2^-127)
+    v: recid ? 0x1c : 0x1b,
+  });
 }
 
 /**
@@ -93,7 +148,7 @@ export class EvmAccounts {
     if (address === undefined) {
       address = this.xpubs
         ? xpubChildAddress(this.xpubs(EVM_ACCOUNT_PATHS[account]), checkIndex(index))
-        : computeAddress(SigningKey.computePublicKey(this.privateKey(account, index)));
+        : evmAddressOfKey(this.keyBytes(account, index));
       if (this.addresses.size >= ADDRESS_CACHE_SIZE)
         this.addresses.delete(this.addresses.keys().next().value as string);
       this.addresses.set(key, address);
@@ -122,6 +177,15 @@ export class EvmAccounts {
   }
 
   privateKey(account: EvmAccount, index: number | bigint): string {
+    return hexlify(this.keyBytes(account, index));
+  }
+
+  /** The signature of a 32-byte digest by this key (evmSignDigest): the key itself stays here. */
+  signDigest(account: EvmAccount, index: number | bigint, digest: Uint8Array | string): Signature {
+    return evmSignDigest(this.keyBytes(account, index), digest);
+  }
+
+  private keyBytes(account: EvmAccount, index: number | bigint): Uint8Array {
     if (!this.nodes) throw new Error('these EVM accounts are public material only: keys stay with the signer');
     return secp256k1ChildKey(this.nodes[account], checkIndex(index));
   }

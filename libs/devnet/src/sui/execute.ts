@@ -10,13 +10,14 @@
 // - an execution failure (InsufficientCoinBalance, InsufficientGas, UnusedValueWithoutDrop, …):
 //   the transaction is final with status FAILURE; gas is charged, the inputs' versions are
 //   bumped, nothing else moves.
-import { createHash, createPublicKey, verify as verifyEd25519 } from 'node:crypto';
+import { createHash, createPublicKey, verify as verifyEd25519, type KeyObject } from 'node:crypto';
 import { bcs } from '@mysten/sui/bcs';
 import { parseSerializedSignature } from '@mysten/sui/cryptography';
 import { Ed25519PublicKey } from '@mysten/sui/keypairs/ed25519';
 import { TransactionDataBuilder } from '@mysten/sui/transactions';
 import { fromBase64, normalizeSuiAddress, toBase58, toBase64 } from '@mysten/sui/utils';
 import { verifyTransactionSignature } from '@mysten/sui/verify';
+import { suiTransactionSigningDigest } from '@svc/chains';
 import {
   CoinObject,
   ObjectChange,
@@ -432,8 +433,16 @@ async function checkSignatures(bytes: Uint8Array, signatures: string[], signers:
     throw new SuiTransactionRejected(`Expect ${signers.length} signer signatures but got ${signatures.length}`);
   }
   const present: string[] = [];
+  // what every ed25519 signature of these bytes signs, hashed once for all of them
+  let digest: Uint8Array | undefined;
   for (const signature of signatures) {
-    const fast = await nativeEd25519Signer(bytes, signature).catch(() => null);
+    let fast: string | null = null;
+    try {
+      digest ??= suiTransactionSigningDigest(bytes);
+      fast = nativeEd25519Signer(digest, signature);
+    } catch {
+      fast = null;
+    }
     if (fast !== null) {
       present.push(fast);
       continue;
@@ -454,31 +463,33 @@ async function checkSignatures(bytes: Uint8Array, signatures: string[], signers:
   }
 }
 
-/**
- * An ed25519 public key whose check runs in node:crypto (OpenSSL, strict RFC 8032) instead of
- * pure-JS ed25519 (about 4 ms a signature on the bench machine, two per sponsored transaction).
- * Whatever it accepts, the node's ZIP-215 check accepts too; what it refuses goes to the SDK's
- * check (verifyTransactionSignature), so the devnet accepts and refuses exactly what it did, with
- * the same messages.
- */
-class NativeEd25519PublicKey extends Ed25519PublicKey {
-  override async verify(message: Uint8Array, signature: Uint8Array | string): Promise<boolean> {
-    if (typeof signature !== 'string') return false;
-    const parsed = parseSerializedSignature(signature);
-    if (parsed.signatureScheme !== 'ED25519' || !parsed.publicKey || parsed.signature.length !== 64) return false;
-    if (Buffer.compare(Buffer.from(parsed.publicKey), Buffer.from(this.toRawBytes())) !== 0) return false;
-    const x = Buffer.from(parsed.publicKey).toString('base64url');
-    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
-    return verifyEd25519(null, message, key, parsed.signature);
-  }
-}
+/** Public keys the devnet has checked signatures of (the sponsor's signs every sponsored transaction). */
+const checkedKeys = new Map<string, { key: KeyObject; address: string }>();
+const CHECKED_KEYS_SIZE = 1_000;
 
-/** The signer of an ed25519 signature over the transaction that node:crypto accepts; null: ask the SDK. */
-async function nativeEd25519Signer(bytes: Uint8Array, signature: string): Promise<string | null> {
+/**
+ * The signer of an ed25519 signature over the transaction's signing digest when node:crypto
+ * (OpenSSL, strict RFC 8032, instead of pure-JS ed25519: about 4 ms a signature on the bench
+ * machine, two per sponsored transaction) accepts it; null: ask the SDK
+ * (verifyTransactionSignature). Whatever OpenSSL accepts, the node's ZIP-215 check accepts too,
+ * and what it refuses goes to the SDK's check, so the devnet accepts and refuses exactly what it
+ * did, with the same messages. The signature is parsed once and each public key imported once.
+ */
+function nativeEd25519Signer(digest: Uint8Array, signature: string): string | null {
   const parsed = parseSerializedSignature(signature);
   if (parsed.signatureScheme !== 'ED25519' || !parsed.publicKey) return null;
-  const key = new NativeEd25519PublicKey(parsed.publicKey);
-  return (await key.verifyTransaction(bytes, signature)) ? key.toSuiAddress() : null;
+  if (parsed.publicKey.length !== 32 || parsed.signature.length !== 64) return null;
+  const x = Buffer.from(parsed.publicKey).toString('base64url');
+  let checked = checkedKeys.get(x);
+  if (!checked) {
+    checked = {
+      key: createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' }),
+      address: new Ed25519PublicKey(parsed.publicKey).toSuiAddress(),
+    };
+    if (checkedKeys.size >= CHECKED_KEYS_SIZE) checkedKeys.clear();
+    checkedKeys.set(x, checked);
+  }
+  return verifyEd25519(null, digest, checked.key, parsed.signature) ? checked.address : null;
 }
 
 /** A failed execution: the commands' changes are dropped, the gas coins are still smashed. */

@@ -1,5 +1,6 @@
 import { HDNodeWallet, Transaction } from 'ethers';
-import { DepositAddressDeriver } from '@svc/chains';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { DepositAddressDeriver, SUI_ACCOUNT_PATHS, SuiEd25519Key } from '@svc/chains';
 import { EvmKeyring, GAS_TANK_KEY, NO_SEED_TO_SIGN, depositKey, refundWalletKey } from './keyring';
 import { SuiKeyring } from './sui-keyring';
 
@@ -35,6 +36,26 @@ describe('EvmKeyring', () => {
   it('exposes no private key', () => {
     expect(JSON.stringify(keyring)).toBe('{}');
     expect(Object.keys(keyring)).toEqual([]);
+  });
+});
+
+describe('SuiKeyring', () => {
+  it("signs without the SDK's signTransaction, the signature @mysten/sui's keypair makes", async () => {
+    const keyring = new SuiKeyring(PHRASE);
+    const viaSdk = jest.spyOn(SuiEd25519Key.prototype, 'signTransaction');
+    try {
+      const bytes = new Uint8Array(300).map((_, i) => (i * 13) & 0xff);
+      for (const key of [depositKey(5), { kind: 'gas_tank' as const, index: 0n }]) {
+        const path = key.kind === 'deposit' ? SUI_ACCOUNT_PATHS.deposit(5) : SUI_ACCOUNT_PATHS.gas_tank(0);
+        const reference = Ed25519Keypair.deriveKeypair(PHRASE, path);
+        const signature = await keyring.sign(key, reference.toSuiAddress(), bytes);
+        expect(signature).toBe((await reference.signTransaction(bytes)).signature);
+      }
+      await expect(keyring.sign(depositKey(5), keyring.gasTankAddress, bytes)).rejects.toThrow(/not the signer/);
+      expect(viaSdk).not.toHaveBeenCalled();
+    } finally {
+      viaSdk.mockRestore();
+    }
   });
 });
 

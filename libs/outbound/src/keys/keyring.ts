@@ -2,7 +2,7 @@
 // "private keys are derived only in the process that signs"). Keys never leave this class: callers
 // get addresses and signed transactions. The seedless processes (apps/payouts, which plans) build
 // it from the published account xpubs instead (`EvmKeyring.fromXpubs`): the same addresses, no key.
-import { SigningKey, Transaction, TransactionLike } from 'ethers';
+import { Transaction, TransactionLike } from 'ethers';
 import { EvmAccounts } from '@svc/chains';
 import type { SignerKeyKind } from '@svc/domain';
 
@@ -79,7 +79,8 @@ export class EvmKeyring {
     }
     // what Wallet.signTransaction does for a transaction without `from` and with plain addresses
     const unsigned = Transaction.from(tx);
-    unsigned.signature = new SigningKey(this.#accounts.privateKey(key.kind, key.index)).sign(unsigned.unsignedHash);
+    // (the signature is libsecp256k1's when its binding loads: EvmAccounts.signDigest, byte for byte ethers' own)
+    unsigned.signature = this.#accounts.signDigest(key.kind, key.index, unsigned.unsignedHash);
     return { raw: unsigned.serialized, hash: unsigned.hash as string };
   }
 }

@@ -99,6 +99,7 @@ export class SuiKeyring {
     if (keypair.toSuiAddress() !== signer) {
       throw new Error(`key ${key.kind}/${key.index} is ${keypair.toSuiAddress()}, not the signer ${signer}`);
     }
-    return (await keypair.signTransaction(bytes)).signature;
+    // keypair.signTransaction's signature, without its BCS intent serialization and Base64 of the bytes
+    return keypair.signTransactionBytes(bytes);
   }
 }
