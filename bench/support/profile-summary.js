@@ -121,7 +121,8 @@ const row = ([name, ms]) =>
   `| ${name.replace(/\|/g, '\\|')} | ${ms.toFixed(0)} | ${((100 * ms) / busy).toFixed(1)} %` +
   (requests ? ` | ${((1000 * ms) / requests).toFixed(1)}` : '') +
   ' |';
-const head = (what) => `| ${what} | ms | of busy |${requests ? ' µs per request |' : ''}\n|---|---:|---:|${requests ? '---:|' : ''}`;
+const head = (what) =>
+  `| ${what} | ms | of busy |${requests ? ' µs per request |' : ''}\n|---|---:|---:|${requests ? '---:|' : ''}`;
 
 console.log(
   `window ${from}–${to} s of ${seconds.length} s; busy ${busy.toFixed(0)} ms of ${total.toFixed(0)} ms` +
