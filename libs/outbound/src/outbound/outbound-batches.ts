@@ -19,10 +19,11 @@ import { Gather, settle, type Settled } from './gather';
 import type { OutboundAttempt, OutboundTransfer } from './outbound-transfer';
 import { PLAIN_TRANSFER_GAS } from './pay-check';
 import {
+  destinationRefusal,
   gasFromTank,
-  legOf,
   markSigned,
   neverSignedDepositTransfer,
+  openSignDecision,
   refuseUnverifiedDestination,
   unchanged,
   type Mined,
@@ -550,21 +551,10 @@ export class OutboundBatches {
       }
       const t = l.row;
       if (!unchanged(t, x.t, l.attempts, 0)) continue; // another process moved it meanwhile
-      // docs/money-out.md › Destinations: nothing is topped up for a destination the API did not authorise
-      if (await refuseUnverifiedDestination(this.ctx, m, t, now)) continue;
-      await this.claims.lock(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
-      if (t.amountMode === 'all') {
-        const message = await this.claims.allBlockedBy(m, t);
-        if (message !== null) {
-          await this.ctx.write(
-            m,
-            Object.assign(t, { waitReason: 'address_busy' as const, error: message, updatedAt: now }),
-            null,
-          );
-          continue;
-        }
-      }
-      const committed = await this.ctx.repo.commitments(m, t, t.tokenAddress, x.facts.block);
+      // as its own sign step opens (outbound-steps.ts): nothing is topped up for a destination the
+      // API did not authorise, nor for an `all` leg another live leg's claim blocks (no attempt yet: newest null)
+      const committed = await openSignDecision(this.ctx, this.claims, m, t, x.facts.block, now, null);
+      if (committed === null) continue;
       const { decision, open } = this.steps.decide(t, x.facts, committed, await this.ctx.repo.topUps(m, t.id));
       if (decision.action === 'wait') {
         const reason =
@@ -600,20 +590,13 @@ export class OutboundBatches {
     const tank = { chain: first.u.chain, network: first.u.network, address: first.u.fromAddress };
     await this.claims.lock(m, tank, now);
     const committed = { ...(await this.ctx.repo.commitments(m, first.u, null, first.uf.block)) };
-    const kind = this.ctx.registry.get(first.u.chain, first.u.network)?.kind;
     const decided: Array<{ u: Transfer; uf: SignFacts; decision: { valueAtomic: bigint; amountAtomic: bigint } }> = [];
     for (const { u, uf } of due) {
-      // docs/money-out.md › Destinations: each gas leg checked before it is signed (its transfer is written above)
-      const verdict = kind
-        ? await this.ctx.destinations.verify(m, legOf(u, kind))
-        : { ok: false as const, reason: `${u.chain}/${u.network} is not in the chain registry` };
-      if (!verdict.ok) {
-        const message = `refused to sign ${u.purpose} ${u.purposeId} to ${u.toAddress}: ${verdict.reason}`.slice(
-          0,
-          1000,
-        );
-        (this.ctx.logger.error ?? this.ctx.logger.warn).call(this.ctx.logger, `outbound ${u.id}: ${message}`);
-        Object.assign(u, { waitReason: 'destination_unverified' as const, error: message });
+      // docs/money-out.md › Destinations: each gas leg checked before it is signed (its transfer is
+      // written above; a refused top-up is inserted below, waiting with the reason)
+      const refusal = await destinationRefusal(this.ctx, m, u);
+      if (refusal !== null) {
+        Object.assign(u, { waitReason: 'destination_unverified' as const, error: refusal });
         continue;
       }
       const decision = decideSign({

@@ -31,7 +31,7 @@ import { OutboundNotFoundError } from './outbound.errors';
 import {
   gasFromTank,
   markSigned,
-  refuseUnverifiedDestination,
+  openSignDecision,
   unchanged,
   type Mined,
   type SignFacts,
@@ -606,23 +606,9 @@ export class OutboundEngine {
     // the newest stored attempt's hash, for the purpose's row (none before the first)
     const newest = attemptCount === 0 ? null : undefined;
     const now = this.ctx.now();
-    // docs/money-out.md › Destinations: nothing is signed (nor topped up) for a destination the API did not authorise
-    if (await refuseUnverifiedDestination(this.ctx, m, t, now)) return { kind: 'wait', row: t, topUps: [] };
-    await this.claims.lock(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
-    if (t.amountMode === 'all') {
-      // docs/money-out.md › Claims (claims.ts): an `all` leg moves what nothing else claims; while
-      // another live leg claims this asset at the source (a refund not final yet), it waits
-      const message = await this.claims.allBlockedBy(m, t);
-      if (message !== null) {
-        await this.ctx.write(
-          m,
-          Object.assign(t, { waitReason: 'address_busy' as const, error: message, updatedAt: now }),
-          newest,
-        );
-        return { kind: 'wait', row: t, topUps: [] };
-      }
-    }
-    const committed = await this.ctx.repo.commitments(m, t, t.tokenAddress, facts.block);
+    // the destination, the sender's source lock and claims, its commitments (outbound-steps.ts)
+    const committed = await openSignDecision(this.ctx, this.claims, m, t, facts.block, now, newest);
+    if (committed === null) return { kind: 'wait', row: t, topUps: [] };
     // a transfer whose gas is not from the tank never has a top-up (decideSign tops up only those)
     const left = [...this.leftToFunded].filter(([, u]) => u.parentId === t.id);
     // the top-ups, locked when the run left receipts of them to this step: those are recorded here,
