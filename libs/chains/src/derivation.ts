@@ -7,6 +7,7 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { HDNodeWallet, Mnemonic, getBytes, keccak256 } from 'ethers';
 import type { SeedMaterial } from './family';
 import { NativeSecp256k1, nativeSecp256k1 } from './native-secp256k1';
+import { SECP256K1_N } from './secp256k1-curve';
 
 export { secp256k1Implementation } from './native-secp256k1';
 
@@ -44,7 +45,6 @@ export function ed25519PublicKey(privateKey: Buffer): Buffer {
   return Buffer.from(key.export({ format: 'jwk' }).x as string, 'base64url');
 }
 
-const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 /** n as 32 big-endian bytes: parse256(I_L) >= n compares bytes, with no BigInt on the native path. */
 const SECP256K1_N_BYTES = Buffer.from(SECP256K1_N.toString(16), 'hex');
 const ZERO_32 = Buffer.alloc(32);

@@ -12,6 +12,7 @@ import {
 } from 'ethers';
 import { checkIndex, mnemonicRoot, xpubChildAddress, xpubChildAddresses } from '../derivation';
 import { nativeSecp256k1 } from '../native-secp256k1';
+import { SECP256K1_N } from '../secp256k1-curve';
 
 /**
  * The EVM accounts the service derives from its seed (docs/money-out.md › The signer):
@@ -38,8 +39,6 @@ interface Secp256k1Node {
 
 /** Addresses an EvmAccounts keeps (about 100 bytes each). */
 const ADDRESS_CACHE_SIZE = 10_000;
-
-const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 function secp256k1Node(root: HDNodeWallet, path: string): Secp256k1Node {
   const node = root.derivePath(path);
