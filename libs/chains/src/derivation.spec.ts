@@ -17,6 +17,7 @@ import { DepositAddressDeriver, PublicDepositAddresses, publishedAccountPaths } 
 import { CHAIN_KINDS } from './families';
 import { EVM_ACCOUNT_PATHS, EVM_ACCOUNTS, EvmAccounts } from './evm/accounts';
 import { nativeSecp256k1, secp256k1Implementation } from './native-secp256k1';
+import { SECP256K1_N } from './secp256k1-curve';
 import type { ChainKind } from './registry';
 
 // Published vectors: Hardhat/Anvil default accounts; BIP-39 "abandon … about" (Ian Coleman's tool,
@@ -305,6 +306,16 @@ describe('libsecp256k1 for public derivation (issue 23, ninth pass): the same by
       expect(addresses[k]).toBe(child.address);
       expect(hexlify(secp256k1.ProjectivePoint.fromHex(nobleKeys[k]).toRawBytes(true))).toBe(child.publicKey);
     }
+  });
+
+  it('the n both derivations check against (secp256k1-curve.ts) is the curve order @noble/curves uses', () => {
+    expect(SECP256K1_N).toBe(N);
+  });
+
+  it('bip32TweakAdd, for these tests only, is not in the package index', async () => {
+    const chains = await import('./index');
+    expect('bip32TweakAdd' in chains).toBe(false);
+    expect(typeof chains.xpubChildPublicKey).toBe('function');
   });
 
   it('I_L zero or >= n, or the point at infinity: no key, refused the same way both ways', () => {

@@ -2,7 +2,22 @@ export * from './registry';
 export * from './families';
 export * from './family';
 export * from './wallet-links';
-export * from './derivation';
+// derivation.ts but bip32TweakAdd, CKDpub's last step alone, which only its tests call (they import the module)
+export {
+  HARDENED,
+  type Ed25519Node,
+  checkIndex,
+  ed25519Child,
+  ed25519Path,
+  ed25519PublicKey,
+  generateMnemonic,
+  mnemonicRoot,
+  seedMaterial,
+  wideWindowBase,
+  xpubChildAddress,
+  xpubChildAddresses,
+  xpubChildPublicKey,
+} from './derivation';
 export * from './address-worker';
 export * from './sui-accounts';
 export * from './deposit-addresses';
