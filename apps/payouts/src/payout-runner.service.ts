@@ -17,7 +17,7 @@ import { ClockService, SVC_CONFIG, SvcConfig } from '@svc/core';
 import type { Network } from '@svc/domain';
 import { OutboundService } from '@svc/outbound';
 import { railKey, SweepRepository } from '@svc/payments';
-import { RailLoop } from '@svc/runtime';
+import { RailLoop, RunnableRails } from '@svc/runtime';
 import { PayoutPlanner } from './payout-planner.service';
 import { PAYOUTS_LOCK_NAMESPACE, PAYOUTS_OPTIONS, PayoutsOptions } from './payouts.options';
 import { RefundPlanner } from './refund-planner.service';
@@ -35,7 +35,8 @@ export interface RailPayoutReport {
 @Injectable()
 export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('payouts');
-  private readonly skipped = new Set<string>();
+  /** a signing rail without RPC URLs is skipped, logged once */
+  private readonly runnable = new RunnableRails(this.logger, 'no payouts on it');
   /** a run every SVC_PAYOUT_INTERVAL_MS (nothing wakes it: it wakes the signer) */
   private readonly loop: RailLoop<RailPayoutReport>;
 
@@ -148,16 +149,11 @@ export class PayoutRunner implements OnApplicationBootstrap, BeforeApplicationSh
     return report;
   }
 
-  /** Every rail of the registry a run can work on: a rail that signs needs an RPC URL. */
+  /**
+   * Every rail of the registry a run can work on: one of a family that does not sign needs no RPC
+   * URL (its sweeps are only marked manual_required); one that signs does.
+   */
   private rails(): ChainConfig[] {
-    return this.chains.all().filter((c) => {
-      if (family(c.kind).outbound === null || c.rpcUrls.length > 0) return true;
-      const key = `${c.chain}/${c.network}`;
-      if (!this.skipped.has(key)) {
-        this.skipped.add(key);
-        this.logger.log(`${key}: no rpcUrls in the chain registry, so no payouts on it`);
-      }
-      return false;
-    });
+    return this.runnable.of(this.chains.all());
   }
 }

@@ -13,7 +13,7 @@ import { SVC_CONFIG, SvcConfig } from '@svc/core';
 import type { Network } from '@svc/domain';
 import { RefundLegs, SweepLegs } from '@svc/payments';
 import { OutboundService } from '@svc/outbound';
-import { PgListener, RailLoop } from '@svc/runtime';
+import { PgListener, RailLoop, RunnableRails } from '@svc/runtime';
 
 /** The channel a planner notifies after it wrote outbound work (apps/payouts › PayoutRunner). */
 export const OUTBOUND_CHANNEL = 'svc_outbound';
@@ -34,7 +34,8 @@ export interface RailSigningReport {
 export class SigningRunner implements BeforeApplicationShutdown {
   private readonly logger = new Logger('signer');
   private listener: PgListener | null = null;
-  private readonly skipped = new Set<string>();
+  /** a rail without RPC URLs is skipped, logged once */
+  private readonly runnable = new RunnableRails(this.logger, 'nothing is signed on it');
   /** a run every SVC_PAYOUT_INTERVAL_MS, and of a rail as soon as a planner names it */
   private readonly loop: RailLoop<RailSigningReport>;
 
@@ -112,15 +113,6 @@ export class SigningRunner implements BeforeApplicationShutdown {
 
   /** Every rail the engine signs on: a family with an outbound rail, and an RPC URL. */
   rails(): ChainConfig[] {
-    return this.chains.all().filter((c) => {
-      if (family(c.kind).outbound === null) return false;
-      if (c.rpcUrls.length > 0) return true;
-      const key = `${c.chain}/${c.network}`;
-      if (!this.skipped.has(key)) {
-        this.skipped.add(key);
-        this.logger.log(`${key}: no rpcUrls in the chain registry, so nothing is signed on it`);
-      }
-      return false;
-    });
+    return this.runnable.of(this.chains.all().filter((c) => family(c.kind).outbound !== null));
   }
 }

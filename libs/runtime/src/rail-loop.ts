@@ -2,8 +2,10 @@
 // SigningRunner): a run every `intervalMs`, one at a time; a rail woken (a planner's NOTIFY) runs
 // at once, or right after the run in progress, while every rail still runs once per interval
 // however often some are woken; a run's reports are logged; shutdown waits for the run in progress.
-// What a run does and what its reports say are the caller's.
+// What a run does and what its reports say are the caller's; which rails it runs over, less those
+// that sign and have no RPC URL (RunnableRails), too.
 import type { LoggerService } from '@nestjs/common';
+import { family, type ChainConfig } from '@svc/chains';
 
 /** What every rail's run reports: its rail and its errors (each logged as a warning). */
 export interface RailRunReport {
@@ -95,5 +97,32 @@ export class RailLoop<R extends RailRunReport> {
         });
       this.current = run;
     }, delayMs);
+  }
+}
+
+/**
+ * The rails a runner can work on, of those it is handed (its own filter of the registry): a rail
+ * whose family signs (has an outbound rail) needs an RPC URL; one without is left out, logged once
+ * per process as `<chain>/<network>: no rpcUrls in the chain registry, so <what>`.
+ */
+export class RunnableRails {
+  private readonly skipped = new Set<string>();
+
+  constructor(
+    private readonly logger: LoggerService,
+    /** what the skip line says a rail without RPC URLs does not get */
+    private readonly what: string,
+  ) {}
+
+  of(rails: ChainConfig[]): ChainConfig[] {
+    return rails.filter((c) => {
+      if (family(c.kind).outbound === null || c.rpcUrls.length > 0) return true;
+      const key = `${c.chain}/${c.network}`;
+      if (!this.skipped.has(key)) {
+        this.skipped.add(key);
+        this.logger.log(`${key}: no rpcUrls in the chain registry, so ${this.what}`);
+      }
+      return false;
+    });
   }
 }
