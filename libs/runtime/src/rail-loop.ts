@@ -2,8 +2,8 @@
 // SigningRunner): a run every `intervalMs`, one at a time; a rail woken (a planner's NOTIFY) runs
 // at once, or right after the run in progress, while every rail still runs once per interval
 // however often some are woken; a run's reports are logged; shutdown waits for the run in progress.
-// What a run does and what its reports say are the caller's; which rails it runs over, less those
-// that sign and have no RPC URL (RunnableRails), too.
+// What a run does, what its reports say and which rails it runs over are the caller's; RunnableRails
+// leaves out of those the rails that sign and have no RPC URL.
 import type { LoggerService } from '@nestjs/common';
 import { family, type ChainConfig } from '@svc/chains';
 
