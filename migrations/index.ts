@@ -21,6 +21,7 @@ import { OutboundCheckFacts1795662000000 } from './1795662000000-OutboundCheckFa
 import { PayoutRunIndexes1795662100000 } from './1795662100000-PayoutRunIndexes';
 import { PayoutWatermark1795662200000 } from './1795662200000-PayoutWatermark';
 import { PayoutGateIndexes1795662380000 } from './1795662380000-PayoutGateIndexes';
+import { WebhookAttemptKey1795662411000 } from './1795662411000-WebhookAttemptKey';
 
 export const MIGRATIONS = [
   Foundation1763780000000,
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   PayoutRunIndexes1795662100000,
   PayoutWatermark1795662200000,
   PayoutGateIndexes1795662380000,
+  WebhookAttemptKey1795662411000,
 ];

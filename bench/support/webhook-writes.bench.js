@@ -11,15 +11,25 @@
 //                  attempt's outcome, and its attempt row, and the transaction commits.
 //   no-fk          current, on a schema without the two foreign keys (delivery → endpoint, attempt →
 //                  delivery): what their per-row checks cost. Not a proposal; the price of one.
+//   ninth-pass     (tenth pass) the record statement and the attempts' two indexes (primary key on id,
+//                  and (delivery_id, attempt)) as they were before the tenth pass.
+//   no-due         (tenth pass) current without the due index and with deliveries at fillfactor 50: the
+//                  record's update in place (HOT), its bound. Not a proposal: the sweeper needs the index.
+//   claim-ordered  (tenth pass) current with bitmap scans off on the bench's connection: the claim walks the
+//                  undispatched index in order, as on a table with statistics, instead of reading every
+//                  undispatched event and sorting them (its plan on the bench's fresh tables).
+//   Variants join with +, e.g. ninth-pass+no-due.
 //
 // Per variant, on a fresh database with one endpoint, ROUNDS rounds of EVENTS events (~1 kB of data,
 // 500 a transaction): CPU of the one backend doing the work (/proc, clock ticks of 10 ms: the inserts,
 // the claims, the records apart), shared buffers it touched (pg_statio, all tables and indexes), rows
 // it wrote (pg_stat_user_tables: inserted, updated, of which in place (HOT)), and statements, each per
-// delivery (first-outcome's claim reads are counted at its commit, so its buffers are not split). The buffers and rows do not depend on the machine's load; the CPU does.
+// delivery (first-outcome's claim reads are counted at its commit, so its buffers are not split), and
+// the buffers by table and index. The buffers and rows do not depend on the machine's load; the CPU does.
 //
 //   node bench/support/webhook-writes.bench.js [variant…]   (default: current first-outcome no-fk current)
-//   env: CLAIM (166), RECORD (50), EVENTS (10000), ROUNDS (3), BENCH_PG_URL
+//   env: CLAIM (166), RECORD (50), EVENTS (10000), ROUNDS (3), BENCH_PG_URL, PLANS (set: print the record
+//        statements' plan shapes, from an EXPLAIN before each, not counted)
 'use strict';
 require('reflect-metadata');
 const fs = require('node:fs');
@@ -34,6 +44,7 @@ const CLAIM = Number(process.env.CLAIM ?? 166);
 const RECORD = Number(process.env.RECORD ?? 50);
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const PLANS = Boolean(process.env.PLANS);
 const VARIANTS = process.argv.length > 2 ? process.argv.slice(2) : ['current', 'first-outcome', 'no-fk', 'current'];
 
 const { createDataSource } = require(path.join(DIST, 'libs', 'db', 'src'));
@@ -70,8 +81,35 @@ const CLAIM_NOW = `WITH claimed AS (
     JOIN stamped s ON s.id = i.event_id ORDER BY c.created_at, c.id
   ) d ON true`;
 
-/** DeliveryRepository.recordMany's statement, as of this pass. */
+/**
+ * DeliveryRepository.recordMany's statement, as of the tenth pass: the update's rows found through the
+ * primary key whatever the statistics (`d.id = ANY($1)`; the state compared as `status NOT IN
+ * ('succeeded', 'failed')`, which the due index's predicate does not match), and the attempt's
+ * existence checked only for the deliveries the update did not move (a moved one exists).
+ */
 const RECORD_NOW = `WITH input AS (
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::varchar[], $5::timestamptz[], $6::timestamptz[],
+                         $7::int[], $8::varchar[], $9::timestamptz[], $10::uuid[], $11::int[])
+      AS i(delivery_id, attempt, run_attempts, status, next_attempt_at, attempted_at, response_status, error, at, attempt_id, duration_ms)
+  ), moved AS (
+    UPDATE webhook_deliveries d SET attempt_count = i.attempt, run_attempts = i.run_attempts, status = i.status,
+      next_attempt_at = i.next_attempt_at, last_attempt_at = i.attempted_at, last_response_status = i.response_status,
+      last_error = i.error, updated_at = i.at
+    FROM input i
+    WHERE d.id = ANY($1::uuid[]) AND d.id = i.delivery_id AND d.attempt_count = i.attempt - 1
+      AND d.status NOT IN ('succeeded', 'failed')
+    RETURNING d.id
+  ), logged AS (
+    INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, attempted_at, response_status, duration_ms, error)
+    SELECT i.attempt_id, i.delivery_id, i.attempt, i.attempted_at, i.response_status, i.duration_ms, i.error
+    FROM input i
+    WHERE i.delivery_id IN (SELECT id FROM moved)
+       OR EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = i.delivery_id AND d.id = ANY($1::uuid[]))
+  )
+  SELECT id FROM moved`;
+
+/** DeliveryRepository.recordMany's statement before the tenth pass (`ninth-pass`). */
+const RECORD_NINTH = `WITH input AS (
     SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::varchar[], $5::timestamptz[], $6::timestamptz[],
                          $7::int[], $8::varchar[], $9::timestamptz[], $10::uuid[], $11::int[])
       AS i(delivery_id, attempt, run_attempts, status, next_attempt_at, attempted_at, response_status, error, at, attempt_id, duration_ms)
@@ -158,7 +196,20 @@ async function counters(c) {
     await c.query(`SELECT relname, n_tup_ins::int AS ins, n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot
                    FROM pg_stat_user_tables WHERE relname IN ('events', 'webhook_deliveries', 'webhook_delivery_attempts')`)
   ).rows;
-  return { buffers: Number(io.buffers), rows: Object.fromEntries(rows.map((r) => [r.relname, r])) };
+  // per index: the buffers of each (tenth pass: which index entries the writes pay for)
+  const idx = (
+    await c.query(`SELECT indexrelname AS name, (idx_blks_hit + idx_blks_read)::bigint AS buffers FROM pg_statio_user_indexes
+                   WHERE relname IN ('events', 'webhook_deliveries', 'webhook_delivery_attempts')`)
+  ).rows;
+  const heap = (
+    await c.query(`SELECT relname AS name, (heap_blks_hit + heap_blks_read)::bigint AS buffers FROM pg_statio_user_tables
+                   WHERE relname IN ('events', 'webhook_deliveries', 'webhook_delivery_attempts')`)
+  ).rows;
+  return {
+    buffers: Number(io.buffers),
+    rows: Object.fromEntries(rows.map((r) => [r.relname, r])),
+    rel: Object.fromEntries([...heap, ...idx].map((r) => [r.name, Number(r.buffers)])),
+  };
 }
 
 function succeeded(ds, at) {
@@ -181,6 +232,22 @@ async function run(variant) {
        VALUES ($1, $2, 'http://localhost:1/hooks', 'bench', '{*}', 'sealed', true, now() - interval '1 minute', now())`,
       [randomUUID(), merchantId],
     );
+    const parts = variant.split('+');
+    if (parts.includes('ninth-pass')) {
+      // the attempts' two indexes as before the tenth pass: the primary key on id, and (delivery_id, attempt)
+      await ds.query(`ALTER TABLE webhook_delivery_attempts DROP CONSTRAINT "PK_1b3f2521066e302db7df872e606"`);
+      await ds.query(
+        `ALTER TABLE webhook_delivery_attempts ADD CONSTRAINT "PK_59ef9124585b56c18b98548a0c6" PRIMARY KEY (id)`,
+      );
+      await ds.query(
+        `CREATE INDEX "IDX_webhook_delivery_attempts_delivery" ON webhook_delivery_attempts (delivery_id, attempt)`,
+      );
+    }
+    if (parts.includes('no-due')) {
+      // the bound of a HOT record: no index reads status or next_attempt_at, and room on each page
+      await ds.query(`DROP INDEX "IDX_webhook_deliveries_due"`);
+      await ds.query(`ALTER TABLE webhook_deliveries SET (fillfactor = 50)`);
+    }
     if (variant === 'no-fk') {
       await ds.query(`ALTER TABLE webhook_delivery_attempts DROP CONSTRAINT "FK_webhook_delivery_attempts_delivery"`);
       await ds.query(`ALTER TABLE webhook_deliveries DROP CONSTRAINT "FK_webhook_deliveries_endpoint"`);
@@ -188,7 +255,10 @@ async function run(variant) {
     await ds.destroy();
     await c.connect();
     const pid = (await c.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    // the claim's plan of a table with statistics (an ordered walk of the undispatched index), whatever they are
+    if (parts.includes('claim-ordered')) await c.query('SET enable_bitmapscan = off');
     const cpu = { insert: 0, claim: 0, record: 0 };
+    const plans = new Map();
     const statements = { claim: 0, record: 0 };
     let deliveries = 0;
     const spent = { buffers: 0, claimBuffers: 0, rows: {} };
@@ -253,9 +323,9 @@ async function run(variant) {
             const batch = ds.slice(i, i + RECORD);
             const at = new Date();
             const col = (f) => batch.map(f);
-            await c.query({
+            const record = {
               name: 'record',
-              text: RECORD_NOW,
+              text: parts.includes('ninth-pass') ? RECORD_NINTH : RECORD_NOW,
               values: [
                 col((d) => d.id),
                 col(() => 1),
@@ -269,7 +339,19 @@ async function run(variant) {
                 col(() => randomUUID()),
                 col(() => 3),
               ],
-            });
+            };
+            if (PLANS) {
+              // the plan the statement is about to get (not executed; not counted in the CPU)
+              const t1 = cpuMs(pid);
+              const plan = (await c.query(`EXPLAIN (COSTS OFF) ${record.text}`, record.values)).rows;
+              const shape = plan
+                .map((r) => r['QUERY PLAN'].trim().replace(/\s*\(.*$|\s+on\s+\S+\s+\w+$/, ''))
+                .filter((l) => /Scan|Join|Loop/.test(l))
+                .join(' / ');
+              plans.set(shape, (plans.get(shape) ?? 0) + 1);
+              t0 += cpuMs(pid) - t1;
+            }
+            await c.query(record);
             statements.record++;
           }
           cpu.record += cpuMs(pid) - t0;
@@ -279,6 +361,8 @@ async function run(variant) {
       }
       const after = await counters(c);
       spent.buffers += after.buffers - before.buffers;
+      spent.rel ??= {};
+      for (const [k, v] of Object.entries(after.rel)) spent.rel[k] = (spent.rel[k] ?? 0) + v - (before.rel[k] ?? 0);
       for (const [t, r] of Object.entries(after.rows)) {
         const b = before.rows[t] ?? { ins: 0, upd: 0, hot: 0 };
         const s = (spent.rows[t] ??= { ins: 0, upd: 0, hot: 0 });
@@ -306,6 +390,13 @@ async function run(variant) {
         `${rowsOf('webhook_deliveries')}; ${rowsOf('webhook_delivery_attempts')}; ` +
         `check ${JSON.stringify(check)}; load ${os.loadavg()[0].toFixed(2)}`,
     );
+    console.log(
+      `  buffers per delivery by relation: ${Object.entries(spent.rel)
+        .filter(([, v]) => v > 0)
+        .map(([k, v]) => `${k.replace(/^"|"$/g, '')} ${per(v)}`)
+        .join(', ')}`,
+    );
+    for (const [shape, n] of plans) console.log(`  record plan ×${n}: ${shape}`);
   } finally {
     await c.end().catch(() => undefined);
     await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
@@ -314,8 +405,9 @@ async function run(variant) {
 }
 
 (async () => {
-  const unknown = VARIANTS.filter((v) => !['current', 'first-outcome', 'no-fk'].includes(v));
-  if (unknown.length) throw new Error(`unknown variant ${unknown.join(', ')} (current, first-outcome, no-fk)`);
+  const known = ['current', 'first-outcome', 'no-fk', 'ninth-pass', 'no-due', 'claim-ordered'];
+  const unknown = VARIANTS.filter((v) => !v.split('+').every((p) => known.includes(p)));
+  if (unknown.length) throw new Error(`unknown variant ${unknown.join(', ')} (${known.join(', ')}, joined by +)`);
   console.log(`${EVENTS} events a round, ${ROUNDS} rounds; claims of ${CLAIM}, records of ${RECORD}`);
   for (const v of VARIANTS) await run(v);
 })().catch((err) => {

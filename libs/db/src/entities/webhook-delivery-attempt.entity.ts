@@ -1,14 +1,17 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
-/** One HTTP attempt of a delivery: when, the answer (or why there was none) and how long it took. */
+/**
+ * One HTTP attempt of a delivery: when, the answer (or why there was none) and how long it took.
+ * Keyed by (delivery, attempt, id): every read is a delivery's attempts, so the primary key is the
+ * only index (migrations/1795662411000-WebhookAttemptKey.ts).
+ */
 @Entity('webhook_delivery_attempts')
-@Index('IDX_webhook_delivery_attempts_delivery', ['deliveryId', 'attempt'])
 export class WebhookDeliveryAttemptEntity {
   @PrimaryColumn('uuid')
   id!: string;
 
-  @Column({ name: 'delivery_id', type: 'uuid' })
+  @PrimaryColumn({ name: 'delivery_id', type: 'uuid' })
   deliveryId!: string;
 
   @ManyToOne(() => WebhookDeliveryEntity, { onDelete: 'CASCADE' })
@@ -16,7 +19,7 @@ export class WebhookDeliveryAttemptEntity {
   delivery?: WebhookDeliveryEntity;
 
   /** 1-based, the `x-svc-attempt` header sent. */
-  @Column({ type: 'integer' })
+  @PrimaryColumn({ type: 'integer' })
   attempt!: number;
 
   @Column({ name: 'attempted_at', type: 'timestamptz', precision: 3 })

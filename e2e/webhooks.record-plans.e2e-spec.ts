@@ -1,0 +1,144 @@
+// Issue 23 › Webhooks, tenth pass (docs/performance.md): the worker's record statement finds its
+// deliveries through the primary key whatever the table's statistics, and an attempt row costs one
+// index entry. A database whose deliveries table has never been analyzed, like a new install's or
+// the benchmark's, is where the plan used to read every pending delivery through the due index.
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { SqlService } from '@svc/core';
+import { createDataSource } from '@svc/db';
+import { WorkspacesService } from '@svc/workspaces';
+import { AttemptRecord, DeliveryRepository } from '../apps/worker/src/webhooks/delivery.repository';
+import { createTestDatabase, dropTestDatabase } from './support/test-app';
+
+let database: { name: string; url: string };
+let ds: DataSource;
+let endpointId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase('svc_e2e_record_plans');
+  ds = createDataSource(database.url, 2);
+  await ds.initialize();
+  await ds.runMigrations({ transaction: 'all' });
+  // no statistics for the whole file, whatever the server's autovacuum does
+  await ds.query(`ALTER TABLE webhook_deliveries SET (autovacuum_enabled = false)`);
+  await ds.query(`ALTER TABLE webhook_delivery_attempts SET (autovacuum_enabled = false)`);
+  const { merchantId } = await new WorkspacesService(ds).createWorkspace('record plans');
+  endpointId = randomUUID();
+  await ds.query(
+    `INSERT INTO webhook_endpoints (id, workspace_id, url, event_types, secret_sealed, enabled)
+     VALUES ($1, $2, 'http://localhost:9/hooks', '{*}', 'sealed', true)`,
+    [endpointId, merchantId],
+  );
+  // a delivery log of 20,000 rows, 600 of them pending (a burst in flight)
+  await ds.query(
+    `INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, status, attempt_count,
+       next_attempt_at, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, $2, gen_random_uuid(), 'payment.completed',
+            CASE WHEN g > 19400 THEN 'pending' ELSE 'succeeded' END, CASE WHEN g > 19400 THEN 0 ELSE 1 END,
+            CASE WHEN g > 19400 THEN now() END, now(), now()
+     FROM generate_series(1, 20000) g`,
+    [merchantId, endpointId],
+  );
+});
+
+afterAll(async () => {
+  await ds?.destroy();
+  if (database) await dropTestDatabase(database.name);
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+
+/** The repository, its statements planned (EXPLAIN, same values) before they run. */
+function repository(plans: PlanNode[][]): DeliveryRepository {
+  const sql = {
+    rows: async (_name: string, text: string, values: unknown[]) => {
+      const [{ 'QUERY PLAN': plan }] = await ds.query(`EXPLAIN (FORMAT JSON) ${text}`, values);
+      plans.push(nodes(plan[0].Plan));
+      return ds.query(text, values);
+    },
+  } as unknown as SqlService;
+  return new DeliveryRepository(ds, sql);
+}
+
+const record = (deliveryId: string, attempt: number, at: Date): AttemptRecord => ({
+  deliveryId,
+  attempt,
+  runAttempts: attempt,
+  status: 'succeeded',
+  nextAttemptAt: null,
+  attemptedAt: at,
+  responseStatus: 200,
+  durationMs: 3,
+  error: null,
+  at,
+});
+
+test('the record finds its deliveries by primary key, not through the due index, on a table without statistics', async () => {
+  const pending: Array<{ id: string }> = await ds.query(
+    `SELECT id FROM webhook_deliveries WHERE status = 'pending' ORDER BY id LIMIT 50`,
+  );
+  const plans: PlanNode[][] = [];
+  const repo = repository(plans);
+  const at = new Date();
+  const moved = await Promise.all(pending.map((d) => repo.recordAttempt(record(d.id, 1, at))));
+  expect(moved).toEqual(pending.map(() => true));
+  expect(plans).toHaveLength(1); // one statement for the 50
+  const used = plans[0].filter((n) => n['Relation Name'] === 'webhook_deliveries' || n['Index Name']);
+  expect(used.map((n) => n['Index Name']).filter(Boolean)).not.toContain('IDX_webhook_deliveries_due');
+  expect(used.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'webhook_deliveries')).toEqual([]);
+
+  const rows: Array<{ status: string; attempts: number }> = await ds.query(
+    `SELECT d.status, (SELECT count(*)::int FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id) AS attempts
+     FROM webhook_deliveries d WHERE d.id = ANY($1)`,
+    [pending.map((d) => d.id)],
+  );
+  expect(rows).toEqual(pending.map(() => ({ status: 'succeeded', attempts: 1 })));
+});
+
+test('an attempt the state does not take is still logged; one of a delivery that is gone is not, and fails nothing', async () => {
+  const [done]: Array<{ id: string }> = await ds.query(
+    `SELECT id FROM webhook_deliveries WHERE status = 'succeeded' AND attempt_count = 1 LIMIT 1`,
+  );
+  const [open]: Array<{ id: string }> = await ds.query(
+    `SELECT id FROM webhook_deliveries WHERE status = 'pending' ORDER BY id DESC LIMIT 1`,
+  );
+  const gone = randomUUID();
+  const repo = repository([]);
+  const at = new Date();
+  // the same attempt number recorded again (a duplicate run), a delivery deleted with its endpoint, and one that moves
+  const moved = await Promise.all([
+    repo.recordAttempt(record(done.id, 1, at)),
+    repo.recordAttempt(record(gone, 1, at)),
+    repo.recordAttempt(record(open.id, 1, at)),
+  ]);
+  expect(moved).toEqual([false, false, true]);
+  const logged: Array<{ delivery_id: string }> = await ds.query(
+    `SELECT delivery_id FROM webhook_delivery_attempts WHERE delivery_id = ANY($1) ORDER BY delivery_id`,
+    [[done.id, gone, open.id]],
+  );
+  expect(logged.map((r) => r.delivery_id).sort()).toEqual([done.id, open.id].sort());
+});
+
+test("an attempt row has one index entry: the primary key (delivery_id, attempt, id) serves a delivery's attempts", async () => {
+  const indexes: Array<{ indexdef: string }> = await ds.query(
+    `SELECT indexdef FROM pg_indexes WHERE tablename = 'webhook_delivery_attempts' ORDER BY indexname`,
+  );
+  expect(indexes.map((i) => i.indexdef.replace(/^.* USING /, ''))).toEqual(['btree (delivery_id, attempt, id)']);
+  // a log of some size: each delivery's first attempt
+  await ds.query(
+    `INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, attempted_at, response_status, duration_ms)
+     SELECT gen_random_uuid(), id, 1, now(), 200, 3 FROM webhook_deliveries WHERE status = 'succeeded'`,
+  );
+  const [{ 'QUERY PLAN': plan }] = await ds.query(
+    `EXPLAIN (FORMAT JSON) SELECT * FROM webhook_delivery_attempts WHERE delivery_id IN ($1, $2) ORDER BY attempt, attempted_at`,
+    [randomUUID(), randomUUID()],
+  );
+  expect(nodes(plan[0].Plan).map((n) => n['Index Name'])).toContain('PK_1b3f2521066e302db7df872e606');
+});
