@@ -171,3 +171,63 @@ test('many payments over HTTP at once: each answered at its own address, an idem
   expect(new Set(answers.map((a) => a.body.paymentAddress as string)).size).toBe(29);
   answers.forEach((a, i) => expect(a.body.amount).toBe(bodies[i].amount));
 });
+
+/** What `SqlService.rows` answered to the payment inserts (the spy calls through). */
+function insertAnswers() {
+  const spy = jest.spyOn(t.app.get(SqlService), 'rows');
+  return {
+    rows: async () => {
+      const out: Array<Record<string, unknown>> = [];
+      for (const [i, [name]] of spy.mock.calls.entries())
+        if (name.startsWith('payment_insert')) out.push(...((await spy.mock.results[i].value) as typeof out));
+      return out;
+    },
+    done: () => spy.mockRestore(),
+  };
+}
+
+test('an insert answers the ids only; the payment answered is its row read back, column for column', async () => {
+  const seen = insertAnswers();
+  const readBack = jest.spyOn(repo(), 'findById');
+  const alone = payment({ idempotencyKey: 'r-1', idempotencyScope: 'r-1' });
+  const lot = Array.from({ length: 4 }, (_, i) => payment({ amount: `${i}.25`, expectedAmountAtomic: BigInt(i) }));
+  let answered: Array<Awaited<ReturnType<PaymentRepository['insert']>>>;
+  try {
+    answered = [await repo().insert(t.db.manager, alone)];
+    answered.push(...(await Promise.all(lot.map((p) => repo().insert(t.db.manager, p)))));
+    const rows = await seen.rows();
+    expect(rows).toHaveLength(5);
+    for (const row of rows) expect(Object.keys(row)).toEqual(['id']);
+    expect(readBack).not.toHaveBeenCalled(); // built from the values given
+  } finally {
+    seen.done();
+    readBack.mockRestore();
+  }
+  for (const p of answered) {
+    const stored = await repo().findInWorkspace(m.merchantId, p!.id);
+    expect(p).toEqual(stored);
+    expect(Object.keys(p!)).toEqual(Object.keys(stored!));
+  }
+});
+
+test('a value the database stores otherwise than given is answered as stored', async () => {
+  const given = [
+    payment({ currency: 'US\uD800' }), // a lone surrogate: stored as U+FFFD
+    payment({ currency: `USDC${' '.repeat(30)}` }), // longer than the column, only spaces past it: cut
+    payment({ workspaceId: m.merchantId.toUpperCase() }), // a uuid is given back in lower case
+  ];
+  const readBack = jest.spyOn(repo(), 'findById');
+  let answered: Array<Awaited<ReturnType<PaymentRepository['insert']>>>;
+  try {
+    answered = await Promise.all(given.map((p) => repo().insert(t.db.manager, p)));
+    expect(readBack).toHaveBeenCalledTimes(3);
+  } finally {
+    readBack.mockRestore();
+  }
+  for (const p of answered) expect(p).toEqual(await repo().findInWorkspace(m.merchantId, p!.id));
+  expect(answered.map((p) => [p!.currency, p!.workspaceId])).toEqual([
+    ['US\uFFFD', m.merchantId],
+    [`USDC${' '.repeat(20)}`, m.merchantId],
+    ['USDC', m.merchantId],
+  ]);
+});

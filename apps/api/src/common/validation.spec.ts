@@ -172,4 +172,26 @@ describe('the global validation pipe', () => {
     ])
       expect(await outcome(fast, CreateSessionDto, value)).toEqual(await outcome(plain, CreateSessionDto, value));
   });
+
+  test("answers a parameter it does not validate without a promise, with ValidationPipe's value", async () => {
+    const caller = { workspaceId: 'w', keyCheck: undefined };
+    for (const [value, meta] of [
+      [caller, { type: 'custom', metatype: Object, data: undefined }], // @CurrentCaller()
+      [{ log: {} }, { type: 'custom', metatype: undefined, data: undefined }], // @RequestLog()
+      ['pay_1', { type: 'param', metatype: String, data: 'id' }], // @Param('id') id: string
+      ['7', { type: 'query', metatype: Number, data: 'limit' }],
+      ['true', { type: 'query', metatype: Boolean, data: 'live' }],
+      [undefined, { type: 'query', metatype: String, data: 'status' }],
+      [{ a: '1' }, { type: 'query', metatype: Object, data: undefined }],
+    ] as Array<[unknown, ArgumentMetadata]>) {
+      const out = fast.transform(value, meta);
+      expect(out).not.toBeInstanceOf(Promise);
+      expect(out).toStrictEqual(await plain.transform(value, meta));
+      if (meta.type === 'custom') expect(out).toBe(value); // the decorator's own object
+    }
+    // a parameter with a class to validate still goes to ValidationPipe
+    const dto = fast.transform({ productId: 'p' }, { type: 'query', metatype: CreateSessionDto, data: undefined });
+    expect(dto).toBeInstanceOf(Promise);
+    await (dto as Promise<unknown>).catch(() => undefined);
+  });
 });

@@ -143,6 +143,21 @@ class QuickValidationPipe extends ValidationPipe {
     return entity.constructor === metatype && passesAtOnce(entity, this.validatorOptions) ? entity : undefined;
   }
 
+  /**
+   * Whether ValidationPipe's `transform` answers this parameter without validating it (a custom
+   * decorator's value, a primitive route or query parameter, a parameter without a type): then its
+   * answer is `transformPrimitive`'s (or the value itself without `transform`), which
+   * `primitiveAtOnce` gives without the promise of the async `transform`.
+   */
+  leavesUnvalidated(metadata: ArgumentMetadata): boolean {
+    return !this.expectedType && (!metadata.metatype || !this.toValidate(metadata));
+  }
+
+  /** ValidationPipe's answer for a parameter it leaves unvalidated (`leavesUnvalidated`), synchronously. */
+  primitiveAtOnce(value: unknown, metadata: ArgumentMetadata): unknown {
+    return this.isTransformEnabled ? this.transformPrimitive(value, metadata) : value;
+  }
+
   protected override validate(
     object: object,
     validatorOptions?: ValidatorOptions,
@@ -153,8 +168,9 @@ class QuickValidationPipe extends ValidationPipe {
 
 /**
  * The global pipe as Nest calls it: a flat body that passes at once is answered without a
- * promise (no async `transform`, no awaited validation: issue 23, ninth pass); everything else
- * is ValidationPipe's `transform` with the quick check above.
+ * promise (no async `transform`, no awaited validation: issue 23, ninth pass), and so is a
+ * parameter ValidationPipe does not validate (tenth pass); everything else is ValidationPipe's
+ * `transform` with the quick check above.
  */
 class SvcValidationPipe implements PipeTransform {
   private readonly pipe: QuickValidationPipe;
@@ -164,6 +180,9 @@ class SvcValidationPipe implements PipeTransform {
   }
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    // a custom decorator's value (the caller, the request's logger) or a route parameter such as
+    // `:id`: nothing to validate, answered without a promise (issue 23, tenth pass)
+    if (this.pipe.leavesUnvalidated(metadata)) return this.pipe.primitiveAtOnce(value, metadata);
     return this.pipe.passedAtOnce(value, metadata) ?? this.pipe.transform(value, metadata);
   }
 }
