@@ -37,6 +37,9 @@ type Attempt = OutboundAttempt;
 /** The most gas top-ups signed in one database transaction and sent in one JSON-RPC batch. */
 export const TOP_UP_BATCH = 32;
 
+/** How many of a run's sign batches (signTogether) are in flight at once, beside its top-up decisions. */
+export const SIGN_BATCHES_IN_FLIGHT = 2;
+
 /** A broadcast to record: the node took the stored attempt (`refusal` null) or refused it only for its price. */
 interface BroadcastRecord {
   id: string;
@@ -192,26 +195,45 @@ export class OutboundBatches {
       return await fn();
     } finally {
       this.runSignBatches.delete(key);
-      for (let i = 0; i < signs.length; i += TOP_UP_BATCH) {
-        const members = signs.slice(i, i + TOP_UP_BATCH);
-        // an error after its commit (the signed rows are sent by the next run: rule 3) leaves none to redo
-        const back = await this.signTogether(members).catch((err: Error) => {
-          this.ctx.logger.warn(`a batch of ${members.length} signs stopped (${err.message}); the next run moves it on`);
-          return [];
-        });
-        // the one-at-a-time way: a busy row, a failed transaction (a top-up it decides joins the batches below)
-        await this.aloneAfterBatch(chain, network, back);
-      }
-      this.runTopUpDecisions.delete(key);
+      let nextSign = 0;
+      const signBatches = async () => {
+        while (nextSign < signs.length) {
+          const members = signs.slice(nextSign, nextSign + TOP_UP_BATCH);
+          nextSign += members.length;
+          // an error after its commit (the signed rows are sent by the next run: rule 3) leaves none to redo
+          const back = await this.signTogether(members).catch((err: Error) => {
+            this.ctx.logger.warn(
+              `a batch of ${members.length} signs stopped (${err.message}); the next run moves it on`,
+            );
+            return [];
+          });
+          // the one-at-a-time way: a busy row, a failed transaction (a top-up it decides joins the batches below)
+          await this.aloneAfterBatch(chain, network, back);
+        }
+      };
       const tank = this.ctx.keyring.gasTankAddress;
-      for (let i = 0; i < decisions.length; i += TOP_UP_BATCH) {
-        const parents = decisions.slice(i, i + TOP_UP_BATCH);
-        const back = await this.ctx
-          .serial(chain, network, tank, () => this.decideTopUpsTogether(parents))
-          .catch(() => parents);
-        // the one-at-a-time way (its top-up, if any, is gathered below): a busy row, a failed transaction
-        await this.aloneAfterBatch(chain, network, back);
-      }
+      let nextDecision = 0;
+      const decisionsBack: Array<{ t: Transfer; facts: SignFacts }> = [];
+      const decisionBatches = async () => {
+        while (nextDecision < decisions.length) {
+          const parents = decisions.slice(nextDecision, nextDecision + TOP_UP_BATCH);
+          nextDecision += parents.length;
+          const back = await this.ctx
+            .serial(chain, network, tank, () => this.decideTopUpsTogether(parents))
+            .catch(() => parents);
+          decisionsBack.push(...back);
+        }
+      };
+      // SIGN_BATCHES_IN_FLIGHT sign batches side by side and the top-up decisions beside them: their
+      // members are distinct transfers of distinct deposits (each locks its own row, its deposit's
+      // source and its top-ups; only a top-up decided takes the tank's lock, after them), and each
+      // batch commits every signature and nonce before it sends any (rule 8)
+      await Promise.all([...Array.from({ length: SIGN_BATCHES_IN_FLIGHT }, signBatches), decisionBatches()]);
+      // then the decisions the signs' one-at-a-time steps left, and what the decisions left goes
+      // the one-at-a-time way (its top-up, if any, is gathered below): a busy row, a failed transaction
+      this.runTopUpDecisions.delete(key);
+      await decisionBatches();
+      await this.aloneAfterBatch(chain, network, decisionsBack);
       this.runNewTopUps.delete(key);
       for (let i = 0; i < gathered.length; i += TOP_UP_BATCH) {
         const rows = gathered.slice(i, i + TOP_UP_BATCH);
