@@ -274,3 +274,27 @@ describe('a sponsored transaction (sender ≠ gas owner)', () => {
     expect(balance(tank.toSuiAddress(), SUI)).toBeGreaterThan(500_000_000n);
   });
 });
+
+describe("SuiNode.coins (the signer's and the planner's listing)", () => {
+  it("lists what the SDK's core.getCoins lists, over pages, in the same order", async () => {
+    const { SuiNode } = await import('@svc/chains');
+    const owner = fresh().toSuiAddress();
+    // 130 coins (three pages of 50), balances with ties, so the sort's tie-break by object id counts
+    for (let i = 0; i < 130; i++) devnet.chain.mint(owner, USDC, BigInt(1 + (i % 7)) * 1_000_000n);
+    const node = new SuiNode(devnet.url);
+    const sdk: Array<{ objectId: string; version: string; digest: string; balance: bigint }> = [];
+    for (let cursor: string | null = null; ;) {
+      const page = await node.client.core.getCoins({ address: owner, coinType: USDC, cursor, limit: 50 });
+      for (const c of page.objects) {
+        sdk.push({ objectId: c.id, version: c.version, digest: c.digest, balance: BigInt(c.balance) });
+      }
+      if (!page.hasNextPage || !page.cursor) break;
+      cursor = page.cursor;
+    }
+    sdk.sort((a, b) => (a.balance !== b.balance ? (a.balance > b.balance ? -1 : 1) : a.objectId < b.objectId ? -1 : 1));
+    const listed = await node.coins(owner, USDC);
+    expect(listed).toHaveLength(130);
+    expect(listed).toEqual(sdk);
+    expect(await node.coins(fresh().toSuiAddress(), USDC)).toEqual([]);
+  });
+});

@@ -381,7 +381,9 @@ export class SuiOutboundRail implements OutboundRail {
   private async execute(t: Transfer, a: OutboundAttemptEntity): Promise<Transfer> {
     let outcome: SuiExecuteOutcome;
     try {
-      outcome = await this.sponsored.execute(JSON.parse(a.rawTx) as { bytes: string; signatures: string[] });
+      // the digest stored with the bytes in the sign step's db transaction (their digest)
+      const stored = JSON.parse(a.rawTx) as { bytes: string; signatures: string[] };
+      outcome = await this.sponsored.execute({ ...stored, digest: a.txHash });
       if (outcome.kind === 'executed') this.noteGasCoin(outcome.effects);
     } finally {
       // the node answered (or not): the coin is at its new version, or still reserved by this attempt's fence

@@ -9,10 +9,11 @@
 // is provably dead and a new one may be signed (docs/money-out.md › Rails).
 import { SUI_COIN_TYPE, SuiCoin, SuiNode } from '@svc/chains';
 import { parseTransactionEffectsBcs } from '@mysten/sui/experimental';
-import { Transaction, TransactionDataBuilder } from '@mysten/sui/transactions';
+import { TransactionDataBuilder } from '@mysten/sui/transactions';
 import { fromBase64, normalizeStructTag, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
 import type { SignerKeyRef } from '../../keys/keyring';
 import { SUI_GAS_TANK_KEY, SuiKeyring } from '../../keys/sui-keyring';
+import { suiTransferBytes } from './sui-transfer-bytes';
 
 import type { SuiObjectRef } from '@svc/domain';
 
@@ -149,23 +150,20 @@ export class SuiSponsoredRail {
     if (amountAtomic <= 0n || amountAtomic > held) {
       throw new Error(`${plan.sender} holds ${held} of ${plan.coinType}, cannot send ${amountAtomic}`);
     }
-    const tx = new Transaction();
-    tx.setSender(plan.sender);
-    tx.setGasOwner(this.gasOwner);
-    tx.setGasPrice(plan.gasPrice);
-    tx.setGasBudget(plan.gasBudget);
-    tx.setGasPayment([ref(plan.gasCoin)]);
-    if (plan.expirationEpoch !== undefined) tx.setExpiration({ Epoch: Number(plan.expirationEpoch) });
-    const [primary, ...rest] = plan.inputs.map((c) => tx.objectRef(ref(c)));
-    if (rest.length > 0) tx.mergeCoins(primary, rest);
-    if (plan.amount === 'all') {
-      // the merged coin itself moves: the deposit keeps no coin of the type, not even a zero one
-      tx.transferObjects([primary], tx.pure.address(plan.to));
-    } else {
-      const [coin] = tx.splitCoins(primary, [tx.pure.u64(amountAtomic)]);
-      tx.transferObjects([coin], tx.pure.address(plan.to));
-    }
-    const bytes = await tx.build();
+    // the Transaction builder's bytes for setSender, setGasOwner, setGasPrice, setGasBudget,
+    // setGasPayment([gas coin]), setExpiration, objectRef per input, mergeCoins(first, rest), then
+    // transferObjects of the merged coin (`all`) or of splitCoins(first, [amount]): written directly
+    const bytes = suiTransferBytes({
+      sender: plan.sender,
+      gasOwner: this.gasOwner,
+      to: plan.to,
+      inputs: plan.inputs,
+      amount: plan.amount === 'all' ? 'all' : amountAtomic,
+      gasCoin: plan.gasCoin,
+      gasPrice: plan.gasPrice,
+      gasBudget: plan.gasBudget,
+      expirationEpoch: plan.expirationEpoch,
+    });
     const signatures = [
       await this.keyring.sign(plan.senderKey, plan.sender, bytes),
       await this.keyring.sign(SUI_GAS_TANK_KEY, this.gasOwner, bytes),
@@ -186,8 +184,11 @@ export class SuiSponsoredRail {
   /**
    * Hands the stored bytes to the node (again: harmless, the digest is the same); refusals are
    * returned. The effects come back in the same answer (no second request to read them).
+   * `digest`: the attempt's, as stored with its bytes (else computed from them).
    */
-  async execute(attempt: Pick<SuiSignedAttempt, 'bytes' | 'signatures'>): Promise<SuiExecuteOutcome> {
+  async execute(
+    attempt: Pick<SuiSignedAttempt, 'bytes' | 'signatures'> & { digest?: string },
+  ): Promise<SuiExecuteOutcome> {
     const data = await this.node.query<{
       executeTransaction: { errors: string[] | null; effects: EffectsNode | null };
     }>(
@@ -196,7 +197,7 @@ export class SuiSponsoredRail {
     );
     const out = data.executeTransaction;
     if (out.errors?.length || !out.effects) return { kind: 'rejected', message: (out.errors ?? []).join('; ') };
-    const digest = TransactionDataBuilder.getDigestFromBytes(fromBase64(attempt.bytes));
+    const digest = attempt.digest ?? TransactionDataBuilder.getDigestFromBytes(fromBase64(attempt.bytes));
     if (out.effects.effectsBcs) return { kind: 'executed', effects: effectsOf(digest, out.effects) };
     const effects = await this.effects(digest);
     if (!effects) throw new Error(`executed ${digest}, but the node does not show its effects`);
