@@ -157,17 +157,7 @@ export class DeliveryRepository {
     return this.recorder.submit(r);
   }
 
-  /**
-   * Many attempts in one statement (one commit): the log rows, and each delivery's new state.
-   * Its plan does not depend on the table's statistics (docs/performance.md › Webhooks, tenth
-   * pass): the deliveries are found by their primary key (`d.id = ANY($1)`), and the state is
-   * compared as "neither succeeded nor failed" (the same rows as `status = 'pending'`, which the
-   * CHECK constraint's three statuses make equal), which the due index's predicate does not match;
-   * with `status = 'pending'` a table without fresh statistics (a new database, or a burst since
-   * the last analyze) had its update read every pending delivery through the due index and
-   * hash-join them. An attempt row is written only for a delivery that exists: one that moved
-   * does, so only the others are looked up.
-   */
+  /** Many attempts in one statement (one commit): the log rows, and each delivery's new state. */
   private async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
     const col = <K extends keyof AttemptRecord>(k: K) => records.map((r) => r[k]);
     const moved = await this.sql.rows<{ id: string }>(
@@ -183,15 +173,12 @@ export class DeliveryRepository {
            next_attempt_at = i.next_attempt_at, last_attempt_at = i.attempted_at, last_response_status = i.response_status,
            last_error = i.error, updated_at = i.at
          FROM input i
-         WHERE d.id = ANY($1::uuid[]) AND d.id = i.delivery_id AND d.attempt_count = i.attempt - 1
-           AND d.status NOT IN ('succeeded', 'failed')
+         WHERE d.id = i.delivery_id AND d.attempt_count = i.attempt - 1 AND d.status = 'pending'
          RETURNING d.id
        ), logged AS (
          INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, attempted_at, response_status, duration_ms, error)
          SELECT i.attempt_id, i.delivery_id, i.attempt, i.attempted_at, i.response_status, i.duration_ms, i.error
-         FROM input i
-         WHERE i.delivery_id IN (SELECT id FROM moved)
-            OR EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = i.delivery_id AND d.id = ANY($1::uuid[]))
+         FROM input i WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = i.delivery_id)
        )
        SELECT id FROM moved`,
       [
