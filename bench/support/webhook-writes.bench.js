@@ -11,8 +11,11 @@
 //                  attempt's outcome, and its attempt row, and the transaction commits.
 //   no-fk          current, on a schema without the two foreign keys (delivery → endpoint, attempt →
 //                  delivery): what their per-row checks cost. Not a proposal; the price of one.
-//   ninth-pass     (tenth pass) the record statement and the attempts' two indexes (primary key on id,
-//                  and (delivery_id, attempt)) as they were before the tenth pass.
+//   ninth-pass     (tenth pass) the attempts' two indexes (primary key on id, and (delivery_id, attempt))
+//                  as they were before the tenth pass.
+//   pk-record      (tenth pass) the record statement written to find its deliveries by primary key on a
+//                  table without statistics: priced, built, and taken back out (it cost PostgreSQL more per
+//                  paced delivery in the whole bench; docs/performance.md › Webhooks, tenth pass).
 //   no-due         (tenth pass) current without the due index and with deliveries at fillfactor 50: the
 //                  record's update in place (HOT), its bound. Not a proposal: the sweeper needs the index.
 //   claim-ordered  (tenth pass) current with bitmap scans off on the bench's connection: the claim walks the
@@ -82,12 +85,12 @@ const CLAIM_NOW = `WITH claimed AS (
   ) d ON true`;
 
 /**
- * DeliveryRepository.recordMany's statement, as of the tenth pass: the update's rows found through the
+ * `pk-record` (not the service's): the record statement with the update's rows found through the
  * primary key whatever the statistics (`d.id = ANY($1)`; the state compared as `status NOT IN
  * ('succeeded', 'failed')`, which the due index's predicate does not match), and the attempt's
  * existence checked only for the deliveries the update did not move (a moved one exists).
  */
-const RECORD_NOW = `WITH input AS (
+const RECORD_PK = `WITH input AS (
     SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::varchar[], $5::timestamptz[], $6::timestamptz[],
                          $7::int[], $8::varchar[], $9::timestamptz[], $10::uuid[], $11::int[])
       AS i(delivery_id, attempt, run_attempts, status, next_attempt_at, attempted_at, response_status, error, at, attempt_id, duration_ms)
@@ -108,8 +111,8 @@ const RECORD_NOW = `WITH input AS (
   )
   SELECT id FROM moved`;
 
-/** DeliveryRepository.recordMany's statement before the tenth pass (`ninth-pass`). */
-const RECORD_NINTH = `WITH input AS (
+/** DeliveryRepository.recordMany's statement (the ninth pass's, kept by the tenth). */
+const RECORD_TEXT = `WITH input AS (
     SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::varchar[], $5::timestamptz[], $6::timestamptz[],
                          $7::int[], $8::varchar[], $9::timestamptz[], $10::uuid[], $11::int[])
       AS i(delivery_id, attempt, run_attempts, status, next_attempt_at, attempted_at, response_status, error, at, attempt_id, duration_ms)
@@ -325,7 +328,7 @@ async function run(variant) {
             const col = (f) => batch.map(f);
             const record = {
               name: 'record',
-              text: parts.includes('ninth-pass') ? RECORD_NINTH : RECORD_NOW,
+              text: parts.includes('pk-record') ? RECORD_PK : RECORD_TEXT,
               values: [
                 col((d) => d.id),
                 col(() => 1),
@@ -405,7 +408,7 @@ async function run(variant) {
 }
 
 (async () => {
-  const known = ['current', 'first-outcome', 'no-fk', 'ninth-pass', 'no-due', 'claim-ordered'];
+  const known = ['current', 'first-outcome', 'no-fk', 'ninth-pass', 'pk-record', 'no-due', 'claim-ordered'];
   const unknown = VARIANTS.filter((v) => !v.split('+').every((p) => known.includes(p)));
   if (unknown.length) throw new Error(`unknown variant ${unknown.join(', ')} (${known.join(', ')}, joined by +)`);
   console.log(`${EVENTS} events a round, ${ROUNDS} rounds; claims of ${CLAIM}, records of ${RECORD}`);
