@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'undici';
 import { Client } from 'pg';
 import { merchant, Merchant } from './factories/merchant.factory';
 import { freePort } from './support/pay-app';
@@ -97,6 +98,43 @@ test('the API: a request in flight at SIGTERM is answered; then the process exit
   expect(await answered.json()).toEqual([]);
   expect(await stopping).toBeLessThan(10_000);
   await expect(fetch(`${url}/healthz`)).rejects.toThrow(); // no longer listening
+});
+
+test('the API under kept-alive load at SIGTERM: every request sent is answered, none is reset, and it exits 0 at once', async () => {
+  const port = await freePort();
+  const api = start('api', { PORT: String(port) });
+  const url = `http://127.0.0.1:${port}`;
+  await until('the API', () =>
+    fetch(`${url}/healthz`).then(
+      (r) => r.status === 200,
+      () => false,
+    ),
+  );
+  // 32 clients, each sending its next request on its kept-alive connection as soon as it is answered
+  const agent = new Agent({ connections: 32 });
+  const outcomes = new Map<string, number>();
+  const count = (k: string) => outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
+  const client = async () => {
+    for (;;) {
+      try {
+        const r = await request(`${url}/v1/products`, { dispatcher: agent, headers: { 'x-api-key': m.apiKey } });
+        await r.body.text();
+        count(String(r.statusCode));
+      } catch (err) {
+        // refused at connect: the server no longer listens, and the request was never sent
+        if ((err as { code?: string }).code === 'ECONNREFUSED') return count('refused');
+        count(`error ${(err as Error).message}`);
+      }
+    }
+  };
+  const clients = Array.from({ length: 32 }, client);
+  await until('requests answered', () => (outcomes.get('200') ?? 0) > 200);
+  const took = await terminate(api); // exit 0, or it throws
+  await Promise.all(clients);
+  await agent.close();
+  expect([...outcomes.keys()].sort()).toEqual(['200', 'refused']);
+  expect(outcomes.get('refused')).toBe(32);
+  expect(took).toBeLessThan(5_000); // not the 10 s grace: no connection is left open by a busy client
 });
 
 test('the worker: the attempt in flight at SIGTERM completes and is recorded; a restart delivers the rest, each once', async () => {

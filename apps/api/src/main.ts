@@ -11,7 +11,8 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, { seed: false, destinationKey: true });
   const app = await createApiApp(config);
   await app.listen(config.port, '0.0.0.0');
-  exitOnSignals(app, new Logger('api')); // SIGTERM: drain, close, exit 0 (docs/operations.md › Shutdown)
+  // SIGTERM: drain the HTTP server, close, exit 0 (docs/operations.md › Shutdown)
+  exitOnSignals(app, new Logger('api'), { http: app.getHttpServer() });
   new Logger('api').log(`listening on ${config.baseUrl} (port ${config.port}, ${config.env})`);
 }
 
