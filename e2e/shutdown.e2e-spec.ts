@@ -64,7 +64,8 @@ async function terminate(p: AppProcess): Promise<number> {
   return Date.now() - started;
 }
 
-test('the API: a request in flight at SIGTERM is answered; then the process exits 0 within 10 s', async () => {
+/** The real API on a free port, once its /healthz answers. */
+async function startApi(): Promise<{ api: AppProcess; url: string }> {
   const port = await freePort();
   const api = start('api', { PORT: String(port) });
   const url = `http://127.0.0.1:${port}`;
@@ -74,6 +75,11 @@ test('the API: a request in flight at SIGTERM is answered; then the process exit
       () => false,
     ),
   );
+  return { api, url };
+}
+
+test('the API: a request in flight at SIGTERM is answered; then the process exits 0 within 10 s', async () => {
+  const { api, url } = await startApi();
 
   // hold the request inside the API: the products table is locked by another session
   const locker = new Client({ connectionString: t.config.databaseUrl });
@@ -101,15 +107,7 @@ test('the API: a request in flight at SIGTERM is answered; then the process exit
 });
 
 test('the API under kept-alive load at SIGTERM: every request sent is answered, none is reset, and it exits 0 at once', async () => {
-  const port = await freePort();
-  const api = start('api', { PORT: String(port) });
-  const url = `http://127.0.0.1:${port}`;
-  await until('the API', () =>
-    fetch(`${url}/healthz`).then(
-      (r) => r.status === 200,
-      () => false,
-    ),
-  );
+  const { api, url } = await startApi();
   // 32 clients, each sending its next request on its kept-alive connection as soon as it is answered
   const agent = new Agent({ connections: 32 });
   const outcomes = new Map<string, number>();
