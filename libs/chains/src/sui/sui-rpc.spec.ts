@@ -3,18 +3,21 @@
 // the RPC URL in no error it throws.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { SuiRpc, SuiRpcError } from './sui-rpc';
 
 interface Req {
   query: string;
   variables?: Record<string, unknown>;
 }
-type Answer = { status: number; body: unknown } | 'hang';
+/** 'hang': no answer; 'stall': the headers and half the body, then nothing; 'reset': the connection closed; 'gzip': compressed */
+type Answer = { status: number; body: unknown; gzip?: boolean } | 'hang' | 'stall' | 'reset';
 
 async function graphql(answer: (req: Req, n: number) => Answer) {
   const requests: Req[] = [];
   const headers: http.IncomingHttpHeaders[] = [];
   const hanging: http.ServerResponse[] = [];
+  const at: number[] = [];
   const s = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -22,10 +25,21 @@ async function graphql(answer: (req: Req, n: number) => Answer) {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Req;
       requests.push(body);
       headers.push(req.headers);
+      at.push(Date.now());
       const a = answer(body, requests.length);
       if (a === 'hang') return void hanging.push(res);
-      res.writeHead(a.status, { 'content-type': 'application/json' });
-      res.end(typeof a.body === 'string' ? a.body : JSON.stringify(a.body));
+      if (a === 'reset') return void req.socket.destroy();
+      if (a === 'stall') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"data":');
+        return void hanging.push(res);
+      }
+      const text = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
+      res.writeHead(a.status, {
+        'content-type': 'application/json',
+        ...(a.gzip ? { 'content-encoding': 'gzip' } : {}),
+      });
+      res.end(a.gzip ? gzipSync(text) : text);
     });
   });
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
@@ -35,6 +49,8 @@ async function graphql(answer: (req: Req, n: number) => Answer) {
     url: `http://127.0.0.1:${port}`,
     requests,
     headers,
+    at,
+    connections: () => new Promise<number>((r) => s.getConnections((_e, n) => r(n))),
     close: async () => {
       for (const r of hanging) r.destroy();
       s.closeAllConnections();
@@ -158,5 +174,73 @@ describe('SuiRpc', () => {
       for (const secret of [KEY_PATH, KEY_QUERY, PASSWORD, '/v1/']) expect(text).not.toContain(secret);
     expect(errors[0]).toContain(`${s.url}: HTTP 500`);
     expect(s.headers[0]?.authorization).toBe(`Basic ${Buffer.from(`user:${PASSWORD}`).toString('base64')}`);
+  });
+  test('the timeout covers the answer: a node that stalls mid-body is given up on within timeoutMs', async () => {
+    const s = await start(() => 'stall');
+    const rpc = new SuiRpc([s.url], { ...fast, timeoutMs: 200 });
+    const started = Date.now();
+    await expect(rpc.query(EPOCH)).rejects.toThrow(/no data in the answer/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(s.requests).toHaveLength(1); // the node answered (its headers): not asked again
+  });
+
+  test("the caller's own abort ends the request at once and is not retried elsewhere", async () => {
+    const slow = await start(() => 'hang');
+    const good = await start(() => data({ epoch: { epochId: 7 } }));
+    const rpc = new SuiRpc([slow.url, good.url], { ...fast, timeoutMs: 5_000 });
+    const started = Date.now();
+    const err = (await rpc.client
+      .query({ query: EPOCH, variables: {}, signal: AbortSignal.timeout(100) })
+      .catch((e: unknown) => e)) as Error;
+    expect(err.name).toBe('TimeoutError'); // the caller's signal's reason, as fetch gave it
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(good.requests).toHaveLength(0);
+  });
+
+  test('failover goes down the list in order; an endpoint asked again only after its backoff', async () => {
+    const dead = await deadUrl();
+    const down = await start(() => ({ status: 503, body: 'down' }));
+    const good = await start(() => data({ epoch: { epochId: 3 } }));
+    const rpc = new SuiRpc([dead, down.url, good.url], { ...fast, readAttempts: 3 });
+    expect(await rpc.query(EPOCH)).toEqual({ epoch: { epochId: 3 } });
+    expect([down.requests.length, good.requests.length]).toEqual([1, 1]);
+    expect(down.at[0]).toBeLessThanOrEqual(good.at[0]);
+    expect(rpc.label).toBe(good.url);
+
+    const flaky = await start((_r, n) => (n === 1 ? { status: 503, body: 'down' } : data({ epoch: { epochId: 4 } })));
+    const one = new SuiRpc([flaky.url], { backoffBaseMs: 300, backoffMaxMs: 1_000 });
+    expect(await one.query(EPOCH)).toEqual({ epoch: { epochId: 4 } });
+    expect(flaky.at[1] - flaky.at[0]).toBeGreaterThanOrEqual(300 * 0.75 - 5); // the base backoff, jitter down to ¾
+  });
+
+  test('a mutation whose connection was reset (it may have reached the node) is not sent to that URL again', async () => {
+    const reset = await start(() => 'reset');
+    const err = (await new SuiRpc([reset.url], { ...fast, readAttempts: 5 })
+      .query(EXECUTE, { tx: 'AA==' })
+      .catch((e: unknown) => e)) as SuiRpcError;
+    expect(err.message).toMatch(/Sui mutation: no RPC URL answered \(.*fetch failed: UND_ERR_SOCKET\)/);
+    expect(reset.requests).toHaveLength(1);
+    await expect(new SuiRpc([reset.url], { ...fast, readAttempts: 3 }).query(EPOCH)).rejects.toThrow(/request/);
+    expect(reset.requests).toHaveLength(4); // a read is retried
+  });
+
+  test('a compressed answer is decoded (the transport asks for gzip, as fetch did)', async () => {
+    const s = await start(() => ({ status: 200, body: { data: { epoch: { epochId: 9 } } }, gzip: true }));
+    const rpc = new SuiRpc([s.url], fast);
+    expect(await rpc.query(EPOCH)).toEqual({ epoch: { epochId: 9 } });
+    expect((await rpc.client.query({ query: EPOCH, variables: {} })).data).toEqual({ epoch: { epochId: 9 } });
+    expect(s.headers[0]['accept-encoding']).toMatch(/gzip/);
+  });
+
+  test('close() ends the kept-alive connections; a later request opens a new one', async () => {
+    const s = await start(() => data({ epoch: { epochId: 1 } }));
+    const rpc = new SuiRpc([s.url], fast);
+    await rpc.query(EPOCH);
+    expect(await s.connections()).toBe(1); // kept alive after the answer
+    await rpc.close();
+    for (let i = 0; i < 50 && (await s.connections()) > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await s.connections()).toBe(0);
+    expect(await rpc.query(EPOCH)).toEqual({ epoch: { epochId: 1 } });
+    await rpc.close();
   });
 });
