@@ -267,6 +267,19 @@ describe('the Sui watcher', () => {
     ).toBeLessThanOrEqual(7);
   });
 
+  it('a stopped watcher closes its connections to the node; started again, it opens new ones', async () => {
+    const s = await standIn();
+    const w = watcher([s.url], new RecordingSink(), new Set());
+    await waitFor('the cursor', cursorRow);
+    expect(s.connections).toBeGreaterThan(0);
+    await w.stop();
+    await waitFor('no connection left', async () => s.connections === 0, 1_000); // kept alive 4 s otherwise
+    s.chain.addEmptyCheckpoints(2);
+    w.start();
+    await waitFor('the watcher to catch up', caughtUp(w, s));
+    expect(s.connections).toBeGreaterThan(0);
+  });
+
   it('a restarted watcher continues from its cursor: nothing twice, nothing missed', async () => {
     const s = await standIn();
     const payment = randomSuiAddress();

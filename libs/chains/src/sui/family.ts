@@ -16,7 +16,12 @@ const suiAddressOf = (seed: SeedMaterial, account: number, index: number): strin
 /** What `address` holds of a coin type (the native coin's type for SUI), over the node's GraphQL API. */
 async function readSuiBalance(cfg: ChainConfig, address: string, token: TokenConfig): Promise<bigint> {
   if (cfg.rpcUrls.length === 0) throw new Error(`${cfg.chain}/${cfg.network} has no rpcUrls in the chain registry`);
-  return new SuiNode(cfg.rpcUrls, { timeoutMs: 10_000 }).balance(address, token.address ?? SUI_COIN_TYPE);
+  const node = new SuiNode(cfg.rpcUrls, { timeoutMs: 10_000 });
+  try {
+    return await node.balance(address, token.address ?? SUI_COIN_TYPE);
+  } finally {
+    await node.close();
+  }
 }
 
 export const suiFamily: ChainFamily = {

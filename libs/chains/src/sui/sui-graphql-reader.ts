@@ -143,6 +143,8 @@ export interface SuiCheckpointReader {
   readonly url: string;
   latest(): Promise<SuiLatest>;
   transactions(from: bigint, to: bigint): Promise<SuiTransaction[]>;
+  /** Closes the endpoint's connections (a later read opens new ones). */
+  close?(): Promise<void>;
 }
 
 export interface SuiLatest {
@@ -153,6 +155,7 @@ export interface SuiLatest {
 
 /** One GraphQL endpoint. Every call throws on transport errors, GraphQL errors and missing data. */
 export class SuiGraphQLReader implements SuiCheckpointReader {
+  private readonly rpc: SuiRpc;
   private readonly client: SuiGraphQLClient;
   /** scheme://host[:port]: what error messages say (the URL may carry a key) */
   private readonly label: string;
@@ -163,8 +166,13 @@ export class SuiGraphQLReader implements SuiCheckpointReader {
     /** checkpoint sub-ranges read at once (page after page is sequential within each) */
     private readonly concurrency = 4,
   ) {
-    this.client = new SuiRpc(url, { timeoutMs, readAttempts: 1 }).client;
+    this.rpc = new SuiRpc(url, { timeoutMs, readAttempts: 1 });
+    this.client = this.rpc.client;
     this.label = rpcEndpointLabel(url);
+  }
+
+  close(): Promise<void> {
+    return this.rpc.close();
   }
 
   async latest(): Promise<SuiLatest> {

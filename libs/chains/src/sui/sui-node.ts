@@ -50,6 +50,11 @@ export class SuiNode {
     return BigInt(data.address?.balance?.totalBalance ?? '0');
   }
 
+  /** Closes the node's connections (after the requests in flight); a later request opens new ones. */
+  close(): Promise<void> {
+    return this.rpc.close();
+  }
+
   /** One GraphQL request (SuiRpc.query): GraphQL errors throw with the node's messages, redacted. */
   query<T>(query: string, variables: Record<string, unknown>): Promise<T> {
     return this.rpc.query<T>(query, variables);

@@ -19,8 +19,9 @@ export class SuiTransferReader implements ChainTransferReader {
     const errors: string[] = [];
     let answered = false;
     for (const url of cfg.rpcUrls) {
+      const reader = new SuiGraphQLReader(url, REQUEST_TIMEOUT_MS);
       try {
-        const { latest, transaction } = await new SuiGraphQLReader(url, REQUEST_TIMEOUT_MS).transaction(digest);
+        const { latest, transaction } = await reader.transaction(digest);
         answered = true;
         if (!transaction) continue;
         if (!transaction.success) return { found: true, succeeded: false, transfers: [] };
@@ -45,6 +46,8 @@ export class SuiTransferReader implements ChainTransferReader {
       } catch (err) {
         // the URL may carry the provider's key: only its host goes into the error (runtime contract › Health)
         errors.push(`${rpcEndpointLabel(url)}: ${redactRpcText((err as Error).message, cfg.rpcUrls)}`);
+      } finally {
+        await reader.close();
       }
     }
     if (!answered) throw new ChainUnavailableError(`cannot read ${cfg.chain}/${cfg.network}: ${errors.join('; ')}`);

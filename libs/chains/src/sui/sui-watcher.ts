@@ -118,12 +118,13 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
     this.loop = this.run();
   }
 
-  /** Finishes the batch in flight (its cursor write included), then releases the chain. */
+  /** Finishes the batch in flight (its cursor write included), then releases the chain and closes the readers' connections. */
   async stop(): Promise<void> {
     this.stopping = true;
     this.wake?.();
     await this.loop;
     this.loop = null;
+    await Promise.all(this.readers.map((r) => r.close?.()));
     this.st.state = 'stopped';
   }
 

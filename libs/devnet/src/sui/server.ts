@@ -468,6 +468,11 @@ export class SuiGraphQLServer {
     return `http://127.0.0.1:${this.port}/graphql`;
   }
 
+  /** Connections open to the server now (a client's kept-alive ones included). */
+  get connections(): number {
+    return this.sockets.size;
+  }
+
   get isUp(): boolean {
     return this.server !== null;
   }

@@ -48,4 +48,6 @@ export interface OutboundRail {
    * rail whose senders' transactions do not share a fence (EVM: a nonce per sender).
    */
   readonly concurrentSenders?: number;
+  /** Optional: closes the rail's connections to its nodes (the process is shutting down). */
+  close?(): Promise<void>;
 }

@@ -73,6 +73,11 @@ export class OutboundService {
     this.claims = new SourceClaims(this.ctx.repo);
   }
 
+  /** Nest, once the process's runners have stopped: the rails' connections to their nodes closed. */
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.rails.values()].map((r) => r.close?.()));
+  }
+
   /** The outbound rail of a registered (chain, network): its family's (outbound-rails.ts). */
   rail(chain: string, network: Network): OutboundRail {
     const key = `${chain}/${network}`;

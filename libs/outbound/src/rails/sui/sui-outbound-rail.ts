@@ -129,6 +129,10 @@ export class SuiOutboundRail implements OutboundRail {
     return this.sponsored.node;
   }
 
+  close(): Promise<void> {
+    return this.node.close();
+  }
+
   address(key: SignerKeyRef): Promise<string> {
     return this.keyring.addressOf(key);
   }
