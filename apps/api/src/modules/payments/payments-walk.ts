@@ -50,6 +50,24 @@ export function decodeCursor(value: string): WalkCursor | null {
   return { updatedAt, id: id.toLowerCase() };
 }
 
+/**
+ * A walk's page from the rows read for it (`limit` + 1: one more tells that there is more), and
+ * the cursor after its last row when there is.
+ */
+export function walkPage<R extends { updatedAt: Date; id: string }>(
+  rows: R[],
+  limit: number,
+): { page: R[]; hasMore: boolean; nextCursor: string | null } {
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    page,
+    hasMore,
+    nextCursor: hasMore && last ? encodeCursor({ updatedAt: last.updatedAt, id: last.id }) : null,
+  };
+}
+
 export const CURSOR_MALFORMED = 'cursor is malformed: pass the nextCursor of the previous page unchanged.';
 
 /** A list's `cursor` (`<updatedAt>|<id>`, a page's nextCursor): none when absent, a 400 when malformed. */
