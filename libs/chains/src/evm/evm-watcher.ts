@@ -113,7 +113,6 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
   private readonly topicBits = bloomBits(TRANSFER_TOPIC);
   private readonly contractBits: number[][];
   private loop: Promise<void> | null = null;
-  private lease: ChainLease | null = null;
   private readonly heads: NewHeadsSubscription | null;
   /** a head was announced since the walk last read the head: the idle wait is skipped */
   private headAnnounced = false;
@@ -189,7 +188,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     }
     this.stopping = false;
     this.heads?.start();
-    this.loop = this.run();
+    this.loop = this.run(this.options.claimRetryMs);
   }
 
   async stop(): Promise<void> {
@@ -221,44 +220,23 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     };
   }
 
-  // ---- claim loop ---------------------------------------------------------------------------
+  // ---- the claim (WatcherLoop.run claims, stands by, works) ---------------------------------
 
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      let lease: ChainLease | null = null;
-      try {
-        lease = await ChainLease.tryClaim(this.deps.db, this.chain, this.network);
-      } catch (err) {
-        this.recordError(`claim failed: ${(err as Error).message}`);
-      }
-      if (!lease) {
-        if (this.st.state !== 'standby') this.logger.log('another listener copy holds this chain; standing by');
-        this.st.state = 'standby';
-        await this.sleep(this.options.claimRetryMs);
-        continue;
-      }
-      this.lease = lease;
-      this.passes.reset();
-      this.st.state = 'active';
-      this.logger.log(
-        `claimed; watching ${[...this.tokenContracts.values(), ...(this.native ? ['native'] : [])].join(', ') || 'nothing'} via ${this.rpc?.label}`,
-      );
-      try {
-        await this.work(lease);
-      } catch (err) {
-        this.recordError((err as Error).message);
-      } finally {
-        this.lease = null;
-        await lease.release();
-      }
-      if (!this.stopping) await this.sleep(this.options.claimRetryMs / 5);
-    }
+  protected tryClaim(): Promise<ChainLease | null> {
+    return ChainLease.tryClaim(this.deps.db, this.chain, this.network);
+  }
+
+  protected claimed(): void {
+    this.passes.reset();
+    this.logger.log(
+      `claimed; watching ${[...this.tokenContracts.values(), ...(this.native ? ['native'] : [])].join(', ') || 'nothing'} via ${this.rpc?.label}`,
+    );
   }
 
   // ---- the walk -----------------------------------------------------------------------------
 
   /** Works the chain until stopped or the lease is lost (LeaseLostError propagates). */
-  private async work(lease: ChainLease): Promise<void> {
+  protected async work(lease: ChainLease): Promise<void> {
     let cursor: ChainCursor | null = null;
     while (!this.stopping) {
       try {

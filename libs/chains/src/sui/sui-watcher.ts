@@ -115,7 +115,7 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
       return;
     }
     this.stopping = false;
-    this.loop = this.run();
+    this.loop = this.run(this.options.claimRetryMs);
   }
 
   /** Finishes the batch in flight (its cursor write included), then releases the chain. */
@@ -146,42 +146,23 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
     };
   }
 
-  // ---- claim loop ---------------------------------------------------------------------------
+  // ---- the claim (WatcherLoop.run claims, stands by, works) ---------------------------------
 
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      let lease: ChainLease | null = null;
-      try {
-        lease = await ChainLease.tryClaim(this.deps.db, this.chain, this.network);
-      } catch (err) {
-        this.recordError(`claim failed: ${(err as Error).message}`);
-      }
-      if (!lease) {
-        if (this.st.state !== 'standby') this.logger.log('another listener copy holds this chain; standing by');
-        this.st.state = 'standby';
-        await this.sleep(this.options.claimRetryMs);
-        continue;
-      }
-      this.st.state = 'active';
-      this.passes.reset();
-      this.logger.log(
-        `claimed; watching ${[...this.coinTypes.keys()].join(', ') || 'nothing'} via ${rpcEndpointLabel(this.reader.url)}`,
-      );
-      try {
-        await this.work(lease);
-      } catch (err) {
-        this.recordError((err as Error).message);
-      } finally {
-        await lease.release();
-      }
-      if (!this.stopping) await this.sleep(this.options.claimRetryMs / 5);
-    }
+  protected tryClaim(): Promise<ChainLease | null> {
+    return ChainLease.tryClaim(this.deps.db, this.chain, this.network);
+  }
+
+  protected claimed(): void {
+    this.passes.reset();
+    this.logger.log(
+      `claimed; watching ${[...this.coinTypes.keys()].join(', ') || 'nothing'} via ${rpcEndpointLabel(this.reader.url)}`,
+    );
   }
 
   // ---- the walk -----------------------------------------------------------------------------
 
   /** Works the chain until stopped or the lease is lost (LeaseLostError propagates). */
-  private async work(lease: ChainLease): Promise<void> {
+  protected async work(lease: ChainLease): Promise<void> {
     let cursor: ChainCursor | null = null;
     while (!this.stopping) {
       const reader = this.reader;
