@@ -203,20 +203,10 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
 
   status(): WatcherStatus {
     const fin = this.st.head === null ? null : finalHead(this.st.head, this.config.confirmations);
-    const lag = fin === null || this.st.nextBlock === null ? null : fin - this.st.nextBlock + 1n;
     return {
       chain: this.chain,
       network: this.network,
-      kind: 'evm',
-      state: this.st.state,
-      endpoint: this.rpc?.label ?? null,
-      head: this.st.head?.toString() ?? null,
-      finalHead: fin?.toString() ?? null,
-      nextBlock: this.st.nextBlock?.toString() ?? null,
-      lag: lag === null ? null : (lag > 0n ? lag : 0n).toString(),
-      lastError: this.st.lastError,
-      lastErrorAt: this.st.lastErrorAt?.toISOString() ?? null,
-      lastProgressAt: this.st.lastProgressAt?.toISOString() ?? null,
+      ...this.health('evm', this.rpc?.label ?? null, fin, this.st.nextBlock),
     };
   }
 

@@ -129,21 +129,8 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
 
   status(): WatcherStatus {
     const fin = this.st.head === null ? null : this.finalCheckpoint(this.st.head);
-    const lag = fin === null || this.st.nextCheckpoint === null ? null : fin - this.st.nextCheckpoint + 1n;
-    return {
-      chain: this.chain,
-      network: this.network,
-      kind: 'sui',
-      state: this.st.state,
-      endpoint: this.readers[this.current] ? rpcEndpointLabel(this.readers[this.current].url) : null,
-      head: this.st.head?.toString() ?? null,
-      finalHead: fin?.toString() ?? null,
-      nextBlock: this.st.nextCheckpoint?.toString() ?? null,
-      lag: lag === null ? null : (lag > 0n ? lag : 0n).toString(),
-      lastError: this.st.lastError,
-      lastErrorAt: this.st.lastErrorAt?.toISOString() ?? null,
-      lastProgressAt: this.st.lastProgressAt?.toISOString() ?? null,
-    };
+    const endpoint = this.readers[this.current] ? rpcEndpointLabel(this.readers[this.current].url) : null;
+    return { chain: this.chain, network: this.network, ...this.health('sui', endpoint, fin, this.st.nextCheckpoint) };
   }
 
   // ---- the claim (WatcherLoop.run claims, stands by, works) ---------------------------------

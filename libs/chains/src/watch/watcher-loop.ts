@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import { redactRpcText } from '../rpc-url';
 import type { ChainLease } from './chain-lease';
-import type { WatcherState } from './chain-watcher';
+import type { WatcherState, WatcherStatus } from './chain-watcher';
 
 /** How often a caught-up watcher writes its health to the database. */
 const IDLE_REPORT_MS = 5_000;
@@ -66,6 +66,32 @@ export abstract class WatcherLoop {
       }
       if (!this.stopping) await this.sleep(claimRetryMs / 5);
     }
+  }
+
+  /**
+   * The health `status()` answers but for the chain's names: `final`, the newest height with
+   * enough confirmations, and `next`, the next to process (null before the first head and cursor);
+   * the lag, the final heights not processed yet.
+   */
+  protected health(
+    kind: string,
+    endpoint: string | null,
+    final: bigint | null,
+    next: bigint | null,
+  ): Omit<WatcherStatus, 'chain' | 'network'> {
+    const lag = final === null || next === null ? null : final - next + 1n;
+    return {
+      kind,
+      state: this.st.state,
+      endpoint,
+      head: this.st.head?.toString() ?? null,
+      finalHead: final?.toString() ?? null,
+      nextBlock: next?.toString() ?? null,
+      lag: lag === null ? null : (lag > 0n ? lag : 0n).toString(),
+      lastError: this.st.lastError,
+      lastErrorAt: this.st.lastErrorAt?.toISOString() ?? null,
+      lastProgressAt: this.st.lastProgressAt?.toISOString() ?? null,
+    };
   }
 
   /** Caught up: health in the database follows the head (at most every few seconds) and drops a cleared error. */
