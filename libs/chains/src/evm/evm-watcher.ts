@@ -9,14 +9,14 @@
 // range, and only when it agrees with the blocks' logsBloom; once caught up, the watcher records the pass the expiry job waits for.
 import { Logger } from '@nestjs/common';
 import type { ChainConfig } from '../registry';
-import type { ObservedTransfer, TransferSink } from '../observed-transfer';
+import type { ObservedTransfer } from '../observed-transfer';
 import type { ProcessedBlock } from '@svc/db';
 import type { Network } from '@svc/domain';
-import { DataSource } from 'typeorm';
-import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watch/chain-watcher';
+import type { WatcherDeps } from '../family';
+import type { ChainWatcher, WatcherState, WatcherStatus } from '../watch/chain-watcher';
 import { maxBig, minBig, WatcherLoop } from '../watch/watcher-loop';
 import { ChainLease, ChainCursor, LeaseLostError } from '../watch/chain-lease';
-import { ExpiryHolds, ExpiryPasses, TailCheck } from '../watch/expiry-passes';
+import { ExpiryPasses, TailCheck } from '../watch/expiry-passes';
 import { EvmRpc, RpcCall, RpcError } from './evm-rpc';
 import {
   EvmMatchContext,
@@ -74,21 +74,7 @@ export const DEFAULT_EVM_WATCHER_OPTIONS: EvmWatcherOptions = {
   backoffMaxMs: 30_000,
 };
 
-export interface EvmWatcherDeps {
-  db: DataSource;
-  sink: TransferSink;
-  watchSet: WatchSet;
-  /** the service clock, for health timestamps and the pass the expiry job waits for */
-  now: () => Date;
-  /** the payments whose expiry waits for this watcher's next pass (left out: every watched address counts) */
-  expiry?: ExpiryHolds;
-  /**
-   * The dev clock is on: a pass counts from when it began on that clock (runtime contract › Dev
-   * clock; devnet block times do not follow it). Otherwise a pass never counts from later than
-   * its head block's timestamp, so a node that is behind cannot let a payment expire early.
-   */
-  devClock?: boolean;
-}
+export type EvmWatcherDeps = WatcherDeps;
 
 const hex = (n: bigint): string => `0x${n.toString(16)}`;
 
