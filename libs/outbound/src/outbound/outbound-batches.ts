@@ -275,13 +275,14 @@ export class OutboundBatches {
    * transaction fails, goes the one-at-a-time way (advance) afterwards. Runs in the tank's serial lane.
    */
   private async signTopUpsTogether(rows: Transfer[]): Promise<Array<Settled<Transfer>>> {
-    const one = (u: Transfer) => settle(this.steps.advance(u.id, 1, { row: { ...u }, attempts: [] }));
+    const alone = (u: Transfer) => settle(this.steps.advance(u.id, 1, { row: { ...u }, attempts: [] }));
     const out = new Map<string, Settled<Transfer>>();
-    const sendable = rows.length > 1 && new Set(rows.map((u) => u.id)).size === rows.length;
+    // a batch of one is the one-at-a-time step; a row given twice is not batched
+    const batchable = rows.length > 1 && new Set(rows.map((u) => u.id)).size === rows.length;
     const { chain, network } = rows[0];
     const rail = this.ctx.rail(chain, network);
     const members: Array<{ t: Transfer; facts: SignFacts }> = [];
-    if (sendable) {
+    if (batchable) {
       try {
         const head = await rail.head();
         for (const u of rows) {
@@ -322,7 +323,7 @@ export class OutboundBatches {
     }
     const settled: Array<Settled<Transfer>> = [];
     for (const u of rows) {
-      const r = out.get(u.id) ?? (await one(u));
+      const r = out.get(u.id) ?? (await alone(u));
       if (r.ok && r.value.purpose === 'gas') this.steps.keepTopUp(r.value);
       settled.push(r);
     }
