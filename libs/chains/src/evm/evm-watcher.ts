@@ -355,13 +355,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
         throw new TransientChainError(`logs of block ${BigInt(log.blockNumber)} come from another fork`);
     }
 
-    const ctx: EvmMatchContext = {
-      chain: this.chain,
-      network: this.network,
-      watched,
-      tokenContracts: this.tokenContracts,
-      head,
-    };
+    const ctx = this.matchContext(watched, head);
     const transfers: ObservedTransfer[] = [];
     if (this.native) {
       const candidates = blocks.flatMap((b) => nativeCandidates(b!, watched).map((tx) => ({ tx, block: b! })));
@@ -606,13 +600,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     if (!numbers.length) return { holds: false, headTime };
     const watched = due ?? (await this.deps.watchSet.addresses(this.chain, this.network));
     const logs = await this.confirmLogs(answer, blocks as RpcBlock[], from, head);
-    const ctx: EvmMatchContext = {
-      chain: this.chain,
-      network: this.network,
-      watched,
-      tokenContracts: this.tokenContracts,
-      head,
-    };
+    const ctx = this.matchContext(watched, head);
     const holds =
       transfersFromLogs(logs, ctx).length > 0 ||
       (this.native && blocks.some((b) => nativeCandidates(b as RpcBlock, watched).length > 0));
@@ -625,6 +613,11 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     const head = BigInt(await this.call<string>('eth_blockNumber'));
     this.st.head = head;
     return head;
+  }
+
+  /** What a block's transactions and logs are matched against: the watched addresses, at `head`. */
+  private matchContext(watched: ReadonlySet<string>, head: bigint): EvmMatchContext {
+    return { chain: this.chain, network: this.network, watched, tokenContracts: this.tokenContracts, head };
   }
 
   private call<T>(method: string, params: unknown[] = []): Promise<T> {
