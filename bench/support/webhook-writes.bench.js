@@ -2,9 +2,10 @@
 // seventh pass): the statements the worker makes now, and two ways it could make them, priced on the
 // same schema (the built migrations, `npm run build`), with no HTTP. Nothing here is used by the service.
 //
-//   current        DeliveryRepository's two statements, copied: the claim stamps the events and inserts
-//                  each delivery pending (one commit); after the attempts, the record updates each
-//                  delivery and inserts its attempt row (RECORD attempts a statement, one commit).
+//   current        DeliveryRepository's two statements, the built text itself (DISPATCH_STATEMENT,
+//                  RECORD_STATEMENT): the claim stamps the events and inserts each delivery pending (one
+//                  commit); after the attempts, the record updates each delivery and inserts its attempt
+//                  row (RECORD attempts a statement, one commit).
 //   first-outcome  the first attempt made before its record: the claim only locks the events (FOR UPDATE
 //                  SKIP LOCKED) and reads their fan-out, in a transaction held open across the attempts;
 //                  one statement then stamps the events and inserts each delivery with its first
@@ -52,6 +53,10 @@ const VARIANTS = process.argv.length > 2 ? process.argv.slice(2) : ['current', '
 
 const { createDataSource } = require(path.join(DIST, 'libs', 'db', 'src'));
 const { WorkspacesService } = require(path.join(DIST, 'libs', 'workspaces', 'src', 'workspaces.service.js'));
+// the service's claim and record statements themselves, so that `current` is always what the worker runs
+const { DISPATCH_STATEMENT, RECORD_STATEMENT } = require(
+  path.join(DIST, 'apps', 'worker', 'src', 'webhooks', 'delivery.repository.js'),
+);
 
 /** The endpoints an event goes to (DeliveryRepository.dispatch's match); `data`: where the event's data is. */
 const matches = (
@@ -62,27 +67,6 @@ const matches = (
     ELSE EXISTS (SELECT 1 FROM unnest(w.event_types) AS f
                  WHERE f = '*' OR f = c.type OR (right(f, 2) = '.*' AND starts_with(c.type, left(f, -1))))
   END`;
-
-/** DeliveryRepository.dispatch's statement (apps/worker/src/webhooks/delivery.repository.ts), as of this pass. */
-const CLAIM_NOW = `WITH claimed AS (
-    SELECT id, workspace_id, type, created_at FROM events WHERE dispatched_at IS NULL
-    ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED
-  ), stamped AS (
-    UPDATE events e SET dispatched_at = $2 FROM claimed c WHERE e.id = c.id RETURNING e.id, e.data
-  ), inserted AS (
-    INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, test, status, attempt_count,
-      run_attempts, next_attempt_at, created_at, updated_at)
-    SELECT gen_random_uuid(), c.workspace_id, w.id, c.id, c.type, false, 'pending', 0, 0, $2, $2, $2
-    FROM claimed c JOIN stamped s ON s.id = c.id ${matches('s.data')}
-    ORDER BY c.created_at, c.id
-    ON CONFLICT (endpoint_id, event_id) DO NOTHING
-    RETURNING id, endpoint_id, event_id, event_type
-  ), n AS (SELECT count(*)::int AS claimed FROM stamped)
-  SELECT n.claimed, d.* FROM n LEFT JOIN (
-    SELECT i.id, i.event_id, i.event_type, w.url, w.secret_sealed, c.created_at AS event_created_at, s.data::text AS event_data
-    FROM inserted i JOIN webhook_endpoints w ON w.id = i.endpoint_id JOIN claimed c ON c.id = i.event_id
-    JOIN stamped s ON s.id = i.event_id ORDER BY c.created_at, c.id
-  ) d ON true`;
 
 /**
  * `pk-record` (not the service's): the record statement with the update's rows found through the
@@ -108,25 +92,6 @@ const RECORD_PK = `WITH input AS (
     FROM input i
     WHERE i.delivery_id IN (SELECT id FROM moved)
        OR EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = i.delivery_id AND d.id = ANY($1::uuid[]))
-  )
-  SELECT id FROM moved`;
-
-/** DeliveryRepository.recordMany's statement (the ninth pass's, kept by the tenth). */
-const RECORD_TEXT = `WITH input AS (
-    SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::varchar[], $5::timestamptz[], $6::timestamptz[],
-                         $7::int[], $8::varchar[], $9::timestamptz[], $10::uuid[], $11::int[])
-      AS i(delivery_id, attempt, run_attempts, status, next_attempt_at, attempted_at, response_status, error, at, attempt_id, duration_ms)
-  ), moved AS (
-    UPDATE webhook_deliveries d SET attempt_count = i.attempt, run_attempts = i.run_attempts, status = i.status,
-      next_attempt_at = i.next_attempt_at, last_attempt_at = i.attempted_at, last_response_status = i.response_status,
-      last_error = i.error, updated_at = i.at
-    FROM input i
-    WHERE d.id = i.delivery_id AND d.attempt_count = i.attempt - 1 AND d.status = 'pending'
-    RETURNING d.id
-  ), logged AS (
-    INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, attempted_at, response_status, duration_ms, error)
-    SELECT i.attempt_id, i.delivery_id, i.attempt, i.attempted_at, i.response_status, i.duration_ms, i.error
-    FROM input i WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = i.delivery_id)
   )
   SELECT id FROM moved`;
 
@@ -315,7 +280,7 @@ async function run(variant) {
           deliveries += ds.length;
         } else {
           t0 = cpuMs(pid);
-          const { rows } = await c.query({ name: 'claim', text: CLAIM_NOW, values: [CLAIM, now] });
+          const { rows } = await c.query({ name: 'claim', text: DISPATCH_STATEMENT, values: [CLAIM, now] });
           cpu.claim += cpuMs(pid) - t0;
           statements.claim++;
           spent.claimBuffers += (await counters(c)).buffers - b0;
@@ -328,7 +293,7 @@ async function run(variant) {
             const col = (f) => batch.map(f);
             const record = {
               name: 'record',
-              text: parts.includes('pk-record') ? RECORD_PK : RECORD_TEXT,
+              text: parts.includes('pk-record') ? RECORD_PK : RECORD_STATEMENT,
               values: [
                 col((d) => d.id),
                 col(() => 1),

@@ -67,8 +67,15 @@ export interface WatcherDeps {
   db: DataSource;
   sink: TransferSink;
   watchSet: WatchSet;
+  /** the service clock, for health timestamps and the pass the expiry job waits for */
   now: () => Date;
+  /** the payments whose expiry waits for this watcher's next pass (left out: every watched address counts) */
   expiry?: ExpiryHolds;
+  /**
+   * The dev clock is on: a pass counts from when it began on that clock (runtime contract › Dev
+   * clock; devnet block times do not follow it). Otherwise a pass never counts from later than
+   * its head block's timestamp, so a node that is behind cannot let a payment expire early.
+   */
   devClock?: boolean;
 }
 

@@ -4,6 +4,7 @@ import { GroupedStatements, SqlService } from '@svc/core';
 import { BlockchainTransactionEntity, PaymentEntity } from '@svc/db';
 import { EvaluableTransfer, Network, PaymentStatus } from '@svc/domain';
 import type { CheckoutSessionRef } from './presenters/payment.presenter';
+import { WalkPage, walkRows } from './walk';
 
 /** A payment as the credit path finds it by its deposit address. */
 export interface PaymentTarget {
@@ -14,14 +15,6 @@ export interface PaymentTarget {
 export interface PaymentFilters {
   status?: PaymentStatus;
   network?: Network;
-}
-
-export interface PaymentWalkPage {
-  /** rows updated at or before this instant only (spec: Walk 2, the 60-second lag) */
-  cutoff: Date;
-  updatedAfter?: Date;
-  cursor?: { updatedAt: Date; id: string };
-  limit: number;
 }
 
 /** What PaymentRepository.insert takes: a new payment, before any transfer. */
@@ -352,18 +345,9 @@ export class PaymentRepository {
       .getMany();
   }
 
-  /** spec: Reconciliation walk: oldest-changed first by (updatedAt, id); one row more than the page says whether more follow. */
-  walk(workspaceId: string, filters: PaymentFilters, page: PaymentWalkPage): Promise<PaymentEntity[]> {
-    const qb = this.filtered(workspaceId, filters).andWhere('p.updated_at <= :cutoff', { cutoff: page.cutoff });
-    if (page.updatedAfter) qb.andWhere('p.updated_at > :after', { after: page.updatedAfter });
-    if (page.cursor) {
-      qb.andWhere('(p.updated_at, p.id) > (:cAt, :cId)', { cAt: page.cursor.updatedAt, cId: page.cursor.id });
-    }
-    return qb
-      .orderBy('p.updated_at', 'ASC')
-      .addOrderBy('p.id', 'ASC')
-      .limit(page.limit + 1)
-      .getMany();
+  /** spec: Reconciliation walk (`walkRows`), of the payments that pass the filters. */
+  walk(workspaceId: string, filters: PaymentFilters, page: WalkPage): Promise<PaymentEntity[]> {
+    return walkRows(this.filtered(workspaceId, filters), 'p', page);
   }
 
   private filtered(workspaceId: string, filters: PaymentFilters) {

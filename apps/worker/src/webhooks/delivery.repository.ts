@@ -43,6 +43,70 @@ export interface AttemptRecord {
   at: Date;
 }
 
+/**
+ * `dispatch`'s statement (the relay's step). Exported, like the record's, for
+ * bench/support/webhook-writes.bench.js, whose `current` prices this very text.
+ */
+export const DISPATCH_STATEMENT = `WITH claimed AS (
+    SELECT id, workspace_id, type, created_at FROM events WHERE dispatched_at IS NULL
+    ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED
+  ), stamped AS (
+    UPDATE events e SET dispatched_at = $2 FROM claimed c WHERE e.id = c.id RETURNING e.id, e.data
+  ), inserted AS (
+    INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, test, status, attempt_count,
+      run_attempts, next_attempt_at, created_at, updated_at)
+    SELECT gen_random_uuid(), c.workspace_id, w.id, c.id, c.type, false, 'pending', 0, 0, $2, $2, $2
+    FROM claimed c
+    JOIN stamped s ON s.id = c.id
+    JOIN webhook_endpoints w ON w.workspace_id = c.workspace_id AND w.enabled AND w.created_at <= c.created_at
+    WHERE CASE WHEN c.type = 'webhook_endpoint.updated'
+      -- every other endpoint, whatever its filters (money contract › event types)
+      THEN w.id::text IS DISTINCT FROM s.data #>> '{webhookEndpoint,id}'
+      ELSE EXISTS (
+        SELECT 1 FROM unnest(w.event_types) AS f
+        WHERE f = '*' OR f = c.type OR (right(f, 2) = '.*' AND starts_with(c.type, left(f, -1)))
+      )
+    END
+    ORDER BY c.created_at, c.id
+    ON CONFLICT (endpoint_id, event_id) DO NOTHING
+    RETURNING id, endpoint_id, event_id, event_type
+  ), n AS (SELECT count(*)::int AS claimed FROM stamped)
+  SELECT n.claimed, d.id, d.status, d.test, d.attempt_count, d.run_attempts, d.next_attempt_at, d.event_id,
+         d.event_type, d.payload, d.endpoint_id, d.url, d.secret_sealed, d.previous_secret_sealed,
+         d.previous_secret_expires_at, d.enabled, d.event_created_at, d.event_data
+  FROM n LEFT JOIN (
+    SELECT i.id, 'pending'::varchar AS status, false AS test, 0 AS attempt_count, 0 AS run_attempts,
+           $2::timestamptz AS next_attempt_at, i.event_id, i.event_type, NULL::text AS payload,
+           w.id AS endpoint_id, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at,
+           w.enabled, c.created_at AS event_created_at, s.data::text AS event_data
+    FROM inserted i
+    JOIN webhook_endpoints w ON w.id = i.endpoint_id
+    JOIN claimed c ON c.id = i.event_id
+    JOIN stamped s ON s.id = i.event_id
+    ORDER BY c.created_at, c.id
+  ) d ON true`;
+
+/** `recordMany`'s statement: the attempts' log rows and each delivery's new state, in one commit. */
+export const RECORD_STATEMENT = `WITH input AS (
+    SELECT i.delivery_id, i.attempt, i.run_attempts, i.status, i.next_attempt_at, i.attempted_at, i.response_status,
+           i.error, i.at, i.attempt_id, i.duration_ms
+    FROM unnest($1::uuid[], $2::int[], $3::int[], $4::varchar[], $5::timestamptz[], $6::timestamptz[],
+                $7::int[], $8::varchar[], $9::timestamptz[], $10::uuid[], $11::int[])
+      AS i(delivery_id, attempt, run_attempts, status, next_attempt_at, attempted_at, response_status, error, at, attempt_id, duration_ms)
+  ), moved AS (
+    UPDATE webhook_deliveries d SET attempt_count = i.attempt, run_attempts = i.run_attempts, status = i.status,
+      next_attempt_at = i.next_attempt_at, last_attempt_at = i.attempted_at, last_response_status = i.response_status,
+      last_error = i.error, updated_at = i.at
+    FROM input i
+    WHERE d.id = i.delivery_id AND d.attempt_count = i.attempt - 1 AND d.status = 'pending'
+    RETURNING d.id
+  ), logged AS (
+    INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, attempted_at, response_status, duration_ms, error)
+    SELECT i.attempt_id, i.delivery_id, i.attempt, i.attempted_at, i.response_status, i.duration_ms, i.error
+    FROM input i WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = i.delivery_id)
+  )
+  SELECT id FROM moved`;
+
 /** The worker's queries on the outbox and the delivery tables (house style 5). */
 @Injectable()
 export class DeliveryRepository {
@@ -79,44 +143,7 @@ export class DeliveryRepository {
   async dispatch(limit: number, now: Date): Promise<{ claimed: number; deliveries: DeliveryForAttempt[] }> {
     const rows = await this.sql.rows<DeliveryForAttempt & { claimed: number }>(
       'webhook_relay_dispatch_load',
-      `WITH claimed AS (
-         SELECT id, workspace_id, type, created_at FROM events WHERE dispatched_at IS NULL
-         ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED
-       ), stamped AS (
-         UPDATE events e SET dispatched_at = $2 FROM claimed c WHERE e.id = c.id RETURNING e.id, e.data
-       ), inserted AS (
-         INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, test, status, attempt_count,
-           run_attempts, next_attempt_at, created_at, updated_at)
-         SELECT gen_random_uuid(), c.workspace_id, w.id, c.id, c.type, false, 'pending', 0, 0, $2, $2, $2
-         FROM claimed c
-         JOIN stamped s ON s.id = c.id
-         JOIN webhook_endpoints w ON w.workspace_id = c.workspace_id AND w.enabled AND w.created_at <= c.created_at
-         WHERE CASE WHEN c.type = 'webhook_endpoint.updated'
-           -- every other endpoint, whatever its filters (money contract › event types)
-           THEN w.id::text IS DISTINCT FROM s.data #>> '{webhookEndpoint,id}'
-           ELSE EXISTS (
-             SELECT 1 FROM unnest(w.event_types) AS f
-             WHERE f = '*' OR f = c.type OR (right(f, 2) = '.*' AND starts_with(c.type, left(f, -1)))
-           )
-         END
-         ORDER BY c.created_at, c.id
-         ON CONFLICT (endpoint_id, event_id) DO NOTHING
-         RETURNING id, endpoint_id, event_id, event_type
-       ), n AS (SELECT count(*)::int AS claimed FROM stamped)
-       SELECT n.claimed, d.id, d.status, d.test, d.attempt_count, d.run_attempts, d.next_attempt_at, d.event_id,
-              d.event_type, d.payload, d.endpoint_id, d.url, d.secret_sealed, d.previous_secret_sealed,
-              d.previous_secret_expires_at, d.enabled, d.event_created_at, d.event_data
-       FROM n LEFT JOIN (
-         SELECT i.id, 'pending'::varchar AS status, false AS test, 0 AS attempt_count, 0 AS run_attempts,
-                $2::timestamptz AS next_attempt_at, i.event_id, i.event_type, NULL::text AS payload,
-                w.id AS endpoint_id, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at,
-                w.enabled, c.created_at AS event_created_at, s.data::text AS event_data
-         FROM inserted i
-         JOIN webhook_endpoints w ON w.id = i.endpoint_id
-         JOIN claimed c ON c.id = i.event_id
-         JOIN stamped s ON s.id = i.event_id
-         ORDER BY c.created_at, c.id
-       ) d ON true`,
+      DISPATCH_STATEMENT,
       [limit, now],
     );
     const claimed = rows[0]?.claimed ?? 0;
@@ -160,41 +187,19 @@ export class DeliveryRepository {
   /** Many attempts in one statement (one commit): the log rows, and each delivery's new state. */
   private async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
     const col = <K extends keyof AttemptRecord>(k: K) => records.map((r) => r[k]);
-    const moved = await this.sql.rows<{ id: string }>(
-      'webhook_delivery_record',
-      `WITH input AS (
-         SELECT i.delivery_id, i.attempt, i.run_attempts, i.status, i.next_attempt_at, i.attempted_at, i.response_status,
-                i.error, i.at, i.attempt_id, i.duration_ms
-         FROM unnest($1::uuid[], $2::int[], $3::int[], $4::varchar[], $5::timestamptz[], $6::timestamptz[],
-                     $7::int[], $8::varchar[], $9::timestamptz[], $10::uuid[], $11::int[])
-           AS i(delivery_id, attempt, run_attempts, status, next_attempt_at, attempted_at, response_status, error, at, attempt_id, duration_ms)
-       ), moved AS (
-         UPDATE webhook_deliveries d SET attempt_count = i.attempt, run_attempts = i.run_attempts, status = i.status,
-           next_attempt_at = i.next_attempt_at, last_attempt_at = i.attempted_at, last_response_status = i.response_status,
-           last_error = i.error, updated_at = i.at
-         FROM input i
-         WHERE d.id = i.delivery_id AND d.attempt_count = i.attempt - 1 AND d.status = 'pending'
-         RETURNING d.id
-       ), logged AS (
-         INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, attempted_at, response_status, duration_ms, error)
-         SELECT i.attempt_id, i.delivery_id, i.attempt, i.attempted_at, i.response_status, i.duration_ms, i.error
-         FROM input i WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = i.delivery_id)
-       )
-       SELECT id FROM moved`,
-      [
-        col('deliveryId'),
-        col('attempt'),
-        col('runAttempts'),
-        col('status'),
-        col('nextAttemptAt'),
-        col('attemptedAt'),
-        col('responseStatus'),
-        col('error'),
-        col('at'),
-        records.map(() => randomUUID()),
-        col('durationMs'),
-      ],
-    );
+    const moved = await this.sql.rows<{ id: string }>('webhook_delivery_record', RECORD_STATEMENT, [
+      col('deliveryId'),
+      col('attempt'),
+      col('runAttempts'),
+      col('status'),
+      col('nextAttemptAt'),
+      col('attemptedAt'),
+      col('responseStatus'),
+      col('error'),
+      col('at'),
+      records.map(() => randomUUID()),
+      col('durationMs'),
+    ]);
     const movedIds = new Set(moved.map((m) => m.id));
     return records.map((r) => movedIds.has(r.deliveryId));
   }

@@ -9,14 +9,14 @@
 // range, and only when it agrees with the blocks' logsBloom; once caught up, the watcher records the pass the expiry job waits for.
 import { Logger } from '@nestjs/common';
 import type { ChainConfig } from '../registry';
-import type { ObservedTransfer, TransferSink } from '../observed-transfer';
+import type { ObservedTransfer } from '../observed-transfer';
 import type { ProcessedBlock } from '@svc/db';
 import type { Network } from '@svc/domain';
-import { DataSource } from 'typeorm';
-import type { ChainWatcher, WatcherState, WatcherStatus, WatchSet } from '../watch/chain-watcher';
+import type { WatcherDeps } from '../family';
+import type { ChainWatcher, WatcherState, WatcherStatus } from '../watch/chain-watcher';
 import { maxBig, minBig, WatcherLoop } from '../watch/watcher-loop';
 import { ChainLease, ChainCursor, LeaseLostError } from '../watch/chain-lease';
-import { ExpiryHolds, ExpiryPasses, TailCheck } from '../watch/expiry-passes';
+import { ExpiryPasses, TailCheck } from '../watch/expiry-passes';
 import { EvmRpc, RpcCall, RpcError } from './evm-rpc';
 import {
   EvmMatchContext,
@@ -74,21 +74,7 @@ export const DEFAULT_EVM_WATCHER_OPTIONS: EvmWatcherOptions = {
   backoffMaxMs: 30_000,
 };
 
-export interface EvmWatcherDeps {
-  db: DataSource;
-  sink: TransferSink;
-  watchSet: WatchSet;
-  /** the service clock, for health timestamps and the pass the expiry job waits for */
-  now: () => Date;
-  /** the payments whose expiry waits for this watcher's next pass (left out: every watched address counts) */
-  expiry?: ExpiryHolds;
-  /**
-   * The dev clock is on: a pass counts from when it began on that clock (runtime contract › Dev
-   * clock; devnet block times do not follow it). Otherwise a pass never counts from later than
-   * its head block's timestamp, so a node that is behind cannot let a payment expire early.
-   */
-  devClock?: boolean;
-}
+export type EvmWatcherDeps = WatcherDeps;
 
 const hex = (n: bigint): string => `0x${n.toString(16)}`;
 
@@ -113,7 +99,6 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
   private readonly topicBits = bloomBits(TRANSFER_TOPIC);
   private readonly contractBits: number[][];
   private loop: Promise<void> | null = null;
-  private lease: ChainLease | null = null;
   private readonly heads: NewHeadsSubscription | null;
   /** a head was announced since the walk last read the head: the idle wait is skipped */
   private headAnnounced = false;
@@ -189,7 +174,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     }
     this.stopping = false;
     this.heads?.start();
-    this.loop = this.run();
+    this.loop = this.run(this.options.claimRetryMs);
   }
 
   async stop(): Promise<void> {
@@ -204,61 +189,30 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
 
   status(): WatcherStatus {
     const fin = this.st.head === null ? null : finalHead(this.st.head, this.config.confirmations);
-    const lag = fin === null || this.st.nextBlock === null ? null : fin - this.st.nextBlock + 1n;
     return {
       chain: this.chain,
       network: this.network,
-      kind: 'evm',
-      state: this.st.state,
-      endpoint: this.rpc?.label ?? null,
-      head: this.st.head?.toString() ?? null,
-      finalHead: fin?.toString() ?? null,
-      nextBlock: this.st.nextBlock?.toString() ?? null,
-      lag: lag === null ? null : (lag > 0n ? lag : 0n).toString(),
-      lastError: this.st.lastError,
-      lastErrorAt: this.st.lastErrorAt?.toISOString() ?? null,
-      lastProgressAt: this.st.lastProgressAt?.toISOString() ?? null,
+      ...this.health('evm', this.rpc?.label ?? null, fin, this.st.nextBlock),
     };
   }
 
-  // ---- claim loop ---------------------------------------------------------------------------
+  // ---- the claim (WatcherLoop.run claims, stands by, works) ---------------------------------
 
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      let lease: ChainLease | null = null;
-      try {
-        lease = await ChainLease.tryClaim(this.deps.db, this.chain, this.network);
-      } catch (err) {
-        this.recordError(`claim failed: ${(err as Error).message}`);
-      }
-      if (!lease) {
-        if (this.st.state !== 'standby') this.logger.log('another listener copy holds this chain; standing by');
-        this.st.state = 'standby';
-        await this.sleep(this.options.claimRetryMs);
-        continue;
-      }
-      this.lease = lease;
-      this.passes.reset();
-      this.st.state = 'active';
-      this.logger.log(
-        `claimed; watching ${[...this.tokenContracts.values(), ...(this.native ? ['native'] : [])].join(', ') || 'nothing'} via ${this.rpc?.label}`,
-      );
-      try {
-        await this.work(lease);
-      } catch (err) {
-        this.recordError((err as Error).message);
-      } finally {
-        this.lease = null;
-        await lease.release();
-      }
-      if (!this.stopping) await this.sleep(this.options.claimRetryMs / 5);
-    }
+  protected tryClaim(): Promise<ChainLease | null> {
+    return ChainLease.tryClaim(this.deps.db, this.chain, this.network);
+  }
+
+  protected claimed(): void {
+    this.passes.reset();
+    this.logger.log(
+      `claimed; watching ${[...this.tokenContracts.values(), ...(this.native ? ['native'] : [])].join(', ') || 'nothing'} via ${this.rpc?.label}`,
+    );
   }
 
   // ---- the walk -----------------------------------------------------------------------------
 
   /** Works the chain until stopped or the lease is lost (LeaseLostError propagates). */
-  private async work(lease: ChainLease): Promise<void> {
+  protected async work(lease: ChainLease): Promise<void> {
     let cursor: ChainCursor | null = null;
     while (!this.stopping) {
       try {
@@ -401,13 +355,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
         throw new TransientChainError(`logs of block ${BigInt(log.blockNumber)} come from another fork`);
     }
 
-    const ctx: EvmMatchContext = {
-      chain: this.chain,
-      network: this.network,
-      watched,
-      tokenContracts: this.tokenContracts,
-      head,
-    };
+    const ctx = this.matchContext(watched, head);
     const transfers: ObservedTransfer[] = [];
     if (this.native) {
       const candidates = blocks.flatMap((b) => nativeCandidates(b!, watched).map((tx) => ({ tx, block: b! })));
@@ -652,13 +600,7 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     if (!numbers.length) return { holds: false, headTime };
     const watched = due ?? (await this.deps.watchSet.addresses(this.chain, this.network));
     const logs = await this.confirmLogs(answer, blocks as RpcBlock[], from, head);
-    const ctx: EvmMatchContext = {
-      chain: this.chain,
-      network: this.network,
-      watched,
-      tokenContracts: this.tokenContracts,
-      head,
-    };
+    const ctx = this.matchContext(watched, head);
     const holds =
       transfersFromLogs(logs, ctx).length > 0 ||
       (this.native && blocks.some((b) => nativeCandidates(b as RpcBlock, watched).length > 0));
@@ -671,6 +613,11 @@ export class EvmWatcher extends WatcherLoop implements ChainWatcher {
     const head = BigInt(await this.call<string>('eth_blockNumber'));
     this.st.head = head;
     return head;
+  }
+
+  /** What a block's transactions and logs are matched against: the watched addresses, at `head`. */
+  private matchContext(watched: ReadonlySet<string>, head: bigint): EvmMatchContext {
+    return { chain: this.chain, network: this.network, watched, tokenContracts: this.tokenContracts, head };
   }
 
   private call<T>(method: string, params: unknown[] = []): Promise<T> {

@@ -115,7 +115,7 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
       return;
     }
     this.stopping = false;
-    this.loop = this.run();
+    this.loop = this.run(this.options.claimRetryMs);
   }
 
   /** Finishes the batch in flight (its cursor write included), then releases the chain and closes the readers' connections. */
@@ -130,59 +130,27 @@ export class SuiWatcher extends WatcherLoop implements ChainWatcher {
 
   status(): WatcherStatus {
     const fin = this.st.head === null ? null : this.finalCheckpoint(this.st.head);
-    const lag = fin === null || this.st.nextCheckpoint === null ? null : fin - this.st.nextCheckpoint + 1n;
-    return {
-      chain: this.chain,
-      network: this.network,
-      kind: 'sui',
-      state: this.st.state,
-      endpoint: this.readers[this.current] ? rpcEndpointLabel(this.readers[this.current].url) : null,
-      head: this.st.head?.toString() ?? null,
-      finalHead: fin?.toString() ?? null,
-      nextBlock: this.st.nextCheckpoint?.toString() ?? null,
-      lag: lag === null ? null : (lag > 0n ? lag : 0n).toString(),
-      lastError: this.st.lastError,
-      lastErrorAt: this.st.lastErrorAt?.toISOString() ?? null,
-      lastProgressAt: this.st.lastProgressAt?.toISOString() ?? null,
-    };
+    const endpoint = this.readers[this.current] ? rpcEndpointLabel(this.readers[this.current].url) : null;
+    return { chain: this.chain, network: this.network, ...this.health('sui', endpoint, fin, this.st.nextCheckpoint) };
   }
 
-  // ---- claim loop ---------------------------------------------------------------------------
+  // ---- the claim (WatcherLoop.run claims, stands by, works) ---------------------------------
 
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      let lease: ChainLease | null = null;
-      try {
-        lease = await ChainLease.tryClaim(this.deps.db, this.chain, this.network);
-      } catch (err) {
-        this.recordError(`claim failed: ${(err as Error).message}`);
-      }
-      if (!lease) {
-        if (this.st.state !== 'standby') this.logger.log('another listener copy holds this chain; standing by');
-        this.st.state = 'standby';
-        await this.sleep(this.options.claimRetryMs);
-        continue;
-      }
-      this.st.state = 'active';
-      this.passes.reset();
-      this.logger.log(
-        `claimed; watching ${[...this.coinTypes.keys()].join(', ') || 'nothing'} via ${rpcEndpointLabel(this.reader.url)}`,
-      );
-      try {
-        await this.work(lease);
-      } catch (err) {
-        this.recordError((err as Error).message);
-      } finally {
-        await lease.release();
-      }
-      if (!this.stopping) await this.sleep(this.options.claimRetryMs / 5);
-    }
+  protected tryClaim(): Promise<ChainLease | null> {
+    return ChainLease.tryClaim(this.deps.db, this.chain, this.network);
+  }
+
+  protected claimed(): void {
+    this.passes.reset();
+    this.logger.log(
+      `claimed; watching ${[...this.coinTypes.keys()].join(', ') || 'nothing'} via ${rpcEndpointLabel(this.reader.url)}`,
+    );
   }
 
   // ---- the walk -----------------------------------------------------------------------------
 
   /** Works the chain until stopped or the lease is lost (LeaseLostError propagates). */
-  private async work(lease: ChainLease): Promise<void> {
+  protected async work(lease: ChainLease): Promise<void> {
     let cursor: ChainCursor | null = null;
     while (!this.stopping) {
       const reader = this.reader;

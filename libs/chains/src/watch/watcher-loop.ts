@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import { redactRpcText } from '../rpc-url';
 import type { ChainLease } from './chain-lease';
-import type { WatcherState } from './chain-watcher';
+import type { WatcherState, WatcherStatus } from './chain-watcher';
 
 /** How often a caught-up watcher writes its health to the database. */
 const IDLE_REPORT_MS = 5_000;
@@ -16,8 +16,9 @@ export interface WatcherHealthState {
 }
 
 /**
- * What the EVM and Sui watchers share around their chain-specific walk: the stop flag and an
- * interruptible sleep, the failure count behind the backoff, and error/health bookkeeping.
+ * What the EVM and Sui watchers share around their chain-specific walk: the claim loop, the stop
+ * flag and an interruptible sleep, the failure count behind the backoff, and error/health
+ * bookkeeping.
  */
 export abstract class WatcherLoop {
   protected stopping = false;
@@ -28,6 +29,70 @@ export abstract class WatcherLoop {
   protected abstract readonly st: WatcherHealthState;
   protected abstract readonly logger: Logger;
   protected abstract now(): Date;
+  /** The chain's lease if no other listener copy holds it, else null. */
+  protected abstract tryClaim(): Promise<ChainLease | null>;
+  /** The lease is this copy's: the walk starts afresh (its expiry passes), and says what it watches. */
+  protected abstract claimed(): void;
+  /** Works the chain until stopped or the lease is lost (LeaseLostError propagates). */
+  protected abstract work(lease: ChainLease): Promise<void>;
+
+  /**
+   * Until stopped: claims the chain and works it, or stands by while another listener copy holds
+   * it (a failed claim counts as held); after the walk ends, the lease is released and, unless
+   * stopping, claimed again after a fifth of `claimRetryMs`.
+   */
+  protected async run(claimRetryMs: number): Promise<void> {
+    while (!this.stopping) {
+      let lease: ChainLease | null = null;
+      try {
+        lease = await this.tryClaim();
+      } catch (err) {
+        this.recordError(`claim failed: ${(err as Error).message}`);
+      }
+      if (!lease) {
+        if (this.st.state !== 'standby') this.logger.log('another listener copy holds this chain; standing by');
+        this.st.state = 'standby';
+        await this.sleep(claimRetryMs);
+        continue;
+      }
+      this.st.state = 'active';
+      this.claimed();
+      try {
+        await this.work(lease);
+      } catch (err) {
+        this.recordError((err as Error).message);
+      } finally {
+        await lease.release();
+      }
+      if (!this.stopping) await this.sleep(claimRetryMs / 5);
+    }
+  }
+
+  /**
+   * The health `status()` answers but for the chain's names: `final`, the newest height with
+   * enough confirmations, and `next`, the next to process (null before the first head and cursor);
+   * the lag, the final heights not processed yet.
+   */
+  protected health(
+    kind: string,
+    endpoint: string | null,
+    final: bigint | null,
+    next: bigint | null,
+  ): Omit<WatcherStatus, 'chain' | 'network'> {
+    const lag = final === null || next === null ? null : final - next + 1n;
+    return {
+      kind,
+      state: this.st.state,
+      endpoint,
+      head: this.st.head?.toString() ?? null,
+      finalHead: final?.toString() ?? null,
+      nextBlock: next?.toString() ?? null,
+      lag: lag === null ? null : (lag > 0n ? lag : 0n).toString(),
+      lastError: this.st.lastError,
+      lastErrorAt: this.st.lastErrorAt?.toISOString() ?? null,
+      lastProgressAt: this.st.lastProgressAt?.toISOString() ?? null,
+    };
+  }
 
   /** Caught up: health in the database follows the head (at most every few seconds) and drops a cleared error. */
   protected async idle(lease: ChainLease): Promise<void> {

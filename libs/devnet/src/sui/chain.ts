@@ -113,6 +113,11 @@ export function transferChanges(t: {
   add(t.from, t.coinType, -t.amount);
   add(t.from, SUI, -gas);
   add(t.to, t.coinType, t.amount);
+  return netBalanceChanges(net);
+}
+
+/** Net changes keyed `<owner> <coin type>` as balance changes: zeros dropped, ordered by owner then coin type. */
+export function netBalanceChanges(net: Map<string, bigint>): BalanceChangeInput[] {
   return [...net.entries()]
     .filter(([, amount]) => amount !== 0n)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -27,6 +27,7 @@ import {
   TransactionInput,
   coinType as canonicalCoinType,
   digestOf,
+  netBalanceChanges,
   suiAddress,
 } from './chain';
 
@@ -533,11 +534,5 @@ function balanceChanges(changes: ObjectChange[]): TransactionInput['balanceChang
     if (c.input) add(c.input, -1n);
     if (c.output) add(c.output, 1n);
   }
-  return [...net.entries()]
-    .filter(([, amount]) => amount !== 0n)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, amount]) => {
-      const [owner, type] = key.split(' ');
-      return { owner, coinType: type, amount };
-    });
+  return netBalanceChanges(net);
 }

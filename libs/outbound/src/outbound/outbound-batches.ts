@@ -34,7 +34,11 @@ import {
 type Transfer = OutboundTransfer;
 type Attempt = OutboundAttempt;
 
-/** The most gas top-ups signed in one database transaction and sent in one JSON-RPC batch. */
+/**
+ * The most members of one batch, whatever it batches (the tank's top-ups signed, deposits' sign
+ * steps, top-up decisions): so many rows locked and signed in one database transaction, and sent
+ * in one JSON-RPC batch.
+ */
 export const TOP_UP_BATCH = 32;
 
 /** How many of a run's sign batches (signTogether) are in flight at once, beside its top-up decisions. */
@@ -48,10 +52,12 @@ interface BroadcastRecord {
   refusal: string | null;
 }
 
-/** A token transfer whose top-up is decided in the run's batch: its facts, the top-up row and the tank's facts. */
+/** A token transfer whose top-up is decided in the run's batch (decideTopUpsTogether). */
 interface TopUpDecision {
+  /** the token transfer, and the facts its sign step read */
   t: OutboundTransfer;
   facts: SignFacts;
+  /** its gas top-up from the tank (a new row, not inserted yet), and the tank's facts for it */
   u: OutboundTransfer;
   uf: SignFacts;
 }
@@ -194,7 +200,10 @@ export class OutboundBatches {
     try {
       return await fn();
     } finally {
+      // the lanes are done: the sign steps and top-up decisions they deferred are made in batches,
+      // then the new top-ups any step inserted are signed in batches
       this.runSignBatches.delete(key);
+      // SIGN_BATCHES_IN_FLIGHT of these loops share `nextSign`: each takes the next members left
       let nextSign = 0;
       const signBatches = async () => {
         while (nextSign < signs.length) {
@@ -229,8 +238,9 @@ export class OutboundBatches {
       // source and its top-ups; only a top-up decided takes the tank's lock, after them), and each
       // batch commits every signature and nonce before it sends any (rule 8)
       await Promise.all([...Array.from({ length: SIGN_BATCHES_IN_FLIGHT }, signBatches), decisionBatches()]);
-      // then the decisions the signs' one-at-a-time steps left, and what the decisions left goes
-      // the one-at-a-time way (its top-up, if any, is gathered below): a busy row, a failed transaction
+      // then the decisions the signs' one-at-a-time steps deferred meanwhile (the map still took
+      // them; with it gone, none is added), and what the decisions left goes the one-at-a-time way
+      // (its top-up, if any, is gathered below): a busy row, a failed transaction
       this.runTopUpDecisions.delete(key);
       await decisionBatches();
       await this.aloneAfterBatch(chain, network, decisionsBack);
@@ -265,13 +275,14 @@ export class OutboundBatches {
    * transaction fails, goes the one-at-a-time way (advance) afterwards. Runs in the tank's serial lane.
    */
   private async signTopUpsTogether(rows: Transfer[]): Promise<Array<Settled<Transfer>>> {
-    const one = (u: Transfer) => settle(this.steps.advance(u.id, 1, { row: { ...u }, attempts: [] }));
+    const alone = (u: Transfer) => settle(this.steps.advance(u.id, 1, { row: { ...u }, attempts: [] }));
     const out = new Map<string, Settled<Transfer>>();
-    const sendable = rows.length > 1 && new Set(rows.map((u) => u.id)).size === rows.length;
+    // a batch of one is the one-at-a-time step; a row given twice is not batched
+    const batchable = rows.length > 1 && new Set(rows.map((u) => u.id)).size === rows.length;
     const { chain, network } = rows[0];
     const rail = this.ctx.rail(chain, network);
     const members: Array<{ t: Transfer; facts: SignFacts }> = [];
-    if (sendable) {
+    if (batchable) {
       try {
         const head = await rail.head();
         for (const u of rows) {
@@ -312,7 +323,7 @@ export class OutboundBatches {
     }
     const settled: Array<Settled<Transfer>> = [];
     for (const u of rows) {
-      const r = out.get(u.id) ?? (await one(u));
+      const r = out.get(u.id) ?? (await alone(u));
       if (r.ok && r.value.purpose === 'gas') this.steps.keepTopUp(r.value);
       settled.push(r);
     }

@@ -135,10 +135,15 @@ export const gasFromTank = (t: Transfer) => t.tokenAddress !== null && t.fromKey
 export const neverSignedDepositTransfer = (t: Transfer, attempts: Attempt[]) =>
   t.state === 'planned' && attempts.length === 0 && t.nonce === null && gasFromTank(t) && t.fromKeyKind === 'deposit';
 
-/** The claimed row (with `stored` attempts) is still the one the chain facts were read for. */
-export function unchanged(t: Transfer, read: Transfer, stored: number, attemptCount: number): boolean {
+/**
+ * The row `t`, claimed under its lock with `lockedAttempts` attempts stored, is still the row
+ * `read` that the chain facts were read for (with `readAttempts` stored then): the same state,
+ * nonce and fee price, and no attempt stored since. When not, another process moved it in between,
+ * and the facts are not its own any more: the step decides nothing on them.
+ */
+export function unchanged(t: Transfer, read: Transfer, lockedAttempts: number, readAttempts: number): boolean {
   if (t.state !== read.state || t.nonce !== read.nonce || quoteOf(t)?.price !== quoteOf(read)?.price) return false;
-  return stored === attemptCount;
+  return lockedAttempts === readAttempts;
 }
 
 /** `t` moved to `signed` with its stored `attempt`'s nonce, gas, fees and amount (in memory). */

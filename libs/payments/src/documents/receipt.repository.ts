@@ -3,14 +3,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { SqlService } from '@svc/core';
 import { ReceiptEntity } from '@svc/db';
 import { DocumentKind } from '@svc/domain';
+import { WalkPage, walkRows } from '../walk';
 
-export interface ReceiptWalkPage {
-  /** rows updated at or before this instant only (spec: Walk 2, the 60-second lag) */
-  cutoff: Date;
+export interface ReceiptWalkPage extends WalkPage {
   kind?: DocumentKind;
-  updatedAfter?: Date;
-  cursor?: { updatedAt: Date; id: string };
-  limit: number;
 }
 
 /** A payment's documents in the order they were issued (the receipt before its supplements). */
@@ -66,22 +62,13 @@ export class ReceiptRepository {
     return { receipt: this.sql.hydrate(ReceiptEntity, rows[0]), merchantName: rows[0].merchant_name as string };
   }
 
-  /** spec: Reconciliation walk, over documents: oldest-changed first by (updatedAt, id); one row more says whether more follow. */
+  /** spec: Reconciliation walk (`walkRows`), over the workspace's documents, of one kind if asked. */
   walk(workspaceId: string, page: ReceiptWalkPage): Promise<ReceiptEntity[]> {
     const qb = this.db.manager
       .createQueryBuilder(ReceiptEntity, 'r')
-      .where('r.workspace_id = :ws', { ws: workspaceId })
-      .andWhere('r.updated_at <= :cutoff', { cutoff: page.cutoff });
+      .where('r.workspace_id = :ws', { ws: workspaceId });
     if (page.kind) qb.andWhere('r.kind = :kind', { kind: page.kind });
-    if (page.updatedAfter) qb.andWhere('r.updated_at > :after', { after: page.updatedAfter });
-    if (page.cursor) {
-      qb.andWhere('(r.updated_at, r.id) > (:cAt, :cId)', { cAt: page.cursor.updatedAt, cId: page.cursor.id });
-    }
-    return qb
-      .orderBy('r.updated_at', 'ASC')
-      .addOrderBy('r.id', 'ASC')
-      .limit(page.limit + 1)
-      .getMany();
+    return walkRows(qb, 'r', page);
   }
 
   // ------------------------------------------------------------------ writes (caller's transaction)

@@ -22,14 +22,7 @@ import {
 import { appendEvents } from '../events/outbox';
 import { settlementHeldEvent } from '../events/settlement-events';
 import type { Rail } from '../settlement/settlement-address.repository';
-
-export interface SweepWalkPage {
-  /** rows updated at or before this instant only (spec: Walk 2, the 60-second lag) */
-  cutoff: Date;
-  updatedAfter?: Date;
-  cursor?: { updatedAt: Date; id: string };
-  limit: number;
-}
+import { WalkPage, walkRows } from '../walk';
 
 /** What planning a new sweep reads of its payment's sweeps (`SweepRepository.ofPayment`). */
 export interface PaymentSweeps {
@@ -164,21 +157,10 @@ export class SweepRepository {
     return tx.find(SweepEntity, { where: { workspaceId, paymentId }, order: { sequence: 'ASC' } });
   }
 
-  /** spec: Reconciliation walk: oldest-changed first by (updatedAt, id); one row more than the page says whether more follow. */
-  walk(workspaceId: string, page: SweepWalkPage): Promise<SweepEntity[]> {
-    const qb = this.db.manager
-      .createQueryBuilder(SweepEntity, 's')
-      .where('s.workspace_id = :ws', { ws: workspaceId })
-      .andWhere('s.updated_at <= :cutoff', { cutoff: page.cutoff });
-    if (page.updatedAfter) qb.andWhere('s.updated_at > :after', { after: page.updatedAfter });
-    if (page.cursor) {
-      qb.andWhere('(s.updated_at, s.id) > (:cAt, :cId)', { cAt: page.cursor.updatedAt, cId: page.cursor.id });
-    }
-    return qb
-      .orderBy('s.updated_at', 'ASC')
-      .addOrderBy('s.id', 'ASC')
-      .limit(page.limit + 1)
-      .getMany();
+  /** spec: Reconciliation walk (`walkRows`), of the workspace's sweeps. */
+  walk(workspaceId: string, page: WalkPage): Promise<SweepEntity[]> {
+    const qb = this.db.manager.createQueryBuilder(SweepEntity, 's').where('s.workspace_id = :ws', { ws: workspaceId });
+    return walkRows(qb, 's', page);
   }
 
   // ------------------------------------------------------------------ the payout runs' work lists

@@ -28,7 +28,7 @@ import {
   SessionContext,
   VersionedInsertOutcome,
 } from '@svc/payments';
-import { parseIsoTimestamp, parseLimit } from '../payments/payments-walk';
+import { CURSOR_MALFORMED, parseIsoTimestamp, parseLimit, parseTimestampParam } from '../payments/payments-walk';
 import { PaymentsService } from '../payments/payments.service';
 import { newSessionId } from '../../common/random-id';
 import { ProductsService } from '../products/products.service';
@@ -389,12 +389,7 @@ export class CheckoutSessionsService {
   /** spec: the list returns the last stored status, newest first, no safety lag. */
   async list(workspaceId: string, q: SessionListQuery): Promise<SessionPage> {
     const limit = parseLimit(q.limit);
-    let createdAfter: Date | undefined;
-    if (q.createdAfter !== undefined) {
-      const after = parseIsoTimestamp(q.createdAfter);
-      if (!after) throw badRequest('createdAfter must be an ISO 8601 timestamp, e.g. 2026-09-20T12:00:00.000Z.');
-      createdAfter = after;
-    }
+    const createdAfter = parseTimestampParam('createdAfter', q.createdAfter);
     let statuses: SessionStatus[] | undefined;
     if (q.status !== undefined) {
       const values = q.status
@@ -411,7 +406,7 @@ export class CheckoutSessionsService {
     let cursor: { createdAt: Date; id: string } | undefined;
     if (q.cursor !== undefined) {
       const decoded = decodeSessionCursor(q.cursor);
-      if (!decoded) throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
+      if (!decoded) throw badRequest(CURSOR_MALFORMED);
       cursor = decoded;
     }
     const rows = await this.sessions.list(workspaceId, {

@@ -6,7 +6,7 @@
 // last minute and deduplicates by id (what `svc listen` does), never for a cursor walk.
 import { parseEventFilters } from '@svc/webhooks';
 import { badRequest } from '@svc/core';
-import { decodeCursor, parseIsoTimestamp, parseLimit } from '../payments/payments-walk';
+import { parseLimit, parseTimestampParam, parseWalkCursor } from '../payments/payments-walk';
 
 export interface EventListQuery {
   type?: string;
@@ -38,18 +38,9 @@ export function parseEventList(q: EventListQuery): ParsedEventList {
     if (!parsed.ok) throw badRequest(parsed.message.replace(/^eventTypes/, 'type'));
     filters = parsed.filters.includes('*') ? null : parsed.filters;
   }
-  let createdAfter: Date | undefined;
-  if (q.createdAfter !== undefined) {
-    const at = parseIsoTimestamp(q.createdAfter);
-    if (!at) throw badRequest('createdAfter must be an ISO 8601 timestamp, e.g. 2026-09-20T12:00:00.000Z.');
-    createdAfter = at;
-  }
-  let cursor: ParsedEventList['cursor'];
-  if (q.cursor !== undefined) {
-    const parsed = decodeCursor(q.cursor);
-    if (!parsed) throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
-    cursor = { createdAt: parsed.updatedAt, id: parsed.id };
-  }
+  const createdAfter = parseTimestampParam('createdAfter', q.createdAfter);
+  const walked = parseWalkCursor(q.cursor);
+  const cursor = walked && { createdAt: walked.updatedAt, id: walked.id };
   if (q.tail !== undefined && q.tail !== 'true' && q.tail !== 'false') throw badRequest('tail must be true or false.');
   return { filters, createdAfter, limit: parseLimit(q.limit), cursor, tail: q.tail === 'true' };
 }

@@ -15,7 +15,7 @@ import {
   publicInvoice,
   ReceiptRepository,
 } from '@svc/payments';
-import { parseIsoTimestamp, parseLimit } from '../payments/payments-walk';
+import { CURSOR_MALFORMED, parseIsoTimestamp, parseLimit } from '../payments/payments-walk';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
 import { InvoiceRailDto, LineItemDto } from './dto/invoice-fields';
 import { UpdateInvoiceDto } from './dto/update-invoice.dto';
@@ -151,7 +151,7 @@ export class InvoicesService {
       const [at, cid, ...rest] = q.cursor.split('|');
       const createdAt = at === undefined ? null : parseIsoTimestamp(at);
       if (rest.length || !createdAt || cid === undefined || !isUuid(cid)) {
-        throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
+        throw badRequest(CURSOR_MALFORMED);
       }
       cursor = { createdAt, id: cid.toLowerCase() };
     }

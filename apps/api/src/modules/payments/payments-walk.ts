@@ -50,6 +50,42 @@ export function decodeCursor(value: string): WalkCursor | null {
   return { updatedAt, id: id.toLowerCase() };
 }
 
+/**
+ * A walk's page from the rows read for it (`limit` + 1: one more tells that there is more), and
+ * the cursor after its last row when there is.
+ */
+export function walkPage<R extends { updatedAt: Date; id: string }>(
+  rows: R[],
+  limit: number,
+): { page: R[]; hasMore: boolean; nextCursor: string | null } {
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    page,
+    hasMore,
+    nextCursor: hasMore && last ? encodeCursor({ updatedAt: last.updatedAt, id: last.id }) : null,
+  };
+}
+
+export const CURSOR_MALFORMED = 'cursor is malformed: pass the nextCursor of the previous page unchanged.';
+
+/** A list's `cursor` (`<updatedAt>|<id>`, a page's nextCursor): none when absent, a 400 when malformed. */
+export function parseWalkCursor(value: string | undefined): WalkCursor | undefined {
+  if (value === undefined) return undefined;
+  const cursor = decodeCursor(value);
+  if (!cursor) throw badRequest(CURSOR_MALFORMED);
+  return cursor;
+}
+
+/** A timestamp parameter (`updatedAfter`, `createdAfter`): none when absent, a 400 when not ISO 8601. */
+export function parseTimestampParam(name: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = parseIsoTimestamp(value);
+  if (!at) throw badRequest(`${name} must be an ISO 8601 timestamp, e.g. 2026-09-20T12:00:00.000Z.`);
+  return at;
+}
+
 /** `limit` is clamped to 1..100 (spec: "out-of-range clamped"); a non-integer is a 400. */
 export function parseLimit(value: string | undefined): number {
   if (value === undefined || value === '') return WALK_DEFAULT_LIMIT;
@@ -65,17 +101,7 @@ export function parsePaymentList(q: PaymentListQuery): ParsedPaymentList {
   const network = q.network as Network | undefined;
   if (q.updatedAfter === undefined && q.limit === undefined && q.cursor === undefined)
     return { mode: 'newest', status, network };
-  let updatedAfter: Date | undefined;
-  if (q.updatedAfter !== undefined) {
-    const parsed = parseIsoTimestamp(q.updatedAfter);
-    if (!parsed) throw badRequest('updatedAfter must be an ISO 8601 timestamp, e.g. 2026-09-20T12:00:00.000Z.');
-    updatedAfter = parsed;
-  }
-  let cursor: WalkCursor | undefined;
-  if (q.cursor !== undefined) {
-    const parsed = decodeCursor(q.cursor);
-    if (!parsed) throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
-    cursor = parsed;
-  }
+  const updatedAfter = parseTimestampParam('updatedAfter', q.updatedAfter);
+  const cursor = parseWalkCursor(q.cursor);
   return { mode: 'walk', status, network, updatedAfter, limit: parseLimit(q.limit), cursor };
 }

@@ -9,7 +9,7 @@ import { Caller, CurrentCaller, KeyCheckedByHandler, keyConfirmed, Public } from
 import { RateLimit } from '../rate-limit/rate-limit.guard';
 import { CreatePaymentDto } from './dto/create-payment.dto';
 import { ListPaymentsQueryDto } from './dto/list-payments.dto';
-import { encodeCursor, NEWEST_LIMIT, parsePaymentList, WALK_LAG_MS } from './payments-walk';
+import { NEWEST_LIMIT, parsePaymentList, WALK_LAG_MS, walkPage } from './payments-walk';
 import { PaymentsService } from './payments.service';
 
 @Controller()
@@ -54,14 +54,8 @@ export class PaymentsController {
       cursor: parsed.cursor,
       limit: parsed.limit,
     });
-    const hasMore = rows.length > parsed.limit;
-    const page = rows.slice(0, parsed.limit);
-    const last = page[page.length - 1];
-    return {
-      data: await this.withRelations(page),
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ updatedAt: last.updatedAt, id: last.id }) : null,
-    };
+    const { page, hasMore, nextCursor } = walkPage(rows, parsed.limit);
+    return { data: await this.withRelations(page), hasMore, nextCursor };
   }
 
   @Public()

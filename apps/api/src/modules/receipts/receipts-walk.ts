@@ -2,7 +2,7 @@
 // over receipt documents, plus the optional `kind` filter (money contract › Receipts). Pure parsing.
 import { badRequest } from '@svc/core';
 import { DOCUMENT_KINDS, DocumentKind } from '@svc/domain';
-import { decodeCursor, parseIsoTimestamp, parseLimit, WalkCursor } from '../payments/payments-walk';
+import { parseLimit, parseTimestampParam, parseWalkCursor, WalkCursor } from '../payments/payments-walk';
 
 export interface ReceiptListQuery {
   kind?: string;
@@ -31,17 +31,7 @@ export function parseReceiptList(q: ReceiptListQuery): ParsedReceiptList {
     }
     kind = q.kind as DocumentKind;
   }
-  let updatedAfter: Date | undefined;
-  if (q.updatedAfter !== undefined) {
-    const parsed = parseIsoTimestamp(q.updatedAfter);
-    if (!parsed) throw badRequest('updatedAfter must be an ISO 8601 timestamp, e.g. 2026-09-20T12:00:00.000Z.');
-    updatedAfter = parsed;
-  }
-  let cursor: WalkCursor | undefined;
-  if (q.cursor !== undefined) {
-    const parsed = decodeCursor(q.cursor);
-    if (!parsed) throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
-    cursor = parsed;
-  }
+  const updatedAfter = parseTimestampParam('updatedAfter', q.updatedAfter);
+  const cursor = parseWalkCursor(q.cursor);
   return { kind, updatedAfter, limit: parseLimit(q.limit), cursor };
 }

@@ -3,7 +3,7 @@ import { ClockService, notFound, SVC_CONFIG, SvcConfig } from '@svc/core';
 import { ReceiptEntity } from '@svc/db';
 import { formatAtomic, isUuid } from '@svc/domain';
 import { publicReceipt, ReceiptRepository, receiptDocument } from '@svc/payments';
-import { encodeCursor, WALK_LAG_MS } from '../payments/payments-walk';
+import { WALK_LAG_MS, walkPage } from '../payments/payments-walk';
 import { CheckoutSettingsService } from '../checkout/checkout-settings.service';
 import { PaymentsService } from '../payments/payments.service';
 import { parseReceiptList, ReceiptListQuery } from './receipts-walk';
@@ -46,14 +46,8 @@ export class ReceiptsService {
       cursor: q.cursor,
       limit: q.limit,
     });
-    const hasMore = rows.length > q.limit;
-    const page = rows.slice(0, q.limit);
-    const last = page[page.length - 1];
-    return {
-      data: page.map((d) => this.document(d)),
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ updatedAt: last.updatedAt, id: last.id }) : null,
-    };
+    const { page, hasMore, nextCursor } = walkPage(rows, q.limit);
+    return { data: page.map((d) => this.document(d)), hasMore, nextCursor };
   }
 
   async get(workspaceId: string, id: string) {

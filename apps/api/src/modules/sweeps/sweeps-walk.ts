@@ -3,7 +3,7 @@
 // payment's sweeps by sequence, no lag). Pure parsing; the walk's rules are the payments walk's.
 import { badRequest } from '@svc/core';
 import { isUuid } from '@svc/domain';
-import { decodeCursor, parseIsoTimestamp, parseLimit, WalkCursor } from '../payments/payments-walk';
+import { parseLimit, parseTimestampParam, parseWalkCursor, WalkCursor } from '../payments/payments-walk';
 
 export interface SweepListQuery {
   updatedAfter?: unknown;
@@ -39,17 +39,7 @@ export function parseSweepList(q: SweepListQuery): ParsedSweepList {
     if (!isUuid(paymentId)) throw badRequest('paymentId must be a payment id (a UUID).');
     return { mode: 'payment', paymentId };
   }
-  let after: Date | undefined;
-  if (updatedAfter !== undefined) {
-    const parsed = parseIsoTimestamp(updatedAfter);
-    if (!parsed) throw badRequest('updatedAfter must be an ISO 8601 timestamp, e.g. 2026-09-20T12:00:00.000Z.');
-    after = parsed;
-  }
-  let decoded: WalkCursor | undefined;
-  if (cursor !== undefined) {
-    const parsed = decodeCursor(cursor);
-    if (!parsed) throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
-    decoded = parsed;
-  }
+  const after = parseTimestampParam('updatedAfter', updatedAfter);
+  const decoded = parseWalkCursor(cursor);
   return { mode: 'walk', updatedAfter: after, limit: parseLimit(limit), cursor: decoded };
 }

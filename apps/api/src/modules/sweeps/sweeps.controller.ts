@@ -4,7 +4,7 @@ import { ClockService, conflict, notFound } from '@svc/core';
 import { isUuid } from '@svc/domain';
 import { PaymentRepository, SweepRepository, sweepObject } from '@svc/payments';
 import { Caller, CurrentCaller, RequirePermission } from '../auth/auth.decorators';
-import { encodeCursor, WALK_LAG_MS } from '../payments/payments-walk';
+import { WALK_LAG_MS, walkPage } from '../payments/payments-walk';
 import { ListSweepsQueryDto } from './dto/list-sweeps.dto';
 import { parseSweepList } from './sweeps-walk';
 
@@ -34,14 +34,8 @@ export class SweepsController {
       cursor: parsed.cursor,
       limit: parsed.limit,
     });
-    const hasMore = rows.length > parsed.limit;
-    const page = rows.slice(0, parsed.limit);
-    const last = page[page.length - 1];
-    return {
-      data: page.map(sweepObject),
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ updatedAt: last.updatedAt, id: last.id }) : null,
-    };
+    const { page, hasMore, nextCursor } = walkPage(rows, parsed.limit);
+    return { data: page.map(sweepObject), hasMore, nextCursor };
   }
 
   @Get(':id')

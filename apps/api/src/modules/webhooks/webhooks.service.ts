@@ -19,7 +19,7 @@ import { badRequest, notFound, ClockService, SVC_CONFIG, SvcConfig } from '@svc/
 import { appendEvents } from '@svc/payments';
 import { LoggedRequest } from '@svc/runtime';
 import { dataKeyOf, sealSecret } from '@svc/config';
-import { decodeCursor, encodeCursor, parseLimit } from '../payments/payments-walk';
+import { encodeCursor, parseLimit, parseWalkCursor } from '../payments/payments-walk';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { testEnvelope } from './test-event';
@@ -219,12 +219,8 @@ export class WebhooksService {
   async deliveries(workspaceId: string, id: string, q: DeliveryListQuery) {
     const endpoint = await this.get(workspaceId, id);
     const limit = parseLimit(q.limit);
-    let cursor: { at: Date; id: string } | undefined;
-    if (q.cursor !== undefined) {
-      const parsed = decodeCursor(q.cursor);
-      if (!parsed) throw badRequest('cursor is malformed: pass the nextCursor of the previous page unchanged.');
-      cursor = { at: parsed.updatedAt, id: parsed.id };
-    }
+    const walked = parseWalkCursor(q.cursor);
+    const cursor = walked && { at: walked.updatedAt, id: walked.id };
     if (q.eventId !== undefined && !isUuid(q.eventId)) return { data: [], hasMore: false, nextCursor: null };
     if (q.status !== undefined && !WEBHOOK_DELIVERY_STATUSES.includes(q.status as WebhookDeliveryStatus))
       throw badRequest(msg.STATUS_FILTER);

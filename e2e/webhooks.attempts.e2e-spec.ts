@@ -1,6 +1,6 @@
-// Issue 23 › Webhooks, tenth pass (docs/performance.md): the worker's record statement logs every
-// attempt of a delivery that exists, and an attempt row costs one index entry (its primary key).
-// Run on a deliveries table that has never been analyzed, like a new install's or the benchmark's.
+// The attempt log (issue 23 › Webhooks, tenth pass, docs/performance.md): the worker's record
+// statement logs every attempt of a delivery that exists, and an attempt row costs one index entry
+// (its primary key). Run on tables that have never been analyzed, like a new install's or the benchmark's.
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -15,14 +15,14 @@ let ds: DataSource;
 let endpointId: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase('svc_e2e_record_plans');
+  database = await createTestDatabase('svc_e2e_webhook_attempts');
   ds = createDataSource(database.url, 2);
   await ds.initialize();
   await ds.runMigrations({ transaction: 'all' });
   // no statistics for the whole file, whatever the server's autovacuum does
   await ds.query(`ALTER TABLE webhook_deliveries SET (autovacuum_enabled = false)`);
   await ds.query(`ALTER TABLE webhook_delivery_attempts SET (autovacuum_enabled = false)`);
-  const { merchantId } = await new WorkspacesService(ds).createWorkspace('record plans');
+  const { merchantId } = await new WorkspacesService(ds).createWorkspace('webhook attempts');
   endpointId = randomUUID();
   await ds.query(
     `INSERT INTO webhook_endpoints (id, workspace_id, url, event_types, secret_sealed, enabled)
@@ -54,18 +54,6 @@ interface PlanNode {
 }
 const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
-/** The repository, its statements planned (EXPLAIN, same values) before they run. */
-function repository(plans: PlanNode[][]): DeliveryRepository {
-  const sql = {
-    rows: async (_name: string, text: string, values: unknown[]) => {
-      const [{ 'QUERY PLAN': plan }] = await ds.query(`EXPLAIN (FORMAT JSON) ${text}`, values);
-      plans.push(nodes(plan[0].Plan));
-      return ds.query(text, values);
-    },
-  } as unknown as SqlService;
-  return new DeliveryRepository(ds, sql);
-}
-
 const record = (deliveryId: string, attempt: number, at: Date): AttemptRecord => ({
   deliveryId,
   attempt,
@@ -87,7 +75,7 @@ test('an attempt the state does not take is still logged; one of a delivery that
     `SELECT id FROM webhook_deliveries WHERE status = 'pending' ORDER BY id DESC LIMIT 1`,
   );
   const gone = randomUUID();
-  const repo = repository([]);
+  const repo = new DeliveryRepository(ds, new SqlService(ds));
   const at = new Date();
   // the same attempt number recorded again (a duplicate run), a delivery deleted with its endpoint, and one that moves
   const moved = await Promise.all([
