@@ -129,7 +129,7 @@ export class AddressAllocator implements OnModuleDestroy {
     const worker = this.worker;
     try {
       // the whole block in one message each way: the main thread pays per message (its wake-up and
-      // dispatch, some 40 µs), hardly per address
+      // dispatch, some 40–60 µs), hardly per address
       const addresses = await worker.derive(
         xpub,
         indexes.map((i) => Number(i)),
