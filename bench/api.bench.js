@@ -365,20 +365,20 @@ function derivationFigures() {
   };
   for (let i = 0; i < 20; i++)
     if (xpubChildAddress(xpub, i) !== fromSeed(i)) throw new Error(`address ${i} differs between the two ways`);
-  // the derivation worker's way (address-worker.ts): batches of 32, G with a 12-bit window table
+  // the derivation worker's way (address-worker.ts): a block of 256 a message, G with a 12-bit window table
   const wide = xpubChildAddresses && wideWindowBase();
   const batchOf = (noble) => (i) =>
-    i % 32 === 0
+    i % 256 === 0
       ? xpubChildAddresses(
           xpub,
-          Array.from({ length: 32 }, (_, k) => i + k),
+          Array.from({ length: 256 }, (_, k) => i + k),
           wide,
           ...(noble ? [null] : []),
         )
       : null;
   const batch = batchOf(false);
   const nobleBatch = batchOf(true);
-  const expected = Array.from({ length: 32 }, (_, k) => fromSeed(k)).join();
+  const expected = Array.from({ length: 256 }, (_, k) => fromSeed(k)).join();
   if (wide && batch(0).join() !== expected) throw new Error('the batch addresses differ from the seed');
   if (wide && native && nobleBatch(0).join() !== expected)
     throw new Error('the @noble/curves batch differs from the seed');
@@ -392,8 +392,8 @@ function derivationFigures() {
   const workerFigure = !wide
     ? ''
     : native
-      ? `; in the API's derivation worker (batches of 32) ${worker.toFixed(3)}, with @noble/curves and its wide table instead ${nobleWorker.toFixed(3)}`
-      : `; in the API's derivation worker (batches of 32, wide table) ${worker.toFixed(3)}`;
+      ? `; in the API's derivation worker (blocks of 256) ${worker.toFixed(3)}, with @noble/curves and its wide table instead ${nobleWorker.toFixed(3)}`
+      : `; in the API's derivation worker (blocks of 256, wide table) ${worker.toFixed(3)}`;
   return `deposit address (EVM, ${implementation}), CPU ms each (best of 2 × 1,000): public derivation from the xpub (the API's request path) ${pub.toFixed(3)}${workerFigure}; from the seed as before issue 19 ${seed.toFixed(3)} (load ${loadavg()})`;
 }
 

@@ -2,7 +2,7 @@
 // address is the seed's for its index (the signer's keyring), no index is used twice, a create
 // never waits on a dead worker (it derives inline, and says so once), and the worker is closed
 // with the app (jest fails a run with a handle left open).
-import { DepositAddressDeriver } from '@svc/chains';
+import { DepositAddressDeriver, XpubAddressWorker } from '@svc/chains';
 import { AddressAllocator } from '../apps/api/src/modules/payments/address-allocator.service';
 import { Merchant, merchant, paymentBody } from './factories/merchant.factory';
 import { startTestApp, TestApp, TEST_MNEMONIC } from './support/test-app';
@@ -43,6 +43,7 @@ async function expectSeedAddresses(): Promise<number> {
 
 test('payments take addresses derived ahead: each the seed’s for its index, no index twice', async () => {
   const allocator = t.app.get(AddressAllocator, { strict: false });
+  const derive = jest.spyOn(XpubAddressWorker.prototype, 'derive');
   await createPayments(4);
   // the first creates started a block in the background; wait until it is ready
   for (let i = 0; i < 100 && !((allocator as any).ready.get('evm')?.length > 0); i++) {
@@ -51,6 +52,10 @@ test('payments take addresses derived ahead: each the seed’s for its index, no
   expect((allocator as any).ready.get('evm').length).toBeGreaterThan(0);
   await createPayments(150);
   expect(await expectSeedAddresses()).toBe(154);
+  // each block reserved ahead goes to the worker in one message (the main thread pays per message)
+  expect(derive.mock.calls.length).toBeGreaterThan(0);
+  for (const [, indexes] of derive.mock.calls) expect(indexes).toHaveLength(256);
+  derive.mockRestore();
 });
 
 test('a dead worker: creates go on, derived inline, and it is said once', async () => {

@@ -218,6 +218,10 @@ describe('public derivation from published xpubs (issue 19 › Keys: same paths,
       expect(a).toEqual(indexes.map((i) => keyring.address('deposit', i)));
       expect(a).toEqual(indexes.map((i) => pub.address('evm', i)));
       expect(b).toEqual([5, 4].map((i) => seed.derive('evm', i)));
+      // a block as the API reserves it ahead (256 indexes, one message): the keyring's addresses,
+      // whose keccak and checksum are ethers'
+      const block = Array.from({ length: 256 }, (_, k) => 5_000 + 3 * k);
+      expect(await worker.derive(xpub!, block)).toEqual(block.map((i) => keyring.address('deposit', i)));
       // a bad index is refused as inline derivation refuses it, and the worker lives on
       await expect(worker.derive(xpub!, [2 ** 31])).rejects.toThrow(/derivation index/);
       expect(worker.alive).toBe(true);

@@ -4,8 +4,9 @@
 import { createHmac, createPrivateKey, randomBytes } from 'node:crypto';
 import { normalizeZ } from '@noble/curves/abstract/curve';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { HDNodeWallet, Mnemonic, getBytes, keccak256 } from 'ethers';
+import { HDNodeWallet, Mnemonic, getBytes } from 'ethers';
 import type { SeedMaterial } from './family';
+import { keccak256Bytes } from './keccak';
 import { NativeSecp256k1, nativeSecp256k1 } from './native-secp256k1';
 import { SECP256K1_N } from './secp256k1-curve';
 
@@ -135,22 +136,30 @@ export function bip32TweakAdd(
   return nobleChildPoint(parent, tweak, index, secp256k1.ProjectivePoint.BASE).toRawBytes(false);
 }
 
+/** '0'–'9', 'a'–'f' as character codes */
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+
 /**
  * The 20-byte address of an uncompressed public key (65 bytes, 0x04…): the last 20 bytes of
  * keccak256(x || y), EIP-55 checksummed (what ethers' getAddress gives, without its hex round
- * trips and checks: the checksum's second keccak is over the lowercase hex, a letter is upper case
- * where the hash's nibble is >= 8).
+ * trips and checks: the checksum's second keccak is over the lowercase hex digits, and a letter is
+ * upper case where the hash's nibble is >= 8). The digits are written as bytes and made a string once.
  */
 function keyAddress(publicKey: Uint8Array): string {
-  const lower = keccak256(publicKey.subarray(1)).slice(-40);
-  const hash = keccak256(Buffer.from(lower, 'latin1'));
-  let out = '0x';
-  for (let k = 0; k < 40; k++) {
-    const c = lower.charCodeAt(k);
-    // a–f (97–102) with the hash's nibble k >= 8 ('8'–'f': char code >= 56); hash is '0x…'
-    out += c >= 97 && hash.charCodeAt(k + 2) >= 56 ? String.fromCharCode(c - 32) : lower[k];
+  const key = keccak256Bytes(publicKey.subarray(1));
+  const out = Buffer.allocUnsafe(42);
+  out[0] = 0x30; // '0'
+  out[1] = 0x78; // 'x'
+  for (let k = 0; k < 20; k++) {
+    out[2 + 2 * k] = HEX_DIGITS[key[12 + k] >> 4];
+    out[3 + 2 * k] = HEX_DIGITS[key[12 + k] & 15];
   }
-  return out;
+  const hash = keccak256Bytes(out.subarray(2));
+  for (let k = 0; k < 40; k++) {
+    const nibble = k & 1 ? hash[k >> 1] & 15 : hash[k >> 1] >> 4;
+    if (nibble >= 8 && out[2 + k] >= 0x61) out[2 + k] -= 0x20; // 'a'–'f' to 'A'–'F'
+  }
+  return out.toString('latin1');
 }
 
 /**
