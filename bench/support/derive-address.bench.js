@@ -99,8 +99,8 @@ const steps = {
   'keccak of the key (64 bytes), ethers keccak256 (hex string)': (i) => keccak256(keys[i & 255].subarray(1)),
   'keccak of the key (64 bytes), @noble/hashes keccak_256': (i) => keccak_256(keys[i & 255].subarray(1)),
   ...(keccak256Bytes && {
-    'keccak of the key (64 bytes), keccak.ts': (i) => keccak256Bytes(keys[i & 255].subarray(1)),
-    'keccak of the checksum (40 hex digits), keccak.ts': () => keccak256Bytes(hex40),
+    'keccak of the key (64 bytes), keccak.ts (js-sha3)': (i) => keccak256Bytes(keys[i & 255].subarray(1)),
+    'keccak of the checksum (40 hex digits), keccak.ts (js-sha3)': () => keccak256Bytes(hex40),
   }),
   'keccak of the checksum (40 hex digits), @noble/hashes keccak_256': () => keccak_256(hex40),
   'hex and checksum with its keccak, as strings (ethers keccak256: before)': (i) => stringChecksum(digests[i & 255]),

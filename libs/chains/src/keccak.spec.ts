@@ -5,7 +5,7 @@ import { keccak256Bytes } from './keccak';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
-describe('keccak256Bytes (one permutation written out; @noble/hashes from one block on)', () => {
+describe('keccak256Bytes (js-sha3)', () => {
   it('the published digests of the empty message and "abc"', () => {
     expect(hex(keccak256Bytes(new Uint8Array(0)))).toBe(
       'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
