@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpStatus } from '@nestjs/common';
+import { parse } from 'yaml';
 import { DOMAIN_ERROR_CODES } from '@svc/core';
 import { WEBHOOK_DELIVERY_STATUSES } from '@svc/db';
 import {
@@ -262,5 +263,65 @@ describe('figures the docs quote from the code', () => {
       (m) => m[1] ?? m[2],
     );
     expect(imports).toEqual(['node:crypto']);
+  });
+});
+
+describe('configuration.md: the environment variables, from the code', () => {
+  /** The code of a file without its comments: a variable named only in a comment is not read. */
+  const code = (path: string) =>
+    read(path)
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '');
+
+  /** Every variable libs/config reads: `env.NAME`, the rate limits' names, and each key's `<name>` and `<name>_FILE`. */
+  function variablesRead(): string[] {
+    const src = code('libs/config/src/config.ts');
+    const direct = [...src.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]);
+    const rateLimits = [...src.matchAll(/'(SVC_RATE_LIMIT_[A-Z_]+)'/g)].map((m) => m[1]);
+    const keys = [...src.matchAll(/\bname: '([A-Z][A-Z0-9_]+)'/g)].flatMap((m) => [m[1], `${m[1]}_FILE`]);
+    return [...new Set([...direct, ...rateLimits, ...keys])].sort();
+  }
+
+  /** The variables in the first column of the table (`` | `A`, `B` | … ``). */
+  function variablesDocumented(): string[] {
+    const rows = read('docs/configuration.md').matchAll(/^\| (`[A-Z][A-Z0-9_]+`(?:, `[A-Z][A-Z0-9_]+`)*) \|/gm);
+    return [...new Set([...rows].flatMap((m) => [...m[1].matchAll(/`([A-Z0-9_]+)`/g)].map((v) => v[1])))].sort();
+  }
+
+  test('the table lists exactly the variables the configuration reads', () => {
+    expect(variablesRead().length).toBeGreaterThan(30);
+    expect(variablesDocumented()).toEqual(variablesRead());
+  });
+
+  test('the hosted pages read only the two variables the page says', () => {
+    const src = code('apps/pay/lib/config.ts');
+    expect([...new Set([...src.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]))].sort()).toEqual([
+      'BASE_URL',
+      'SVC_ENV',
+    ]);
+    expect(read('docs/configuration.md')).toContain('only `BASE_URL` (the API they call) and `SVC_ENV`');
+  });
+});
+
+describe('operations.md: which containers get which secret, from docker/compose.yml', () => {
+  const compose = parse(read('docker/compose.yml'), { merge: true }) as {
+    services: Record<string, { environment?: Record<string, string> }>;
+  };
+  /** The services whose environment names the variable, in the file's order, as the page lists them. */
+  const holders = (variable: string) => {
+    const names = Object.entries(compose.services)
+      .filter(([, service]) => service.environment?.[variable] !== undefined)
+      .map(([name]) => name);
+    return names.join(', ').replace(/, ([^,]+)$/, ' and $1');
+  };
+  const docker = section(read('docs/operations.md'), 'Docker').replace(/\s+/g, ' ');
+
+  test('the seed, the data key and the destination key', () => {
+    expect(holders('SVC_MNEMONIC_FILE')).toBe('signer');
+    expect(docker).toContain(`mounted only into the ${holders('SVC_MNEMONIC_FILE')}, which reads it`);
+    expect(docker).toContain(`is mounted only into ${holders('SVC_DATA_KEY_FILE')};`);
+    expect(docker).toContain(
+      `\`docker/secrets/destination-key.txt\`) only into ${holders('SVC_DESTINATION_KEY_FILE')} (`,
+    );
   });
 });
