@@ -42,6 +42,7 @@ import { ADDRESSES_EXHAUSTED, DEPOSIT_POOL_EMPTY } from '../apps/api/src/modules
 import { SIGNER_KEYS_MISSING } from '@svc/core';
 import { DEFAULT_PAYOUTS_OPTIONS } from '../apps/payouts/src/payouts.options';
 import { DEFAULT_FEE_POLICY, PAYOUT_FEE_POLICY } from '@svc/outbound';
+import { USAGE } from '../apps/cli/src/cli-args';
 
 const ROOT = join(__dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -224,6 +225,17 @@ describe('the docs stand alone', () => {
       });
     expect(missing).toEqual([]);
   });
+  test('`npm run svc -- --help` points at nothing outside the repository either', () => {
+    expect(USAGE.split('\n').filter((line) => OUTSIDE.some((re) => re.test(line)))).toEqual([]);
+  });
+
+  test("README's command table lists every command `npm run svc -- --help` prints, and no other", () => {
+    const helped = [...USAGE.matchAll(/^ {2}([a-z][a-z:-]+)\b/gm)].map((m) => m[1]).sort();
+    const readme = [...read('README.md').matchAll(/^\| `npm run svc -- ([a-z][a-z:-]+)\b/gm)].map((m) => m[1]).sort();
+    expect(helped.length).toBeGreaterThan(5);
+    expect(readme).toEqual(helped);
+  });
+
   /** GitHub's heading anchors: lower case, punctuation other than - and _ dropped, spaces to -. */
   const anchorsOf = (markdown: string) =>
     new Set(
