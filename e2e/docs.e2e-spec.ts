@@ -19,6 +19,7 @@ import {
   MANUAL_REASONS,
   ONLY_ACTIVE_CAN_BE_DEFAULT,
   OUTBOUND_STATES,
+  OUTBOUND_WAIT_REASONS,
   PAYMENT_STATUSES,
   PAYOUT_STATES,
   permissionDeniedMessage,
@@ -265,6 +266,11 @@ describe('figures the docs quote from the code', () => {
     expect(moneyOut).toContain(`not mined ${payouts} s after its broadcast`);
     expect(moneyOut).toContain(`**${payouts} s in the signer process**`);
     expect(moneyOut).toContain(`${DEFAULT_FEE_POLICY.stuckAfterSeconds} s is only the signer\n  library's own default`);
+  });
+
+  test('money-out.md: every wait_reason of an outbound transaction', () => {
+    const list = /It may be waiting \(`wait_reason`: ([^)]+)\)/.exec(read('docs/money-out.md').replace(/\s+/g, ' '));
+    expect([...list![1].matchAll(/`([a-z_]+)`/g)].map((m) => m[1])).toEqual([...OUTBOUND_WAIT_REASONS]);
   });
 
   test('webhooks.md: the file it calls copyable imports nothing but node:crypto', () => {
