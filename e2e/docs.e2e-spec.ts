@@ -44,6 +44,7 @@ import { SIGNER_KEYS_MISSING } from '@svc/core';
 import { DEFAULT_PAYOUTS_OPTIONS } from '../apps/payouts/src/payouts.options';
 import { DEFAULT_FEE_POLICY, PAYOUT_FEE_POLICY } from '@svc/outbound';
 import { USAGE } from '../apps/cli/src/cli-args';
+import * as client from '../libs/client/src';
 
 const ROOT = join(__dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -271,6 +272,19 @@ describe('figures the docs quote from the code', () => {
   test('money-out.md: every wait_reason of an outbound transaction', () => {
     const list = /It may be waiting \(`wait_reason`: ([^)]+)\)/.exec(read('docs/money-out.md').replace(/\s+/g, ' '));
     expect([...list![1].matchAll(/`([a-z_]+)`/g)].map((m) => m[1])).toEqual([...OUTBOUND_WAIT_REASONS]);
+  });
+
+  test('every @svc/client helper the docs name is one the client exports', () => {
+    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)].filter(
+      (page) => page.endsWith('.md') && page !== 'docs/performance.md',
+    );
+    const named = new Set(
+      pages.flatMap((page) =>
+        [...read(page).matchAll(/\b((?:verify|sign|parse)\w*(?:Webhook|Return)\w*)\b/g)].map((m) => m[1]),
+      ),
+    );
+    expect(named.size).toBeGreaterThan(3);
+    expect([...named].filter((name) => typeof (client as Record<string, unknown>)[name] !== 'function')).toEqual([]);
   });
 
   test('webhooks.md: the file it calls copyable imports nothing but node:crypto', () => {
