@@ -43,6 +43,7 @@ import { ADDRESSES_EXHAUSTED, DEPOSIT_POOL_EMPTY } from '../apps/api/src/modules
 import { SIGNER_KEYS_MISSING } from '@svc/core';
 import { DEFAULT_PAYOUTS_OPTIONS } from '../apps/payouts/src/payouts.options';
 import { DEFAULT_FEE_POLICY, PAYOUT_FEE_POLICY } from '@svc/outbound';
+import { BUILT_IN_CHAINS } from '@svc/chains';
 import { USAGE } from '../apps/cli/src/cli-args';
 import * as client from '../libs/client/src';
 
@@ -285,6 +286,23 @@ describe('figures the docs quote from the code', () => {
     );
     expect(named.size).toBeGreaterThan(3);
     expect([...named].filter((name) => typeof (client as Record<string, unknown>)[name] !== 'function')).toEqual([]);
+  });
+
+  test('chains.md: the built-in rails, their kind, chain id and confirmations', () => {
+    const rows = [
+      ...section(read('docs/chains.md'), 'Built in').matchAll(
+        /^\| ([a-z]+) \/ ([a-z]+) \| ([a-z]+) \| ([0-9]+|—) \| ([0-9]+) \|/gm,
+      ),
+    ].map(([, chain, network, kind, chainId, confirmations]) => [chain, network, kind, chainId, Number(confirmations)]);
+    expect(rows).toEqual(
+      BUILT_IN_CHAINS.map((c) => [
+        c.chain,
+        c.network,
+        c.kind,
+        c.chainId === undefined || c.chainId === null ? '—' : String(c.chainId),
+        c.confirmations,
+      ]),
+    );
   });
 
   test('webhooks.md: the file it calls copyable imports nothing but node:crypto', () => {
