@@ -375,3 +375,24 @@ describe('operations.md: which containers get which secret, from docker/compose.
     );
   });
 });
+
+describe('operations.md: the metrics, from the code', () => {
+  /** Every .ts file under a directory, specs left out. */
+  function sources(dir: string): string[] {
+    return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name.startsWith('.') ? [] : sources(path);
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
+    });
+  }
+
+  test('the table lists exactly the metrics the processes register', () => {
+    const registered = [...sources('apps'), ...sources('libs')].flatMap((file) =>
+      [...read(file).matchAll(/\.(?:gauge|counter|histogram)\(\s*'([a-z_]+)'/g)].map((m) => m[1]),
+    );
+    const rows = section(read('docs/operations.md'), 'Metrics').matchAll(/^\| [a-z]+ \| ([^|]+) \|/gm);
+    const documented = [...rows].flatMap((m) => [...m[1].matchAll(/`([a-z_]+)`/g)].map((v) => v[1]));
+    expect(registered.length).toBeGreaterThan(8);
+    expect([...new Set(documented)].sort()).toEqual([...new Set(registered)].sort());
+  });
+});
