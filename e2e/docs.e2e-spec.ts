@@ -9,6 +9,7 @@ import { DOMAIN_ERROR_CODES } from '@svc/core';
 import { WEBHOOK_DELIVERY_STATUSES } from '@svc/db';
 import {
   API_KEY_ROLES,
+  CANCELLED_REASONS,
   FAILED_REASONS,
   FUNDS_SENT_CANCEL_MESSAGE,
   FUNDS_SENT_CHAIN_CHANGE_MESSAGE,
@@ -302,6 +303,14 @@ describe('figures the docs quote from the code', () => {
         c.chainId === undefined || c.chainId === null ? '—' : String(c.chainId),
         c.confirmations,
       ]),
+    );
+  });
+
+  test('api-guide.md: every sweep reason', () => {
+    const guide = read('docs/api-guide.md').replace(/\s+/g, ' ');
+    const list = /\*\*Sweeps\*\*: `reason` is a stable code \(([^)]+)\)/.exec(guide);
+    expect([...list![1].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual(
+      [...HELD_REASONS, ...MANUAL_REASONS, ...FAILED_REASONS, ...CANCELLED_REASONS].sort(),
     );
   });
 
