@@ -4,10 +4,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpStatus } from '@nestjs/common';
+import { parse } from 'yaml';
 import { DOMAIN_ERROR_CODES } from '@svc/core';
 import { WEBHOOK_DELIVERY_STATUSES } from '@svc/db';
 import {
   API_KEY_ROLES,
+  CANCELLED_REASONS,
   FAILED_REASONS,
   FUNDS_SENT_CANCEL_MESSAGE,
   FUNDS_SENT_CHAIN_CHANGE_MESSAGE,
@@ -18,6 +20,7 @@ import {
   MANUAL_REASONS,
   ONLY_ACTIVE_CAN_BE_DEFAULT,
   OUTBOUND_STATES,
+  OUTBOUND_WAIT_REASONS,
   PAYMENT_STATUSES,
   PAYOUT_STATES,
   permissionDeniedMessage,
@@ -41,6 +44,9 @@ import { ADDRESSES_EXHAUSTED, DEPOSIT_POOL_EMPTY } from '../apps/api/src/modules
 import { SIGNER_KEYS_MISSING } from '@svc/core';
 import { DEFAULT_PAYOUTS_OPTIONS } from '../apps/payouts/src/payouts.options';
 import { DEFAULT_FEE_POLICY, PAYOUT_FEE_POLICY } from '@svc/outbound';
+import { BUILT_IN_CHAINS } from '@svc/chains';
+import { USAGE } from '../apps/cli/src/cli-args';
+import * as client from '../libs/client/src';
 
 const ROOT = join(__dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -223,6 +229,17 @@ describe('the docs stand alone', () => {
       });
     expect(missing).toEqual([]);
   });
+  test('`npm run svc -- --help` points at nothing outside the repository either', () => {
+    expect(USAGE.split('\n').filter((line) => OUTSIDE.some((re) => re.test(line)))).toEqual([]);
+  });
+
+  test("README's command table lists every command `npm run svc -- --help` prints, and no other", () => {
+    const helped = [...USAGE.matchAll(/^ {2}([a-z][a-z:-]+)\b/gm)].map((m) => m[1]).sort();
+    const readme = [...read('README.md').matchAll(/^\| `npm run svc -- ([a-z][a-z:-]+)\b/gm)].map((m) => m[1]).sort();
+    expect(helped.length).toBeGreaterThan(5);
+    expect(readme).toEqual(helped);
+  });
+
   /** GitHub's heading anchors: lower case, punctuation other than - and _ dropped, spaces to -. */
   const anchorsOf = (markdown: string) =>
     new Set(
@@ -254,6 +271,49 @@ describe('figures the docs quote from the code', () => {
     expect(moneyOut).toContain(`${DEFAULT_FEE_POLICY.stuckAfterSeconds} s is only the signer\n  library's own default`);
   });
 
+  test('money-out.md: every wait_reason of an outbound transaction', () => {
+    const list = /It may be waiting \(`wait_reason`: ([^)]+)\)/.exec(read('docs/money-out.md').replace(/\s+/g, ' '));
+    expect([...list![1].matchAll(/`([a-z_]+)`/g)].map((m) => m[1])).toEqual([...OUTBOUND_WAIT_REASONS]);
+  });
+
+  test('every @svc/client helper the docs name is one the client exports', () => {
+    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)].filter(
+      (page) => page.endsWith('.md') && page !== 'docs/performance.md',
+    );
+    const named = new Set(
+      pages.flatMap((page) =>
+        [...read(page).matchAll(/\b((?:verify|sign|parse)\w*(?:Webhook|Return)\w*)\b/g)].map((m) => m[1]),
+      ),
+    );
+    expect(named.size).toBeGreaterThan(3);
+    expect([...named].filter((name) => typeof (client as Record<string, unknown>)[name] !== 'function')).toEqual([]);
+  });
+
+  test('chains.md: the built-in rails, their kind, chain id and confirmations', () => {
+    const rows = [
+      ...section(read('docs/chains.md'), 'Built in').matchAll(
+        /^\| ([a-z]+) \/ ([a-z]+) \| ([a-z]+) \| ([0-9]+|—) \| ([0-9]+) \|/gm,
+      ),
+    ].map(([, chain, network, kind, chainId, confirmations]) => [chain, network, kind, chainId, Number(confirmations)]);
+    expect(rows).toEqual(
+      BUILT_IN_CHAINS.map((c) => [
+        c.chain,
+        c.network,
+        c.kind,
+        c.chainId === undefined || c.chainId === null ? '—' : String(c.chainId),
+        c.confirmations,
+      ]),
+    );
+  });
+
+  test('api-guide.md: every sweep reason', () => {
+    const guide = read('docs/api-guide.md').replace(/\s+/g, ' ');
+    const list = /\*\*Sweeps\*\*: `reason` is a stable code \(([^)]+)\)/.exec(guide);
+    expect([...list![1].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual(
+      [...HELD_REASONS, ...MANUAL_REASONS, ...FAILED_REASONS, ...CANCELLED_REASONS].sort(),
+    );
+  });
+
   test('webhooks.md: the file it calls copyable imports nothing but node:crypto', () => {
     expect(read('docs/webhooks.md')).toContain(
       '[`libs/client/src/webhooks.ts`](../libs/client/src/webhooks.ts) imports only `node:crypto`',
@@ -262,5 +322,86 @@ describe('figures the docs quote from the code', () => {
       (m) => m[1] ?? m[2],
     );
     expect(imports).toEqual(['node:crypto']);
+  });
+});
+
+describe('configuration.md: the environment variables, from the code', () => {
+  /** The code of a file without its comments: a variable named only in a comment is not read. */
+  const code = (path: string) =>
+    read(path)
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '');
+
+  /** Every variable libs/config reads: `env.NAME`, the rate limits' names, and each key's `<name>` and `<name>_FILE`. */
+  function variablesRead(): string[] {
+    const src = code('libs/config/src/config.ts');
+    const direct = [...src.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]);
+    const rateLimits = [...src.matchAll(/'(SVC_RATE_LIMIT_[A-Z_]+)'/g)].map((m) => m[1]);
+    const keys = [...src.matchAll(/\bname: '([A-Z][A-Z0-9_]+)'/g)].flatMap((m) => [m[1], `${m[1]}_FILE`]);
+    return [...new Set([...direct, ...rateLimits, ...keys])].sort();
+  }
+
+  /** The variables in the first column of the table (`` | `A`, `B` | … ``). */
+  function variablesDocumented(): string[] {
+    const rows = read('docs/configuration.md').matchAll(/^\| (`[A-Z][A-Z0-9_]+`(?:, `[A-Z][A-Z0-9_]+`)*) \|/gm);
+    return [...new Set([...rows].flatMap((m) => [...m[1].matchAll(/`([A-Z0-9_]+)`/g)].map((v) => v[1])))].sort();
+  }
+
+  test('the table lists exactly the variables the configuration reads', () => {
+    expect(variablesRead().length).toBeGreaterThan(30);
+    expect(variablesDocumented()).toEqual(variablesRead());
+  });
+
+  test('the hosted pages read only the two variables the page says', () => {
+    const src = code('apps/pay/lib/config.ts');
+    expect([...new Set([...src.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]))].sort()).toEqual([
+      'BASE_URL',
+      'SVC_ENV',
+    ]);
+    expect(read('docs/configuration.md')).toContain('only `BASE_URL` (the API they call) and `SVC_ENV`');
+  });
+});
+
+describe('operations.md: which containers get which secret, from docker/compose.yml', () => {
+  const compose = parse(read('docker/compose.yml'), { merge: true }) as {
+    services: Record<string, { environment?: Record<string, string> }>;
+  };
+  /** The services whose environment names the variable, in the file's order, as the page lists them. */
+  const holders = (variable: string) => {
+    const names = Object.entries(compose.services)
+      .filter(([, service]) => service.environment?.[variable] !== undefined)
+      .map(([name]) => name);
+    return names.join(', ').replace(/, ([^,]+)$/, ' and $1');
+  };
+  const docker = section(read('docs/operations.md'), 'Docker').replace(/\s+/g, ' ');
+
+  test('the seed, the data key and the destination key', () => {
+    expect(holders('SVC_MNEMONIC_FILE')).toBe('signer');
+    expect(docker).toContain(`mounted only into the ${holders('SVC_MNEMONIC_FILE')}, which reads it`);
+    expect(docker).toContain(`is mounted only into ${holders('SVC_DATA_KEY_FILE')};`);
+    expect(docker).toContain(
+      `\`docker/secrets/destination-key.txt\`) only into ${holders('SVC_DESTINATION_KEY_FILE')} (`,
+    );
+  });
+});
+
+describe('operations.md: the metrics, from the code', () => {
+  /** Every .ts file under a directory, specs left out. */
+  function sources(dir: string): string[] {
+    return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name.startsWith('.') ? [] : sources(path);
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
+    });
+  }
+
+  test('the table lists exactly the metrics the processes register', () => {
+    const registered = [...sources('apps'), ...sources('libs')].flatMap((file) =>
+      [...read(file).matchAll(/\.(?:gauge|counter|histogram)\(\s*'([a-z_]+)'/g)].map((m) => m[1]),
+    );
+    const rows = section(read('docs/operations.md'), 'Metrics').matchAll(/^\| [a-z]+ \| ([^|]+) \|/gm);
+    const documented = [...rows].flatMap((m) => [...m[1].matchAll(/`([a-z_]+)`/g)].map((v) => v[1]));
+    expect(registered.length).toBeGreaterThan(8);
+    expect([...new Set(documented)].sort()).toEqual([...new Set(registered)].sort());
   });
 });

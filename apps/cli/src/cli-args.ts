@@ -21,14 +21,14 @@ commands:
                                                      (never the key)
   apikey:revoke --key-id <uuid> [--json]             revoke a key: it answers 401 at once
   recover --payment <uuid> --tx <hash> [--json]      credit one transaction from chain data (the support recovery;
-                                                     exit code 3 when refused, the spec's 409)
+                                                     exit code 3 when refused, the API's 409)
   listen --forward-to <url> [--events <filter>] [--api-key <key>] [--api-url <url>]
                                                      follow the workspace's events and re-post each, signed with
                                                      a printed local secret, to a local URL (like stripe listen)
   dev:pay --payment <uuid> [--amount <token units>] [--token <symbol>]
                                                      pay a payment on the devnet (npm run dev; not in production)
-  gas-tank [--json]                                  the gas tank's address and native balance per EVM chain and
-                                                     network (--json: one JSON line per rail)
+  gas-tank [--json]                                  each gas tank's address (EVM, Sui) and its native balance per
+                                                     chain and network (--json: one JSON line per rail)
   destinations:authorise [--dry-run] [--json]        once, after upgrading to destination MACs: give a MAC to the
                                                      settlement addresses and open refunds that have none, and list
                                                      them (--dry-run: list only)

@@ -91,7 +91,7 @@ export type HeldReason = (typeof HELD_REASONS)[number];
 export const MANUAL_REASONS = [
   /** native SUI (spec) */
   'native_sui',
-  /** a chain or token the payout runs cannot send yet (every non-EVM chain today, Sui tokens included) */
+  /** a chain the payout runs cannot send on yet (a family without an outbound rail: Solana, Tron) */
   'no_sweep_support',
 ] as const;
 export type ManualReason = (typeof MANUAL_REASONS)[number];
