@@ -19,14 +19,17 @@ import { Gather, settle, type Settled } from './gather';
 import type { OutboundAttempt, OutboundTransfer } from './outbound-transfer';
 import { PLAIN_TRANSFER_GAS } from './pay-check';
 import {
-  destinationRefusal,
+  destinationRefusals,
+  firstOfEachSender,
   gasFromTank,
   markSigned,
   neverSignedDepositTransfer,
   openSignDecision,
+  openSignDecisions,
   refuseUnverifiedDestination,
   unchanged,
   type Mined,
+  type Opened,
   type SignFacts,
   type SignOutcome,
 } from './outbound-steps';
@@ -85,7 +88,7 @@ export interface BatchSteps {
     attemptCount: number,
     facts: SignFacts,
     recorded: Transfer[],
-    batch?: { locked: { row: Transfer; attempts: number }; attempts: Attempt[] },
+    batch?: { locked: { row: Transfer; attempts: number }; attempts: Attempt[]; opened?: Opened | null },
   ): Promise<SignOutcome>;
   /** The sign decision of `t` (locked) on its facts, commitments and top-ups read under the lock. */
   decide(
@@ -458,11 +461,15 @@ export class OutboundBatches {
           members.map(({ t }) => t.id),
         );
         const attempts: Attempt[] = [];
+        const opened = await this.openTogether(m, members, locked);
         for (const x of members) {
           const l = locked.get(x.t.id);
-          if (!l)
+          if (!l) {
             back.push(x); // held by another transaction: on its own afterwards
-          else outcomes.push(await this.steps.decideAndSign(m, x.t, 0, x.facts, recorded, { locked: l, attempts }));
+            continue;
+          }
+          const batch = { locked: l, attempts, opened: opened.get(x) };
+          outcomes.push(await this.steps.decideAndSign(m, x.t, 0, x.facts, recorded, batch));
         }
         // every signed byte, nonce and signed_at of the batch commits together, before any is sent
         if (attempts.length > 0) await this.ctx.repo.insertAttempts(m, attempts);
@@ -483,6 +490,37 @@ export class OutboundBatches {
       await this.sendTogether(rail, signed);
     }
     return back;
+  }
+
+  /**
+   * The sign decisions of a batch's locked members opened together (openSignDecisions: one
+   * statement per step for all), those still where their facts were read whose sender no earlier
+   * member has; their top-ups locked where the run left receipts of them (rule 7). The others
+   * (moved, or a second member of one sender) open their own decision in turn, after the earlier
+   * members' writes. Answers what each member's opening read (null: it waits, written).
+   */
+  private async openTogether(
+    m: EntityManager,
+    members: Array<{ t: Transfer; facts: SignFacts }>,
+    locked: Map<string, { row: Transfer; attempts: number }>,
+  ): Promise<Map<{ t: Transfer; facts: SignFacts }, Opened | null>> {
+    const ready = members.filter((x) => {
+      const l = locked.get(x.t.id);
+      return l !== undefined && unchanged(l.row, x.t, l.attempts, 0);
+    });
+    const together = [...firstOfEachSender(ready)];
+    const opened = await openSignDecisions(
+      this.ctx,
+      this.claims,
+      m,
+      together.map((x) => ({
+        t: (locked.get(x.t.id) as { row: Transfer }).row,
+        block: x.facts.block,
+        lockTopUps: this.steps.hasLeftReceipt(x.t.id),
+      })),
+      this.ctx.now(),
+    );
+    return new Map(together.map((x, i) => [x, opened[i]]));
   }
 
   /**
@@ -553,6 +591,14 @@ export class OutboundBatches {
     return back;
   }
 
+  /** A top-up decision's opening on its own (a second member of one sender): its commitments and top-ups, or null when it waits. */
+  private async openAlone(m: EntityManager, t: Transfer, block: bigint, now: Date): Promise<Opened | null> {
+    // no attempt yet: newest null
+    const committed = await openSignDecision(this.ctx, this.claims, m, t, block, now, null);
+    if (committed === null) return null;
+    return { committed, topUps: await this.ctx.repo.topUps(m, t.id), topUpsLocked: false };
+  }
+
   /** decideTopUpsTogether's database transaction; `back` gets the members left to the one-at-a-time way. */
   private async decideWithTopUps(
     m: EntityManager,
@@ -565,19 +611,33 @@ export class OutboundBatches {
     );
     const now = this.ctx.now();
     const due: TopUpDecision[] = [];
+    const ready: TopUpDecision[] = [];
     for (const x of members) {
       const l = locked.get(x.t.id);
       if (!l || this.steps.hasLeftReceipt(x.t.id)) {
         back.push(x); // held by another transaction (or a receipt to record first): on its own afterwards
         continue;
       }
-      const t = l.row;
-      if (!unchanged(t, x.t, l.attempts, 0)) continue; // another process moved it meanwhile
-      // as its own sign step opens (outbound-steps.ts): nothing is topped up for a destination the
-      // API did not authorise, nor for an `all` leg another live leg's claim blocks (no attempt yet: newest null)
-      const committed = await openSignDecision(this.ctx, this.claims, m, t, x.facts.block, now, null);
-      if (committed === null) continue;
-      const { decision, open } = this.steps.decide(t, x.facts, committed, await this.ctx.repo.topUps(m, t.id));
+      if (!unchanged(l.row, x.t, l.attempts, 0)) continue; // another process moved it meanwhile
+      ready.push({ ...x, t: l.row });
+    }
+    // as their own sign steps open (outbound-steps.ts): nothing is topped up for a destination the
+    // API did not authorise, nor for an `all` leg another live leg's claim blocks; opened together
+    // (one statement per step), a second member of one sender after the first's write
+    const together = [...firstOfEachSender(ready)];
+    const opens = await openSignDecisions(
+      this.ctx,
+      this.claims,
+      m,
+      together.map((x) => ({ t: x.t, block: x.facts.block, lockTopUps: false })),
+      now,
+    );
+    const opened = new Map(together.map((x, i) => [x, opens[i]]));
+    for (const x of ready) {
+      const t = x.t;
+      const o = opened.has(x) ? opened.get(x) : await this.openAlone(m, t, x.facts.block, now);
+      if (!o) continue;
+      const { decision, open } = this.steps.decide(t, x.facts, o.committed, o.topUps);
       if (decision.action === 'wait') {
         const reason =
           decision.reason === 'waiting_for_top_up' ? (open[0]?.waitReason ?? decision.reason) : decision.reason;
@@ -613,10 +673,15 @@ export class OutboundBatches {
     await this.claims.lock(m, tank, now);
     const committed = { ...(await this.ctx.repo.commitments(m, first.u, null, first.uf.block)) };
     const decided: Array<{ u: Transfer; uf: SignFacts; decision: { valueAtomic: bigint; amountAtomic: bigint } }> = [];
-    for (const { u, uf } of due) {
-      // docs/money-out.md › Destinations: each gas leg checked before it is signed (its transfer is
-      // written above; a refused top-up is inserted below, waiting with the reason)
-      const refusal = await destinationRefusal(this.ctx, m, u);
+    // docs/money-out.md › Destinations: each gas leg checked before it is signed (its transfer is
+    // written above; a refused top-up is inserted below, waiting with the reason), read together
+    const refusals = await destinationRefusals(
+      this.ctx,
+      m,
+      due.map(({ u }) => u),
+    );
+    for (const [i, { u, uf }] of due.entries()) {
+      const refusal = refusals[i];
       if (refusal !== null) {
         Object.assign(u, { waitReason: 'destination_unverified' as const, error: refusal });
         continue;
@@ -655,7 +720,10 @@ export class OutboundBatches {
       }
     }
     // each top-up inserted as decided: signed (its nonce, fee and signed_at in the insert), or planned with why it waits
-    for (const { u } of due) await this.ctx.repo.insertPlanned(m, u);
+    await this.ctx.repo.insertPlannedMany(
+      m,
+      due.map(({ u }) => u),
+    );
     // every signed byte, nonce and signed_at of the batch commits together, before any is sent
     if (signed.length > 0) {
       await this.ctx.repo.insertAttempts(
