@@ -59,6 +59,13 @@ interface TopUpDecision {
   uf: SignFacts;
 }
 
+/** A sign batch's member decided to sign, its nonce still to allocate (signDue). */
+interface SignDue {
+  row: Transfer;
+  facts: SignFacts;
+  decision: { valueAtomic: bigint; amountAtomic: bigint };
+}
+
 /** A receipt to record on its transaction. */
 interface ReceiptRecord {
   id: string;
@@ -88,7 +95,12 @@ export interface BatchSteps {
     attemptCount: number,
     facts: SignFacts,
     recorded: Transfer[],
-    batch?: { locked: { row: Transfer; attempts: number }; attempts: Attempt[]; opened?: Opened | null },
+    batch?: {
+      locked: { row: Transfer; attempts: number };
+      attempts: Attempt[];
+      opened?: Opened | null;
+      signLater?: boolean;
+    },
   ): Promise<SignOutcome>;
   /** The sign decision of `t` (locked) on its facts, commitments and top-ups read under the lock. */
   decide(
@@ -462,13 +474,29 @@ export class OutboundBatches {
         );
         const attempts: Attempt[] = [];
         const opened = await this.openTogether(m, members, locked);
+        // the members opened together are decided first and those that sign get their nonces
+        // together; then the others (moved, or a second member of one sender: its decision counts
+        // the first one's signature), each in its turn
+        const later: Array<{ t: Transfer; facts: SignFacts }> = [];
+        const due: SignDue[] = [];
         for (const x of members) {
           const l = locked.get(x.t.id);
           if (!l) {
             back.push(x); // held by another transaction: on its own afterwards
             continue;
           }
-          const batch = { locked: l, attempts, opened: opened.get(x) };
+          if (!opened.has(x)) {
+            later.push(x);
+            continue;
+          }
+          const batch = { locked: l, attempts, opened: opened.get(x), signLater: true };
+          const o = await this.steps.decideAndSign(m, x.t, 0, x.facts, recorded, batch);
+          if (o.kind === 'sign') due.push({ row: o.row, facts: x.facts, decision: o.decision });
+          else outcomes.push(o);
+        }
+        outcomes.push(...(await this.signDue(m, due, attempts)));
+        for (const x of later) {
+          const batch = { locked: locked.get(x.t.id) as { row: Transfer; attempts: number }, attempts };
           outcomes.push(await this.steps.decideAndSign(m, x.t, 0, x.facts, recorded, batch));
         }
         // every signed byte, nonce and signed_at of the batch commits together, before any is sent
@@ -490,6 +518,39 @@ export class OutboundBatches {
       await this.sendTogether(rail, signed);
     }
     return back;
+  }
+
+  /**
+   * The members of a sign batch decided to sign (distinct senders, each source locked): their
+   * nonces allocated in one statement, each signed, its attempt kept for the batch's one insert
+   * and its row written with it, as its own sign step signs it (rule 2: all commit together).
+   */
+  private async signDue(m: EntityManager, due: SignDue[], attempts: Attempt[]): Promise<SignOutcome[]> {
+    if (due.length === 0) return [];
+    for (const { row, facts } of due) {
+      if (facts.pendingNonce === null) {
+        // unreachable: a member that can pay its fee had its pending nonce read (defersSign)
+        throw new Error(`outbound ${row.id}: no pending nonce read for ${row.fromAddress}; not signing`);
+      }
+    }
+    const now = this.ctx.now();
+    const nonces = await this.ctx.repo.allocateNonces(
+      m,
+      due.map(({ row, facts }) => ({
+        key: { chain: row.chain, network: row.network, address: row.fromAddress },
+        pendingOnChain: facts.pendingNonce as bigint,
+      })),
+      now,
+    );
+    const out: SignOutcome[] = [];
+    for (const [i, { row, facts, decision }] of due.entries()) {
+      const attempt = await this.steps.signedAttempt(row, 1, nonces[i], facts, decision, now);
+      attempts.push(attempt);
+      markSigned(row, attempt, facts, row.signedAt ?? now, now);
+      await this.ctx.write(m, row, attempt.txHash);
+      out.push({ kind: 'signed', row, attempt });
+    }
+    return out;
   }
 
   /**

@@ -387,6 +387,8 @@ export class OutboundEngine {
       case 'signed':
         this.ctx.crashPoint('after_sign');
         return this.broadcast(outcome.row, outcome.attempt, rail, head);
+      case 'sign': // only a batch's decision (signLater) leaves the signature to its caller
+        throw new Error(`outbound ${t.id}: decided to sign, left unsigned`);
       default:
         return assertUnreachable(outcome);
     }
@@ -622,7 +624,12 @@ export class OutboundEngine {
     attemptCount: number,
     facts: SignFacts,
     recorded: Transfer[],
-    batch?: { locked: { row: Transfer; attempts: number }; attempts: Attempt[]; opened?: Opened | null },
+    batch?: {
+      locked: { row: Transfer; attempts: number };
+      attempts: Attempt[];
+      opened?: Opened | null;
+      signLater?: boolean;
+    },
   ): Promise<SignOutcome> {
     // a batch (signTogether) locked the row already, and stores the signed attempts together; it may
     // have opened the decision too, with its other members' (openSignDecisions: null, it waits, written)
@@ -679,6 +686,8 @@ export class OutboundEngine {
         return { kind: 'top_up', row: t, topUps: [topUp.id], inserted: topUp };
       }
       case 'sign':
+        // a batch that allocates its members' nonces together signs it (OutboundBatches.signTogether)
+        if (batch?.signLater) return { kind: 'sign', row: t, decision };
         return {
           kind: 'signed',
           ...(await this.signAttempt(m, t, attemptCount, facts, decision, now, batch?.attempts)),

@@ -39,7 +39,9 @@ export type SignOutcome =
   | { kind: 'moved'; row: OutboundTransfer }
   | { kind: 'wait'; row: OutboundTransfer; topUps: string[] }
   | { kind: 'top_up'; row: OutboundTransfer; topUps: string[]; inserted: OutboundTransfer }
-  | { kind: 'signed'; row: OutboundTransfer; attempt: OutboundAttempt };
+  | { kind: 'signed'; row: OutboundTransfer; attempt: OutboundAttempt }
+  /** Decided to sign, left to the batch that asked (`signLater`): it allocates the nonces of its members together. */
+  | { kind: 'sign'; row: OutboundTransfer; decision: { valueAtomic: bigint; amountAtomic: bigint } };
 
 /** The leg the destination check judges. */
 const legOf = (t: Transfer, kind: ChainKind): LegToVerify => ({

@@ -613,6 +613,39 @@ export class OutboundRepository {
   }
 
   /**
+   * `allocateNonce` of several distinct sources in one statement (a sign batch's signed members),
+   * in the order asked; the caller holds every source's lock (`lockSources`), so each row is there.
+   */
+  async allocateNonces(
+    m: EntityManager,
+    asks: Array<{ key: SourceKey; pendingOnChain: bigint }>,
+    now: Date,
+  ): Promise<bigint[]> {
+    const rows = (await preparedStatement(
+      m,
+      'outbound_allocate_nonces',
+      `UPDATE outbound_sources s SET next_nonce = GREATEST(COALESCE(s.next_nonce, 0), k.pending) + 1, updated_at = $5
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS k(chain, network, address, pending, n)
+        WHERE s.chain = k.chain AND s.network = k.network AND s.address = k.address
+        RETURNING k.n, (s.next_nonce - 1)::text AS nonce`,
+      [
+        asks.map((a) => a.key.chain),
+        asks.map((a) => a.key.network),
+        asks.map((a) => a.key.address),
+        asks.map((a) => a.pendingOnChain.toString()),
+        now,
+      ],
+    )) as Array<{ n: string; nonce: string }>;
+    // a source missing, or asked twice: nothing of the batch may be signed on it
+    if (rows.length !== asks.length || new Set(rows.map((r) => r.n)).size !== asks.length) {
+      throw new Error(`${asks.length} nonces asked, ${rows.length} allocated`);
+    }
+    const out: bigint[] = [];
+    for (const r of rows) out[Number(r.n) - 1] = BigInt(r.nonce);
+    return out;
+  }
+
+  /**
    * Locks the source row of an address (created if missing): planning a leg and its claim, and
    * sign decisions, for one address run one at a time. One statement: an existing row is locked
    * by the no-op update of its conflict (as FOR UPDATE would), a new one by its insert.
