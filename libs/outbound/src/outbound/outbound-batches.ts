@@ -453,9 +453,10 @@ export class OutboundBatches {
    * (SKIP LOCKED, id order), then each member decided exactly as its own sign step decides it
    * (decideAndSign: the row still where its facts were read, its destination, its deposit's source
    * lock, claims, commitments, its top-ups locked and the receipts left to it recorded, then sign,
-   * top up or wait), every signed member's attempt stored in one statement, commit; only then is
-   * any sent (one JSON-RPC batch). A member that waits or needs a top-up takes no nonce (its top-up
-   * joins the run's top-up batch). Answers the members left to the one-at-a-time way: held by
+   * top up or wait; the opening read for the members together, one statement per step:
+   * openTogether), the signed members' nonces allocated in one statement (signDue), every signed
+   * member's attempt stored in one statement, commit; only then is any sent (one JSON-RPC batch).
+   * A member that waits or needs a top-up takes no nonce (its top-up joins the run's top-up batch). Answers the members left to the one-at-a-time way: held by
    * another transaction, or every one when the transaction fails (nothing of it is written).
    */
   private async signTogether(
@@ -607,14 +608,15 @@ export class OutboundBatches {
    * The top-up decisions of a run's token transfers made together, each with its top-up signed in
    * the same database transaction (docs/money-out.md › Why a crash never pays twice, rule 8): the
    * tank's facts first (its balance at the run's pinned block, one pending nonce: a plain transfer
-   * to our own deposit key), then ONE database transaction locks the transfers (SKIP LOCKED) and,
-   * for each in order, checks it is where its facts were read, checks its destination, takes its
-   * deposit's source lock, reads its claims, commitments and top-ups and decides as its own sign
-   * step would; a transfer that waits is written as such; one that needs a top-up is written
-   * waiting for it (its fee fixed). Then the tank's source lock once, its commitments once, each
-   * top-up's gas leg checked and decided in order with the earlier ones counted as committed, the
-   * signed ones' nonces in one statement, each top-up inserted (signed, or planned with why it
-   * waits, no nonce), every attempt in one statement, commit; only then is any sent (one JSON-RPC
+   * to our own deposit key), then ONE database transaction locks the transfers (SKIP LOCKED),
+   * checks each is where its facts were read, opens their decisions together (openSignDecisions:
+   * their destinations, their deposits' source locks, claims, commitments and top-ups, one
+   * statement per step) and decides each as its own sign step would; a transfer that waits is
+   * written as such; one that needs a top-up is written waiting for it (its fee fixed). Then the
+   * tank's source lock once, its commitments once, the top-ups' gas legs checked together and each
+   * decided in order with the earlier ones counted as committed, the signed ones' nonces in one
+   * statement, the top-ups inserted in one (signed, or planned with why it waits, no nonce), every
+   * attempt in one statement, commit; only then is any sent (one JSON-RPC
    * batch). Answers the transfers left to the one-at-a-time way: held by another transaction, facts
    * that do not fit the batch, or every one when the transaction fails. Runs in the tank's serial lane.
    */
