@@ -177,6 +177,62 @@ describe('settlement addresses written straight into the database are never paid
     expect(await h.tokenBalance('bnb', 'USDC', honest)).toBe(10n * E18);
     expect(await h.tokenBalance('bnb', 'USDC', payment.paymentAddress)).toBe(0n);
   });
+
+  test("token sweeps decided in one run's batches: a member refused alone (no top-up, then no signature and no nonce), the others signed with their own nonces", async () => {
+    // four token sweeps in one run: the top-up decisions batch refuses the forged one (no MAC), the
+    // others get their top-ups; one of those has its address changed before the next run, so the
+    // sign batch refuses it while the two others are signed in the same database transaction
+    const honest = await Promise.all([0, 1, 2].map(() => h.newMerchant()));
+    const addresses = honest.map(() => fresh());
+    const rows = await Promise.all(honest.map((m, i) => h.activeAddress(m, 'bnb', 'mainnet', addresses[i])));
+    const forger = await h.newMerchant();
+    const forged = fresh();
+    await forgeSettlementAddress(forger, forged, null);
+    const pay = (m: Merchant) => h.paidPayment(m, { chain: 'bnb', token: 'USDC', amount: '10', currency: 'USDC' });
+    const payments = await Promise.all(honest.map(pay));
+    const refusedAtTopUp = await pay(forger);
+    await h.runPayouts(); // planned, top-ups decided together and sent
+    const transactionsOf = () =>
+      Promise.all(payments.map(async (p, i) => transactionOf((await h.sweepsOf(honest[i], p.id))[0], 'sweeps')));
+    expect((await transactionsOf()).map((x) => x.top_ups)).toEqual([1, 1, 1]);
+    const attacker = fresh();
+    await q('UPDATE settlement_addresses SET address = $2 WHERE id = $1', [rows[1].id, attacker]);
+    // the batch allocates its signed members' nonces in one statement, each from its own source: the
+    // first deposit's source is ahead of the chain (its transfer then waits in the node's pool), the
+    // refused member's takes none
+    const nextNonce = (p: Row) =>
+      q(`SELECT next_nonce::text AS n FROM outbound_sources WHERE chain = 'bnb' AND address = $1`, [
+        p.paymentAddress,
+      ]).then((r) => r[0]?.n ?? null);
+    await q(`UPDATE outbound_sources SET next_nonce = 3 WHERE chain = 'bnb' AND address = $1`, [
+      payments[0].paymentAddress,
+    ]);
+    await h.runPayouts(); // the top-ups' receipts, the three token transfers in one sign batch
+    expect((await transactionsOf()).map((x) => [x.attempts, x.signed_at !== null, x.wait_reason])).toEqual([
+      [1, true, null],
+      [0, false, 'destination_unverified'],
+      [1, true, null],
+    ]);
+    const nonces = await q(
+      `SELECT s.payment_id, a.fence->>'nonce' AS nonce FROM sweeps s JOIN outbound_attempts a ON a.transaction_id = s.transfer_id
+        WHERE s.payment_id = ANY($1::uuid[])`,
+      [payments.map((p) => p.id)],
+    );
+    expect(payments.map((p) => nonces.find((n) => n.payment_id === p.id)?.nonce ?? null)).toEqual(['3', null, '0']);
+    expect(await Promise.all(payments.map(nextNonce))).toEqual(['4', null, '1']);
+    await sweepIn(honest[2], payments[2].id, 'completed');
+    expect(await h.tokenBalance('bnb', 'USDC', addresses[2])).toBe(10n * E18);
+    await expectRefusedSweep(forger, refusedAtTopUp, forged, /carries no destination MAC/);
+    // the member refused at signing: held, its token transfer never signed, the tokens at the deposit
+    const [held] = await h.sweepsOf(honest[1], payments[1].id);
+    expect(held).toMatchObject({ payoutState: 'held', reason: 'destination_unverified', txHash: null });
+    const t = await transactionOf(held, 'sweeps');
+    expect(t).toMatchObject({ state: 'planned', wait_reason: 'destination_unverified', signed_at: null, attempts: 0 });
+    expect(t.error).toMatch(new RegExp(`not settlement address ${rows[1].id}`));
+    expect(await h.tokenBalance('bnb', 'USDC', payments[1].paymentAddress)).toBe(10n * E18);
+    expect(await h.tokenBalance('bnb', 'USDC', attacker)).toBe(0n);
+    expect(await h.tokenBalance('bnb', 'USDC', addresses[1])).toBe(0n);
+  });
 });
 
 describe('refunds written straight into the database are never paid', () => {

@@ -166,6 +166,19 @@ test('the engine: an `all` leg does not take what another live leg claims at its
   const waiting = await signer.advance(sweep.id);
   expect([waiting.state, waiting.waitReason, waiting.signedAt]).toEqual(['planned', 'address_busy', null]);
   expect(await signer.attempts(sweep.id)).toEqual([]);
+  // a sign batch asks for several legs in one statement (allBlockedByMany): each answered as alone
+  const legs = [await signer.get(sweep.id), await signer.get(claim.id)];
+  const elsewhere = { ...legs[0], fromAddress: Wallet.createRandom().address }; // a source nothing claims
+  const together = await h.t.db.transaction((tx) => signer.claims.allBlockedByMany(tx, [...legs, elsewhere]));
+  const alone = await h.t.db.transaction(async (tx) => {
+    const out: Array<string | null> = [];
+    for (const t of [...legs, elsewhere]) out.push(await signer.claims.allBlockedBy(tx, t));
+    return out;
+  });
+  expect(together).toEqual(alone);
+  expect(together[0]).toMatch(new RegExp(`^1 other live claim\\(s\\) on .*: refund `));
+  expect(together[1]).toMatch(new RegExp(`^1 other live claim\\(s\\) on .*: sweep `));
+  expect(together[2]).toBeNull();
 
   await signer.cancel(claim.id); // the claim is released with it
   const moved = await signer.advance(sweep.id);

@@ -21,6 +21,7 @@ import {
   DestinationVerdict,
   LegToVerify,
   verifyLegDestination,
+  verifyLegDestinations,
 } from './outbound/destination-check';
 import { preparedStatement } from '@svc/core';
 import { OutboundRepository } from './outbound/outbound.repository';
@@ -46,12 +47,17 @@ export interface SignerLogger {
  */
 export interface DestinationGuard {
   verify(m: EntityManager, leg: LegToVerify): Promise<DestinationVerdict>;
+  /** `verify` of several legs, in the order given (a batch's sign decisions); without it, `verify` one at a time. */
+  verifyMany?(m: EntityManager, legs: LegToVerify[]): Promise<DestinationVerdict[]>;
 }
 
 /** The guard of every signing process: MACs under SVC_DESTINATION_KEY, cool-downs on the database clock. */
 export function macDestinations(o: DestinationCheckOptions): DestinationGuard {
   if (o.key.length < 32) throw new Error('SVC_DESTINATION_KEY must be 32 bytes');
-  return { verify: (m, leg) => verifyLegDestination(m, leg, o) };
+  return {
+    verify: (m, leg) => verifyLegDestination(m, leg, o),
+    verifyMany: (m, legs) => verifyLegDestinations(m, legs, o),
+  };
 }
 
 export interface SignerOptions {

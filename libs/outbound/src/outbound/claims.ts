@@ -16,7 +16,7 @@
 // the deposit: it counts and holds the payout.
 import type { EntityManager } from 'typeorm';
 import type { Network } from '@svc/domain';
-import type { OutboundRepository, SourceKey } from './outbound.repository';
+import type { LiveClaims, OutboundRepository, SourceKey } from './outbound.repository';
 
 /** A payment's deposit address, as the planners know it. */
 export interface DepositOf {
@@ -41,6 +41,15 @@ export interface DepositDraw {
  */
 export type DepositStanding = 'free' | 'paid_out' | 'busy';
 
+/** An `all` leg, as the engine's guard reads its claims. */
+type AllLeg = { chain: string; network: Network; fromAddress: string; tokenAddress: string | null; legId: string };
+
+/** Why an `all` leg waits for the other live claims on its asset at the source, or null when none. */
+function blockedBy(t: AllLeg, others: LiveClaims): string | null {
+  if (others.legs.length === 0) return null;
+  return `${others.legs.length} other live claim(s) on ${t.fromAddress}: ${others.legs.map((l) => `${l.purpose} ${l.purposeId}`).join(', ')}`;
+}
+
 export class SourceClaims {
   constructor(private readonly repo: OutboundRepository) {}
 
@@ -58,14 +67,22 @@ export class SourceClaims {
    * The engine's guard for an `all` leg (caller holds the source's lock): null when nothing else
    * claims the asset at the source, else why it waits (`address_busy`).
    */
-  async allBlockedBy(
-    m: EntityManager,
-    t: { chain: string; network: Network; fromAddress: string; tokenAddress: string | null; legId: string },
-  ): Promise<string | null> {
+  async allBlockedBy(m: EntityManager, t: AllLeg): Promise<string | null> {
     const source = { chain: t.chain, network: t.network, address: t.fromAddress };
-    const others = await this.repo.liveClaims(m, source, t.tokenAddress, t.legId);
-    if (others.legs.length === 0) return null;
-    return `${others.legs.length} other live claim(s) on ${t.fromAddress}: ${others.legs.map((l) => `${l.purpose} ${l.purposeId}`).join(', ')}`;
+    return blockedBy(t, await this.repo.liveClaims(m, source, t.tokenAddress, t.legId));
+  }
+
+  /** `allBlockedBy` of several `all` legs in one statement (a batch's sign decisions), in the order given. */
+  async allBlockedByMany(m: EntityManager, ts: AllLeg[]): Promise<Array<string | null>> {
+    const others = await this.repo.liveClaimsMany(
+      m,
+      ts.map((t) => ({
+        source: { chain: t.chain, network: t.network, address: t.fromAddress },
+        token: t.tokenAddress,
+        exceptLegId: t.legId,
+      })),
+    );
+    return ts.map((t, i) => blockedBy(t, others[i]));
   }
 
   /** What refunds draw on a payment's deposit address (the payout planner subtracts it, under the payment's lock). */

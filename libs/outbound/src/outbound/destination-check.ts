@@ -104,6 +104,40 @@ export async function verifyLegDestination(
   return judgeDestination(leg, await destinationFacts(m, leg, o), o.key);
 }
 
+/**
+ * `verifyLegDestination` of several legs (a batch's sign decisions, in the caller's transaction),
+ * in the order given: the same facts, read for all in one statement per purpose, the same judgement.
+ */
+export async function verifyLegDestinations(
+  m: EntityManager,
+  legs: LegToVerify[],
+  o: DestinationCheckOptions,
+): Promise<DestinationVerdict[]> {
+  const idsOf = (purpose: OutboundPurpose) => legs.filter((l) => l.purpose === purpose).map((l) => l.purposeId);
+  const sweeps = await sweepFactsMany(m, idsOf('sweep'), o.devClock);
+  const refunds = await refundFactsMany(m, idsOf('refund'));
+  const funded = await fundedFactsMany(
+    m,
+    legs.flatMap((l) => (l.purpose === 'gas' && l.fundsTransactionId ? [l.fundsTransactionId] : [])),
+    o.devClock,
+  );
+  return legs.map((leg) => {
+    switch (leg.purpose) {
+      case 'sweep':
+        return judgeDestination(leg, { purpose: 'sweep', sweep: sweeps.get(leg.purposeId) ?? null }, o.key);
+      case 'refund':
+        return judgeDestination(leg, { purpose: 'refund', refund: refunds.get(leg.purposeId) ?? null }, o.key);
+      case 'gas': {
+        const rows = leg.fundsTransactionId ? funded.get(leg.fundsTransactionId) : undefined;
+        const read = rows ? fundedOf(rows, leg.kind) : null;
+        return judgeDestination(leg, gasFacts(read, o.key), o.key);
+      }
+      default:
+        throw new Error(`unknown leg purpose ${String(leg.purpose)}`);
+    }
+  });
+}
+
 async function destinationFacts(m: EntityManager, leg: LegToVerify, o: DestinationCheckOptions) {
   switch (leg.purpose) {
     case 'sweep':
@@ -113,12 +147,17 @@ async function destinationFacts(m: EntityManager, leg: LegToVerify, o: Destinati
     case 'gas': {
       // the funded leg is on the gas leg's rail, or judgeGas refuses it; its own facts come in the same read
       const read = leg.fundsTransactionId ? await fundedFacts(m, leg.fundsTransactionId, leg.kind, o.devClock) : null;
-      const fundedVerdict = read?.facts ? judgeDestination(read.funded.leg, read.facts, o.key) : null;
-      return { purpose: 'gas' as const, funded: read?.funded ?? null, fundedVerdict };
+      return gasFacts(read, o.key);
     }
     default:
       throw new Error(`unknown leg purpose ${String(leg.purpose)}`);
   }
+}
+
+/** A gas leg's facts: the transaction it funds, and the judgement on that transaction's own leg. */
+function gasFacts(read: { funded: FundedFacts; facts: DestinationFacts | null } | null, key: Buffer): DestinationFacts {
+  const fundedVerdict = read?.facts ? judgeDestination(read.funded.leg, read.facts, key) : null;
+  return { purpose: 'gas', funded: read?.funded ?? null, fundedVerdict };
 }
 
 /** The judgement on facts already read (pure: the unit tests feed it each case). */
@@ -243,6 +282,23 @@ async function sweepFacts(m: EntityManager, sweepId: string, devClock: boolean):
   return rows[0] ? sweepFactsOf(rows[0]) : null;
 }
 
+/** `sweepFacts` of several sweeps in one statement, by sweep id (a sweep not found is absent). */
+async function sweepFactsMany(m: EntityManager, ids: string[], devClock: boolean): Promise<Map<string, SweepFacts>> {
+  const out = new Map<string, SweepFacts>();
+  if (ids.length === 0) return out;
+  const rows = await preparedStatement(
+    m,
+    'destination_sweep_facts_many',
+    `SELECT ${SWEEP_COLUMNS} FROM ${SWEEP_JOINS} WHERE s.id = ANY($1::uuid[])`,
+    [ids, devClock],
+  );
+  for (const r of rows) {
+    const facts = sweepFactsOf(r);
+    if (facts) out.set(r.sweep_id as string, facts);
+  }
+  return out;
+}
+
 function sweepFactsOf(r: Record<string, unknown>): SweepFacts | null {
   if (r.sweep_id === null) return null;
   return {
@@ -277,6 +333,23 @@ async function refundFacts(m: EntityManager, refundId: string): Promise<RefundFa
   return rows[0] ? refundFactsOf(rows[0]) : null;
 }
 
+/** `refundFacts` of several refunds in one statement, by refund id (a refund not found is absent). */
+async function refundFactsMany(m: EntityManager, ids: string[]): Promise<Map<string, RefundFacts>> {
+  const out = new Map<string, RefundFacts>();
+  if (ids.length === 0) return out;
+  const rows = await preparedStatement(
+    m,
+    'destination_refund_facts_many',
+    `SELECT ${REFUND_COLUMNS} FROM ${REFUND_JOINS} WHERE r.id = ANY($1::uuid[])`,
+    [ids],
+  );
+  for (const r of rows) {
+    const facts = refundFactsOf(r);
+    if (facts) out.set(r.refund_id as string, facts);
+  }
+  return out;
+}
+
 function refundFactsOf(r: Record<string, unknown>): RefundFacts | null {
   if (r.refund_id === null) return null;
   return {
@@ -292,6 +365,13 @@ function refundFactsOf(r: Record<string, unknown>): RefundFacts | null {
   };
 }
 
+/** A funded transaction (`t`) with its legs (`l`) and their sweep or refund: fundedOf reads these. */
+const FUNDED_COLUMNS = `t.id, t.chain, t.network, t.sender_key_kind, t.funds_transaction_id, l.purpose, l.purpose_id,
+            l.from_address, l.to_address, l.token, ${SWEEP_COLUMNS}, ${REFUND_COLUMNS}`;
+const FUNDED_JOINS = `outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
+     LEFT JOIN (${SWEEP_JOINS}) ON l.purpose = 'sweep' AND s.id = l.purpose_id
+     LEFT JOIN (${REFUND_JOINS}) ON l.purpose = 'refund' AND r.id = l.purpose_id`;
+
 /**
  * The transaction a gas leg funds, with its leg, and in the same statement the facts of that leg's
  * sweep or refund (`facts`: null for a leg of another purpose, which judgeGas refuses).
@@ -305,14 +385,39 @@ async function fundedFacts(
   const rows = await preparedStatement(
     m,
     'destination_funded_facts',
-    `SELECT t.id, t.chain, t.network, t.sender_key_kind, t.funds_transaction_id, l.purpose, l.purpose_id,
-            l.from_address, l.to_address, l.token, ${SWEEP_COLUMNS}, ${REFUND_COLUMNS}
-     FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
-     LEFT JOIN (${SWEEP_JOINS}) ON l.purpose = 'sweep' AND s.id = l.purpose_id
-     LEFT JOIN (${REFUND_JOINS}) ON l.purpose = 'refund' AND r.id = l.purpose_id
-     WHERE t.id = $1 ORDER BY l.ordinal`,
+    `SELECT ${FUNDED_COLUMNS} FROM ${FUNDED_JOINS} WHERE t.id = $1 ORDER BY l.ordinal`,
     [transactionId, devClock],
   );
+  return fundedOf(rows, kind);
+}
+
+/** `fundedFacts` of several transactions in one statement: each one's rows (its legs), by transaction id. */
+async function fundedFactsMany(
+  m: EntityManager,
+  transactionIds: string[],
+  devClock: boolean,
+): Promise<Map<string, Array<Record<string, unknown>>>> {
+  const out = new Map<string, Array<Record<string, unknown>>>();
+  if (transactionIds.length === 0) return out;
+  const rows = await preparedStatement(
+    m,
+    'destination_funded_facts_many',
+    `SELECT ${FUNDED_COLUMNS} FROM ${FUNDED_JOINS} WHERE t.id = ANY($1::uuid[]) ORDER BY t.id, l.ordinal`,
+    [transactionIds, devClock],
+  );
+  for (const r of rows) {
+    const of = out.get(r.id as string) ?? [];
+    of.push(r);
+    out.set(r.id as string, of);
+  }
+  return out;
+}
+
+/** The funded transaction and its leg's facts from its rows (one per leg). */
+function fundedOf(
+  rows: Array<Record<string, unknown>>,
+  kind: ChainKind,
+): { funded: FundedFacts; facts: DestinationFacts | null } | null {
   // one leg per EVM transaction; a transaction of several legs is not a sender a gas leg funds
   if (rows.length !== 1) return null;
   const r = rows[0];

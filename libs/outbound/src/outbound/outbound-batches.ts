@@ -19,14 +19,17 @@ import { Gather, settle, type Settled } from './gather';
 import type { OutboundAttempt, OutboundTransfer } from './outbound-transfer';
 import { PLAIN_TRANSFER_GAS } from './pay-check';
 import {
-  destinationRefusal,
+  destinationRefusals,
+  firstOfEachSender,
   gasFromTank,
   markSigned,
   neverSignedDepositTransfer,
   openSignDecision,
+  openSignDecisions,
   refuseUnverifiedDestination,
   unchanged,
   type Mined,
+  type Opened,
   type SignFacts,
   type SignOutcome,
 } from './outbound-steps';
@@ -62,6 +65,13 @@ interface TopUpDecision {
   uf: SignFacts;
 }
 
+/** A sign batch's member decided to sign, its nonce still to allocate (signDue). */
+interface SignDue {
+  row: Transfer;
+  facts: SignFacts;
+  decision: { valueAtomic: bigint; amountAtomic: bigint };
+}
+
 /** A receipt to record on its transaction. */
 interface ReceiptRecord {
   id: string;
@@ -91,7 +101,12 @@ export interface BatchSteps {
     attemptCount: number,
     facts: SignFacts,
     recorded: Transfer[],
-    batch?: { locked: { row: Transfer; attempts: number }; attempts: Attempt[] },
+    batch?: {
+      locked: { row: Transfer; attempts: number };
+      attempts: Attempt[];
+      opened?: Opened | null;
+      signLater?: boolean;
+    },
   ): Promise<SignOutcome>;
   /** The sign decision of `t` (locked) on its facts, commitments and top-ups read under the lock. */
   decide(
@@ -449,9 +464,10 @@ export class OutboundBatches {
    * (SKIP LOCKED, id order), then each member decided exactly as its own sign step decides it
    * (decideAndSign: the row still where its facts were read, its destination, its deposit's source
    * lock, claims, commitments, its top-ups locked and the receipts left to it recorded, then sign,
-   * top up or wait), every signed member's attempt stored in one statement, commit; only then is
-   * any sent (one JSON-RPC batch). A member that waits or needs a top-up takes no nonce (its top-up
-   * joins the run's top-up batch). Answers the members left to the one-at-a-time way: held by
+   * top up or wait; the opening read for the members together, one statement per step:
+   * openTogether), the signed members' nonces allocated in one statement (signDue), every signed
+   * member's attempt stored in one statement, commit; only then is any sent (one JSON-RPC batch).
+   * A member that waits or needs a top-up takes no nonce (its top-up joins the run's top-up batch). Answers the members left to the one-at-a-time way: held by
    * another transaction, or every one when the transaction fails (nothing of it is written).
    */
   private async signTogether(
@@ -469,11 +485,31 @@ export class OutboundBatches {
           members.map(({ t }) => t.id),
         );
         const attempts: Attempt[] = [];
+        const opened = await this.openTogether(m, members, locked);
+        // the members opened together are decided first and those that sign get their nonces
+        // together; then the others (moved, or a second member of one sender: its decision counts
+        // the first one's signature), each in its turn
+        const later: Array<{ t: Transfer; facts: SignFacts }> = [];
+        const due: SignDue[] = [];
         for (const x of members) {
           const l = locked.get(x.t.id);
-          if (!l)
+          if (!l) {
             back.push(x); // held by another transaction: on its own afterwards
-          else outcomes.push(await this.steps.decideAndSign(m, x.t, 0, x.facts, recorded, { locked: l, attempts }));
+            continue;
+          }
+          if (!opened.has(x)) {
+            later.push(x);
+            continue;
+          }
+          const batch = { locked: l, attempts, opened: opened.get(x), signLater: true };
+          const o = await this.steps.decideAndSign(m, x.t, 0, x.facts, recorded, batch);
+          if (o.kind === 'sign') due.push({ row: o.row, facts: x.facts, decision: o.decision });
+          else outcomes.push(o);
+        }
+        outcomes.push(...(await this.signDue(m, due, attempts)));
+        for (const x of later) {
+          const batch = { locked: locked.get(x.t.id) as { row: Transfer; attempts: number }, attempts };
+          outcomes.push(await this.steps.decideAndSign(m, x.t, 0, x.facts, recorded, batch));
         }
         // every signed byte, nonce and signed_at of the batch commits together, before any is sent
         if (attempts.length > 0) await this.ctx.repo.insertAttempts(m, attempts);
@@ -494,6 +530,70 @@ export class OutboundBatches {
       await this.sendTogether(rail, signed);
     }
     return back;
+  }
+
+  /**
+   * The members of a sign batch decided to sign (distinct senders, each source locked): their
+   * nonces allocated in one statement, each signed, its attempt kept for the batch's one insert
+   * and its row written with it, as its own sign step signs it (rule 2: all commit together).
+   */
+  private async signDue(m: EntityManager, due: SignDue[], attempts: Attempt[]): Promise<SignOutcome[]> {
+    if (due.length === 0) return [];
+    for (const { row, facts } of due) {
+      if (facts.pendingNonce === null) {
+        // unreachable: a member that can pay its fee had its pending nonce read (defersSign)
+        throw new Error(`outbound ${row.id}: no pending nonce read for ${row.fromAddress}; not signing`);
+      }
+    }
+    const now = this.ctx.now();
+    const nonces = await this.ctx.repo.allocateNonces(
+      m,
+      due.map(({ row, facts }) => ({
+        key: { chain: row.chain, network: row.network, address: row.fromAddress },
+        pendingOnChain: facts.pendingNonce as bigint,
+      })),
+      now,
+    );
+    const out: SignOutcome[] = [];
+    for (const [i, { row, facts, decision }] of due.entries()) {
+      const attempt = await this.steps.signedAttempt(row, 1, nonces[i], facts, decision, now);
+      attempts.push(attempt);
+      markSigned(row, attempt, facts, row.signedAt ?? now, now);
+      await this.ctx.write(m, row, attempt.txHash);
+      out.push({ kind: 'signed', row, attempt });
+    }
+    return out;
+  }
+
+  /**
+   * The sign decisions of a batch's locked members opened together (openSignDecisions: one
+   * statement per step for all), those still where their facts were read whose sender no earlier
+   * member has; their top-ups locked where the run left receipts of them (rule 7). The others
+   * (moved, or a second member of one sender) open their own decision in turn, after the earlier
+   * members' writes. Answers what each member's opening read (null: it waits, written).
+   */
+  private async openTogether(
+    m: EntityManager,
+    members: Array<{ t: Transfer; facts: SignFacts }>,
+    locked: Map<string, { row: Transfer; attempts: number }>,
+  ): Promise<Map<{ t: Transfer; facts: SignFacts }, Opened | null>> {
+    const ready = members.filter((x) => {
+      const l = locked.get(x.t.id);
+      return l !== undefined && unchanged(l.row, x.t, l.attempts, 0);
+    });
+    const together = [...firstOfEachSender(ready)];
+    const opened = await openSignDecisions(
+      this.ctx,
+      this.claims,
+      m,
+      together.map((x) => ({
+        t: (locked.get(x.t.id) as { row: Transfer }).row,
+        block: x.facts.block,
+        lockTopUps: this.steps.hasLeftReceipt(x.t.id),
+      })),
+      this.ctx.now(),
+    );
+    return new Map(together.map((x, i) => [x, opened[i]]));
   }
 
   /**
@@ -519,14 +619,15 @@ export class OutboundBatches {
    * The top-up decisions of a run's token transfers made together, each with its top-up signed in
    * the same database transaction (docs/money-out.md › Why a crash never pays twice, rule 8): the
    * tank's facts first (its balance at the run's pinned block, one pending nonce: a plain transfer
-   * to our own deposit key), then ONE database transaction locks the transfers (SKIP LOCKED) and,
-   * for each in order, checks it is where its facts were read, checks its destination, takes its
-   * deposit's source lock, reads its claims, commitments and top-ups and decides as its own sign
-   * step would; a transfer that waits is written as such; one that needs a top-up is written
-   * waiting for it (its fee fixed). Then the tank's source lock once, its commitments once, each
-   * top-up's gas leg checked and decided in order with the earlier ones counted as committed, the
-   * signed ones' nonces in one statement, each top-up inserted (signed, or planned with why it
-   * waits, no nonce), every attempt in one statement, commit; only then is any sent (one JSON-RPC
+   * to our own deposit key), then ONE database transaction locks the transfers (SKIP LOCKED),
+   * checks each is where its facts were read, opens their decisions together (openSignDecisions:
+   * their destinations, their deposits' source locks, claims, commitments and top-ups, one
+   * statement per step) and decides each as its own sign step would; a transfer that waits is
+   * written as such; one that needs a top-up is written waiting for it (its fee fixed). Then the
+   * tank's source lock once, its commitments once, the top-ups' gas legs checked together and each
+   * decided in order with the earlier ones counted as committed, the signed ones' nonces in one
+   * statement, the top-ups inserted in one (signed, or planned with why it waits, no nonce), every
+   * attempt in one statement, commit; only then is any sent (one JSON-RPC
    * batch). Answers the transfers left to the one-at-a-time way: held by another transaction, facts
    * that do not fit the batch, or every one when the transaction fails. Runs in the tank's serial lane.
    */
@@ -564,6 +665,14 @@ export class OutboundBatches {
     return back;
   }
 
+  /** A top-up decision's opening on its own (a second member of one sender): its commitments and top-ups, or null when it waits. */
+  private async openAlone(m: EntityManager, t: Transfer, block: bigint, now: Date): Promise<Opened | null> {
+    // no attempt yet: newest null
+    const committed = await openSignDecision(this.ctx, this.claims, m, t, block, now, null);
+    if (committed === null) return null;
+    return { committed, topUps: await this.ctx.repo.topUps(m, t.id), topUpsLocked: false };
+  }
+
   /** decideTopUpsTogether's database transaction; `back` gets the members left to the one-at-a-time way. */
   private async decideWithTopUps(
     m: EntityManager,
@@ -576,19 +685,33 @@ export class OutboundBatches {
     );
     const now = this.ctx.now();
     const due: TopUpDecision[] = [];
+    const ready: TopUpDecision[] = [];
     for (const x of members) {
       const l = locked.get(x.t.id);
       if (!l || this.steps.hasLeftReceipt(x.t.id)) {
         back.push(x); // held by another transaction (or a receipt to record first): on its own afterwards
         continue;
       }
-      const t = l.row;
-      if (!unchanged(t, x.t, l.attempts, 0)) continue; // another process moved it meanwhile
-      // as its own sign step opens (outbound-steps.ts): nothing is topped up for a destination the
-      // API did not authorise, nor for an `all` leg another live leg's claim blocks (no attempt yet: newest null)
-      const committed = await openSignDecision(this.ctx, this.claims, m, t, x.facts.block, now, null);
-      if (committed === null) continue;
-      const { decision, open } = this.steps.decide(t, x.facts, committed, await this.ctx.repo.topUps(m, t.id));
+      if (!unchanged(l.row, x.t, l.attempts, 0)) continue; // another process moved it meanwhile
+      ready.push({ ...x, t: l.row });
+    }
+    // as their own sign steps open (outbound-steps.ts): nothing is topped up for a destination the
+    // API did not authorise, nor for an `all` leg another live leg's claim blocks; opened together
+    // (one statement per step), a second member of one sender after the first's write
+    const together = [...firstOfEachSender(ready)];
+    const opens = await openSignDecisions(
+      this.ctx,
+      this.claims,
+      m,
+      together.map((x) => ({ t: x.t, block: x.facts.block, lockTopUps: false })),
+      now,
+    );
+    const opened = new Map(together.map((x, i) => [x, opens[i]]));
+    for (const x of ready) {
+      const t = x.t;
+      const o = opened.has(x) ? opened.get(x) : await this.openAlone(m, t, x.facts.block, now);
+      if (!o) continue;
+      const { decision, open } = this.steps.decide(t, x.facts, o.committed, o.topUps);
       if (decision.action === 'wait') {
         const reason =
           decision.reason === 'waiting_for_top_up' ? (open[0]?.waitReason ?? decision.reason) : decision.reason;
@@ -624,10 +747,15 @@ export class OutboundBatches {
     await this.claims.lock(m, tank, now);
     const committed = { ...(await this.ctx.repo.commitments(m, first.u, null, first.uf.block)) };
     const decided: Array<{ u: Transfer; uf: SignFacts; decision: { valueAtomic: bigint; amountAtomic: bigint } }> = [];
-    for (const { u, uf } of due) {
-      // docs/money-out.md › Destinations: each gas leg checked before it is signed (its transfer is
-      // written above; a refused top-up is inserted below, waiting with the reason)
-      const refusal = await destinationRefusal(this.ctx, m, u);
+    // docs/money-out.md › Destinations: each gas leg checked before it is signed (its transfer is
+    // written above; a refused top-up is inserted below, waiting with the reason), read together
+    const refusals = await destinationRefusals(
+      this.ctx,
+      m,
+      due.map(({ u }) => u),
+    );
+    for (const [i, { u, uf }] of due.entries()) {
+      const refusal = refusals[i];
       if (refusal !== null) {
         Object.assign(u, { waitReason: 'destination_unverified' as const, error: refusal });
         continue;
@@ -666,7 +794,10 @@ export class OutboundBatches {
       }
     }
     // each top-up inserted as decided: signed (its nonce, fee and signed_at in the insert), or planned with why it waits
-    for (const { u } of due) await this.ctx.repo.insertPlanned(m, u);
+    await this.ctx.repo.insertPlannedMany(
+      m,
+      due.map(({ u }) => u),
+    );
     // every signed byte, nonce and signed_at of the batch commits together, before any is sent
     if (signed.length > 0) {
       await this.ctx.repo.insertAttempts(

@@ -34,6 +34,7 @@ import {
   openSignDecision,
   unchanged,
   type Mined,
+  type Opened,
   type SignFacts,
   type SignOutcome,
 } from './outbound-steps';
@@ -117,7 +118,7 @@ export class OutboundEngine {
       keepSender: (t) => void this.keepSender(t),
       keepTopUp: (u) => this.keepTopUp(u),
       receiptsCommitted: (recorded) => this.receiptsCommitted(recorded),
-      hasLeftReceipt: (parentId) => [...this.leftToFunded.values()].some((u) => u.parentId === parentId),
+      hasLeftReceipt: (parentId) => this.hasLeftReceipt(parentId),
       runTopUpsOf: (id) => this.runTopUps.get(id),
     });
   }
@@ -386,6 +387,8 @@ export class OutboundEngine {
       case 'signed':
         this.ctx.crashPoint('after_sign');
         return this.broadcast(outcome.row, outcome.attempt, rail, head);
+      case 'sign': // only a batch's decision (signLater) leaves the signature to its caller
+        throw new Error(`outbound ${t.id}: decided to sign, left unsigned`);
       default:
         return assertUnreachable(outcome);
     }
@@ -588,6 +591,32 @@ export class OutboundEngine {
     return kept;
   }
 
+  /**
+   * A sign decision's opening (outbound-steps.ts: the destination, the sender's source lock and
+   * claims, its commitments), then its top-ups: null when it waits (written).
+   */
+  private async open(
+    m: EntityManager,
+    t: Transfer,
+    facts: SignFacts,
+    now: Date,
+    newest: string | null | undefined,
+  ): Promise<Opened | null> {
+    const committed = await openSignDecision(this.ctx, this.claims, m, t, facts.block, now, newest);
+    if (committed === null) return null;
+    // a transfer whose gas is not from the tank never has a top-up (decideSign tops up only those);
+    // locked when the run left receipts of them to this step: those are recorded here, under their
+    // locks, and commit with this decision (or not at all)
+    const topUpsLocked = gasFromTank(t) && this.hasLeftReceipt(t.id);
+    const topUps = gasFromTank(t) ? await this.ctx.repo.topUps(m, t.id, topUpsLocked) : [];
+    return { committed, topUps, topUpsLocked };
+  }
+
+  /** Whether a top-up receipt of `parentId` is left to its sign step (leaveToFunded). */
+  private hasLeftReceipt(parentId: string): boolean {
+    return [...this.leftToFunded.values()].some((u) => u.parentId === parentId);
+  }
+
   /** One transaction: claim the row and the sender, decide, and sign or top up or wait. */
   private async decideAndSign(
     m: EntityManager,
@@ -595,9 +624,15 @@ export class OutboundEngine {
     attemptCount: number,
     facts: SignFacts,
     recorded: Transfer[],
-    batch?: { locked: { row: Transfer; attempts: number }; attempts: Attempt[] },
+    batch?: {
+      locked: { row: Transfer; attempts: number };
+      attempts: Attempt[];
+      opened?: Opened | null;
+      signLater?: boolean;
+    },
   ): Promise<SignOutcome> {
-    // a batch (signTogether) locked the row already, and stores the signed attempts together
+    // a batch (signTogether) locked the row already, and stores the signed attempts together; it may
+    // have opened the decision too, with its other members' (openSignDecisions: null, it waits, written)
     const locked = batch ? batch.locked : await this.ctx.repo.lockCounting(m, read.id);
     const t = locked?.row;
     if (!t || !unchanged(t, read, locked.attempts, attemptCount)) {
@@ -607,13 +642,11 @@ export class OutboundEngine {
     const newest = attemptCount === 0 ? null : undefined;
     const now = this.ctx.now();
     // the destination, the sender's source lock and claims, its commitments (outbound-steps.ts)
-    const committed = await openSignDecision(this.ctx, this.claims, m, t, facts.block, now, newest);
-    if (committed === null) return { kind: 'wait', row: t, topUps: [] };
-    // a transfer whose gas is not from the tank never has a top-up (decideSign tops up only those)
-    const left = [...this.leftToFunded].filter(([, u]) => u.parentId === t.id);
-    // the top-ups, locked when the run left receipts of them to this step: those are recorded here,
-    // under their locks, and commit with this decision (or not at all)
-    const topUps = gasFromTank(t) ? await this.ctx.repo.topUps(m, t.id, left.length > 0) : [];
+    const opened = batch?.opened !== undefined ? batch.opened : await this.open(m, t, facts, now, newest);
+    if (opened === null) return { kind: 'wait', row: t, topUps: [] };
+    const { committed, topUps } = opened;
+    // the receipts the run left to this step, recorded only under their top-ups' locks
+    const left = opened.topUpsLocked ? [...this.leftToFunded].filter(([, u]) => u.parentId === t.id) : [];
     for (const [id, u] of left) {
       const i = topUps.findIndex((row) => row.id === id);
       if (i < 0 || isFinalOutboundState(topUps[i].state)) continue;
@@ -653,6 +686,8 @@ export class OutboundEngine {
         return { kind: 'top_up', row: t, topUps: [topUp.id], inserted: topUp };
       }
       case 'sign':
+        // a batch that allocates its members' nonces together signs it (OutboundBatches.signTogether)
+        if (batch?.signLater) return { kind: 'sign', row: t, decision };
         return {
           kind: 'signed',
           ...(await this.signAttempt(m, t, attemptCount, facts, decision, now, batch?.attempts)),

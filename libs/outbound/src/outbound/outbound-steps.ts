@@ -8,7 +8,7 @@ import type { SignerContext } from '../context';
 import { feeColumns, quoteOf, type FeeQuote } from '../fees/fees';
 import type { TxReceipt } from '../rpc/evm-rail';
 import type { SourceClaims } from './claims';
-import type { LegToVerify } from './destination-check';
+import type { DestinationVerdict, LegToVerify } from './destination-check';
 import type { Commitments, SenderFunds } from './funds';
 import type { OutboundAttempt, OutboundTransfer } from './outbound-transfer';
 
@@ -39,7 +39,9 @@ export type SignOutcome =
   | { kind: 'moved'; row: OutboundTransfer }
   | { kind: 'wait'; row: OutboundTransfer; topUps: string[] }
   | { kind: 'top_up'; row: OutboundTransfer; topUps: string[]; inserted: OutboundTransfer }
-  | { kind: 'signed'; row: OutboundTransfer; attempt: OutboundAttempt };
+  | { kind: 'signed'; row: OutboundTransfer; attempt: OutboundAttempt }
+  /** Decided to sign, left to the batch that asked (`signLater`): it allocates the nonces of its members together. */
+  | { kind: 'sign'; row: OutboundTransfer; decision: { valueAtomic: bigint; amountAtomic: bigint } };
 
 /** The leg the destination check judges. */
 const legOf = (t: Transfer, kind: ChainKind): LegToVerify => ({
@@ -61,10 +63,39 @@ const legOf = (t: Transfer, kind: ChainKind): LegToVerify => ({
  * Nothing is written: refuseUnverifiedDestination writes a stored row's wait.
  */
 export async function destinationRefusal(ctx: SignerContext, m: EntityManager, t: Transfer): Promise<string | null> {
-  const kind = ctx.registry.get(t.chain, t.network)?.kind;
-  const verdict = kind
-    ? await ctx.destinations.verify(m, legOf(t, kind))
-    : { ok: false as const, reason: `${t.chain}/${t.network} is not in the chain registry` };
+  const kind = kindOf(ctx, t);
+  return refusalOf(ctx, t, kind ? await ctx.destinations.verify(m, legOf(t, kind)) : notInRegistry(t));
+}
+
+/**
+ * `destinationRefusal` of several transfers, in the order given: their legs' facts read together
+ * (the guard's `verifyMany`, one statement per purpose), each judged and logged as alone.
+ */
+export async function destinationRefusals(
+  ctx: SignerContext,
+  m: EntityManager,
+  ts: Transfer[],
+): Promise<Array<string | null>> {
+  const legs = ts.flatMap((t) => {
+    const kind = kindOf(ctx, t);
+    return kind ? [legOf(t, kind)] : [];
+  });
+  const guard = ctx.destinations;
+  let verdicts: DestinationVerdict[] = [];
+  if (guard.verifyMany && legs.length > 0) verdicts = await guard.verifyMany(m, legs);
+  else for (const leg of legs) verdicts.push(await guard.verify(m, leg));
+  let next = 0;
+  return ts.map((t) => refusalOf(ctx, t, kindOf(ctx, t) ? verdicts[next++] : notInRegistry(t)));
+}
+
+const kindOf = (ctx: SignerContext, t: Transfer) => ctx.registry.get(t.chain, t.network)?.kind;
+const notInRegistry = (t: Transfer): DestinationVerdict => ({
+  ok: false,
+  reason: `${t.chain}/${t.network} is not in the chain registry`,
+});
+
+/** The refusal's message for `t`'s verdict (null: it passes), logged as an error when it is news. */
+function refusalOf(ctx: SignerContext, t: Transfer, verdict: DestinationVerdict): string | null {
   if (verdict.ok) return null;
   const message = `refused to sign ${t.purpose} ${t.purposeId} to ${t.toAddress}: ${verdict.reason}`.slice(0, 1000);
   if (t.waitReason !== 'destination_unverified' || t.error !== message) {
@@ -86,11 +117,16 @@ export async function refuseUnverifiedDestination(
 ): Promise<boolean> {
   const message = await destinationRefusal(ctx, m, t);
   if (message === null) return false;
+  await writeRefusal(ctx, m, t, message, now);
+  return true;
+}
+
+/** `t`, locked in `m`, waits `destination_unverified` with the refusal's message. */
+async function writeRefusal(ctx: SignerContext, m: EntityManager, t: Transfer, message: string, now: Date) {
   await ctx.write(
     m,
     Object.assign(t, { waitReason: 'destination_unverified' as const, error: message, updatedAt: now }),
   );
-  return true;
 }
 
 /**
@@ -118,15 +154,108 @@ export async function openSignDecision(
     // asset at the source (a refund not final yet), it waits
     const message = await claims.allBlockedBy(m, t);
     if (message !== null) {
-      await ctx.write(
-        m,
-        Object.assign(t, { waitReason: 'address_busy' as const, error: message, updatedAt: now }),
-        newest,
-      );
+      await writeBusy(ctx, m, t, message, now, newest);
       return null;
     }
   }
   return ctx.repo.commitments(m, t, t.tokenAddress, block);
+}
+
+/** `t`, locked in `m`, waits `address_busy`: another live leg claims what its `all` leg would move. */
+async function writeBusy(
+  ctx: SignerContext,
+  m: EntityManager,
+  t: Transfer,
+  message: string,
+  now: Date,
+  newest: string | null | undefined,
+) {
+  await ctx.write(m, Object.assign(t, { waitReason: 'address_busy' as const, error: message, updatedAt: now }), newest);
+}
+
+/** What a batch's opening of a member's sign decision read under its locks (openSignDecisions). */
+export interface Opened {
+  committed: Commitments;
+  /** Its top-ups (none for a transfer whose gas is not from the tank), oldest first. */
+  topUps: Transfer[];
+  /** The top-ups are locked (the run left receipts of them to this decision: rule 7). */
+  topUpsLocked: boolean;
+}
+
+/**
+ * `openSignDecision` of several transfers of a batch (the run's sign batch, its top-up decisions),
+ * each locked in `m`, never signed (no stored attempt), of distinct senders (`firstOfEachSender`):
+ * the same steps in the same order for each member, one statement per step for all of them (the
+ * destination checks; the senders' source locks, in address order as every lock of several
+ * sources; the claims that block each `all` leg; each one's commitments at its own facts' block),
+ * then the top-ups of those that go on (`lockTopUps`: locked, as that member's own step would).
+ * A member that waits is written here, alone: the others' steps go on. Answers each member's
+ * commitments and top-ups, or null when it waits.
+ */
+export async function openSignDecisions(
+  ctx: SignerContext,
+  claims: SourceClaims,
+  m: EntityManager,
+  members: Array<{ t: Transfer; block: bigint; lockTopUps: boolean }>,
+  now: Date,
+): Promise<Array<Opened | null>> {
+  const out: Array<Opened | null> = members.map(() => null);
+  // nothing is signed (nor topped up) for a destination the API did not authorise
+  const refusals = await destinationRefusals(
+    ctx,
+    m,
+    members.map((x) => x.t),
+  );
+  const checked: number[] = [];
+  for (const [i, message] of refusals.entries()) {
+    if (message === null) checked.push(i);
+    else await writeRefusal(ctx, m, members[i].t, message, now);
+  }
+  const sourceOf = (t: Transfer) => ({ chain: t.chain, network: t.network, address: t.fromAddress });
+  await claims.lockMany(
+    m,
+    checked.map((i) => sourceOf(members[i].t)),
+    now,
+  );
+  // an `all` leg moves what nothing else claims (claims.ts): while another live leg claims it, it waits
+  const alls = checked.filter((i) => members[i].t.amountMode === 'all');
+  const blocked = await claims.allBlockedByMany(
+    m,
+    alls.map((i) => members[i].t),
+  );
+  for (const [j, message] of blocked.entries()) {
+    if (message !== null) await writeBusy(ctx, m, members[alls[j]].t, message, now, null);
+  }
+  const open = checked.filter((i) => !alls.includes(i) || blocked[alls.indexOf(i)] === null);
+  const committed = await ctx.repo.commitmentsMany(
+    m,
+    open.map((i) => ({ t: members[i].t, token: members[i].t.tokenAddress, block: members[i].block })),
+  );
+  const topUpsOf = async (lock: boolean) => {
+    const ids = open
+      .filter((i) => members[i].lockTopUps === lock && gasFromTank(members[i].t))
+      .map((i) => members[i].t.id);
+    return ids.length > 0 ? ctx.repo.topUpsOfMany(m, ids, lock) : new Map<string, Transfer[]>();
+  };
+  const topUps = new Map([...(await topUpsOf(true)), ...(await topUpsOf(false))]);
+  for (const [j, i] of open.entries()) {
+    const { t, lockTopUps } = members[i];
+    out[i] = { committed: committed[j], topUps: topUps.get(t.id) ?? [], topUpsLocked: lockTopUps && gasFromTank(t) };
+  }
+  return out;
+}
+
+/** The members whose sender no earlier member has: a batch opens their decisions together (openSignDecisions). */
+export function firstOfEachSender<X extends { t: Transfer }>(members: X[]): Set<X> {
+  const seen = new Set<string>();
+  const first = new Set<X>();
+  for (const x of members) {
+    const key = `${x.t.chain}/${x.t.network}/${x.t.fromAddress.toLowerCase()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    first.add(x);
+  }
+  return first;
 }
 
 /** A transfer whose gas comes from the gas tank (a token transfer not sent by the tank). */

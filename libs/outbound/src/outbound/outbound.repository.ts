@@ -318,6 +318,23 @@ export class OutboundRepository {
     );
   }
 
+  /**
+   * `topUps` of several transactions in one statement (a batch's sign decisions), by parent id;
+   * `lock`: locked for this db transaction (FOR UPDATE), as `topUps` locks one transaction's.
+   */
+  async topUpsOfMany(m: EntityManager, parentIds: string[], lock: boolean): Promise<Map<string, OutboundTransfer[]>> {
+    const out = new Map<string, OutboundTransfer[]>(parentIds.map((id) => [id, []]));
+    if (parentIds.length === 0) return out;
+    const rows = await this.withLegs(
+      m,
+      't.funds_transaction_id = ANY($1::uuid[]) ORDER BY t.created_at',
+      [parentIds],
+      lock ? ' FOR UPDATE OF t' : '',
+    );
+    for (const u of rows) out.get(u.parentId as string)?.push(u);
+    return out;
+  }
+
   /** The planned gas transactions that fund any of `parentIds` (a batch of receipts reads them once), oldest first. */
   async plannedTopUpsOf(m: EntityManager, parentIds: string[]): Promise<OutboundTransfer[]> {
     return this.withLegs(m, "t.funds_transaction_id = ANY($1::uuid[]) AND t.state = 'planned' ORDER BY t.created_at", [
@@ -431,6 +448,49 @@ export class OutboundRepository {
   }
 
   /**
+   * `commitments` of several transactions of distinct senders in one statement (a batch's sign
+   * decisions), each at its own block, in the order asked: each sender's rows read as `commitments`
+   * reads them (its own index ranges), its own transaction left out.
+   */
+  async commitmentsMany(
+    m: EntityManager,
+    asks: Array<{
+      t: Pick<OutboundTransfer, 'id' | 'chain' | 'network' | 'fromAddress'>;
+      token: string | null;
+      block: bigint;
+    }>,
+  ): Promise<Commitments[]> {
+    if (asks.length === 0) return [];
+    const rows = (await preparedStatement(
+      m,
+      'outbound_commitments_many',
+      `SELECT k.n, c.fee, c.token, c.amount
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::uuid[], $5::bigint[]) WITH ORDINALITY AS k(chain, network, sender, id, block, n),
+         LATERAL (
+           SELECT t.fee, l.token, l.amount_atomic::text AS amount
+               FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
+              WHERE t.chain = k.chain AND t.network = k.network AND t.sender_address = k.sender AND t.signed_at IS NOT NULL
+                AND t.block_number IS NULL AND t.id <> k.id AND t.state = ANY($6) AND t.fence IS NOT NULL
+           UNION ALL
+           SELECT t.fee, l.token, l.amount_atomic::text AS amount
+               FROM outbound_transactions t JOIN outbound_legs l ON l.transaction_id = t.id
+              WHERE t.chain = k.chain AND t.network = k.network AND t.sender_address = k.sender AND t.signed_at IS NOT NULL
+                AND t.block_number > k.block AND t.id <> k.id AND t.state = ANY($6) AND t.fence IS NOT NULL) c`,
+      [
+        asks.map((a) => a.t.chain),
+        asks.map((a) => a.t.network),
+        asks.map((a) => a.t.fromAddress),
+        asks.map((a) => a.t.id),
+        asks.map((a) => a.block.toString()),
+        SIGNED_STATES,
+      ],
+    )) as Array<CommittedRow & { n: string }>;
+    const byAsk: CommittedRow[][] = asks.map(() => []);
+    for (const r of rows) byAsk[Number(r.n) - 1].push(r);
+    return asks.map((a, i) => committed(byAsk[i], a.token));
+  }
+
+  /**
    * `commitments` of several senders at once (the pay checks of a planning lot, which run side by
    * side): their committed rows by sender, one statement for all (`committed` sums a sender's).
    * No transaction is left out (a check plans a transaction that has no row yet).
@@ -485,26 +545,45 @@ export class OutboundRepository {
           AND (($4::text IS NULL AND c.token IS NULL) OR lower(c.token) = lower($4::text))
           AND c.leg_id <> $5`,
       [source.chain, source.network, source.address, token, exceptLegId ?? '00000000-0000-0000-0000-000000000000'],
-    )) as Array<{
-      leg_id: string;
-      amount: string | null;
-      transaction_id: string;
-      purpose: string;
-      purpose_id: string;
-      signed: boolean;
-    }>;
+    )) as LiveClaimRow[];
     const out: LiveClaims = { exactAtomic: 0n, all: false, legs: [] };
-    for (const r of rows) {
-      if (r.amount === null) out.all = true;
-      else out.exactAtomic += BigInt(r.amount);
-      out.legs.push({
-        legId: r.leg_id,
-        transactionId: r.transaction_id,
-        purpose: r.purpose,
-        purposeId: r.purpose_id,
-        signed: r.signed,
-      });
-    }
+    for (const r of rows) addLiveClaim(out, r);
+    return out;
+  }
+
+  /**
+   * `liveClaims` of several (source, asset) pairs in one statement (a batch's sign decisions), in
+   * the order asked: each read as `liveClaims` reads one (the source's live claims, by its index).
+   */
+  async liveClaimsMany(
+    m: EntityManager,
+    asks: Array<{ source: SourceKey; token: string | null; exceptLegId: string }>,
+  ): Promise<LiveClaims[]> {
+    if (asks.length === 0) return [];
+    const rows = (await preparedStatement(
+      m,
+      'outbound_live_claims_many',
+      `SELECT k.n, c.leg_id, c.amount, c.transaction_id, c.purpose, c.purpose_id, c.signed
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::uuid[]) WITH ORDINALITY AS k(chain, network, address, token, except_leg, n),
+         LATERAL (
+           SELECT c.leg_id, c.amount_atomic::text AS amount, l.transaction_id, l.purpose, l.purpose_id,
+                  t.signed_at IS NOT NULL AS signed
+             FROM outbound_claims c
+             JOIN outbound_legs l ON l.id = c.leg_id
+             JOIN outbound_transactions t ON t.id = l.transaction_id
+            WHERE c.chain = k.chain AND c.network = k.network AND c.address = k.address AND c.released_at IS NULL
+              AND ((k.token IS NULL AND c.token IS NULL) OR lower(c.token) = lower(k.token))
+              AND c.leg_id <> k.except_leg) c`,
+      [
+        asks.map((a) => a.source.chain),
+        asks.map((a) => a.source.network),
+        asks.map((a) => a.source.address),
+        asks.map((a) => a.token),
+        asks.map((a) => a.exceptLegId),
+      ],
+    )) as Array<LiveClaimRow & { n: string }>;
+    const out: LiveClaims[] = asks.map(() => ({ exactAtomic: 0n, all: false, legs: [] }));
+    for (const r of rows) addLiveClaim(out[Number(r.n) - 1], r);
     return out;
   }
 
@@ -531,6 +610,39 @@ export class OutboundRepository {
     if (nonce !== null) return nonce;
     await this.lockSource(m, key, now); // no source row yet: created, then allocated
     return (await allocate()) as bigint;
+  }
+
+  /**
+   * `allocateNonce` of several distinct sources in one statement (a sign batch's signed members),
+   * in the order asked; the caller holds every source's lock (`lockSources`), so each row is there.
+   */
+  async allocateNonces(
+    m: EntityManager,
+    asks: Array<{ key: SourceKey; pendingOnChain: bigint }>,
+    now: Date,
+  ): Promise<bigint[]> {
+    const rows = (await preparedStatement(
+      m,
+      'outbound_allocate_nonces',
+      `UPDATE outbound_sources s SET next_nonce = GREATEST(COALESCE(s.next_nonce, 0), k.pending) + 1, updated_at = $5
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS k(chain, network, address, pending, n)
+        WHERE s.chain = k.chain AND s.network = k.network AND s.address = k.address
+        RETURNING k.n, (s.next_nonce - 1)::text AS nonce`,
+      [
+        asks.map((a) => a.key.chain),
+        asks.map((a) => a.key.network),
+        asks.map((a) => a.key.address),
+        asks.map((a) => a.pendingOnChain.toString()),
+        now,
+      ],
+    )) as Array<{ n: string; nonce: string }>;
+    // a source missing, or asked twice: nothing of the batch may be signed on it
+    if (rows.length !== asks.length || new Set(rows.map((r) => r.n)).size !== asks.length) {
+      throw new Error(`${asks.length} nonces asked, ${rows.length} allocated`);
+    }
+    const out: bigint[] = [];
+    for (const r of rows) out[Number(r.n) - 1] = BigInt(r.nonce);
+    return out;
   }
 
   /**
@@ -606,6 +718,29 @@ function feeFields(fee: NonNullable<OutboundTransactionEntity['fee']>) {
     gasPrice: fee.gasPrice === undefined ? null : BigInt(fee.gasPrice),
     maxFeePerGas: fee.maxFeePerGas === undefined ? null : BigInt(fee.maxFeePerGas),
   };
+}
+
+/** A live claim as `liveClaims` reads it. */
+interface LiveClaimRow {
+  leg_id: string;
+  amount: string | null;
+  transaction_id: string;
+  purpose: string;
+  purpose_id: string;
+  signed: boolean;
+}
+
+/** `r` counted into what the live claims take. */
+function addLiveClaim(out: LiveClaims, r: LiveClaimRow): void {
+  if (r.amount === null) out.all = true;
+  else out.exactAtomic += BigInt(r.amount);
+  out.legs.push({
+    legId: r.leg_id,
+    transactionId: r.transaction_id,
+    purpose: r.purpose,
+    purposeId: r.purpose_id,
+    signed: r.signed,
+  });
 }
 
 /** A signed row of a sender's that may still take from its balance (`commitments`). */
