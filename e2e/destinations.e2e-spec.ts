@@ -12,6 +12,8 @@ import type { Merchant } from './factories/merchant.factory';
 import type { Row } from './support/listener-harness';
 import { PayoutsHarness, startPayoutsHarness } from './support/payouts-harness';
 import { ONE_BNB_RAIL } from './support/processes';
+import { TEST_DESTINATION_KEY } from './support/test-app';
+import { DestinationVerdict, LegToVerify, verifyLegDestination, verifyLegDestinations } from '@svc/outbound';
 
 jest.setTimeout(300_000);
 
@@ -289,6 +291,51 @@ describe('refunds written straight into the database are never paid', () => {
     const attacker = fresh();
     await q('UPDATE refunds SET to_address = $2 WHERE id = $1', [created.body.id, attacker]);
     await expectRefusedRefund(m, payment, created.body.id, attacker, /does not verify/);
+  });
+
+  test("a sign batch reads its refunds' destinations in one statement: each leg judged as it is alone", async () => {
+    const m = await h.newMerchant();
+    const [honest, forged] = [await paidAndWaiting(m), await paidAndWaiting(m)];
+    const refunds: Row[] = [];
+    for (const payment of [honest, forged]) {
+      const created = await m.post(`/v1/payments/${payment.id}/refund`, { amount: '0.1', toAddress: fresh() });
+      expect(created.status).toBe(201);
+      refunds.push(created.body as Row);
+    }
+    const attacker = fresh();
+    await q('UPDATE refunds SET to_address = $2 WHERE id = $1', [refunds[1].id, attacker]);
+    await expectRefusedRefund(m, forged, refunds[1].id, attacker, /does not verify/); // both are planned by now
+    const legs: LegToVerify[] = [];
+    for (const refund of refunds) {
+      const [leg] = await q(
+        `SELECT t.id, l.from_address, l.to_address, l.token FROM refunds r
+         JOIN outbound_transactions t ON t.id = r.transfer_id JOIN outbound_legs l ON l.transaction_id = t.id
+         WHERE r.id = $1 AND l.purpose = 'refund'`,
+        [refund.id],
+      );
+      legs.push({
+        transactionId: leg.id,
+        purpose: 'refund',
+        purposeId: refund.id,
+        kind: 'evm',
+        chain: 'bnb',
+        network: 'mainnet',
+        fromAddress: leg.from_address,
+        toAddress: leg.to_address,
+        tokenAddress: leg.token,
+        fundsTransactionId: null,
+      });
+    }
+    const o = { key: Buffer.from(TEST_DESTINATION_KEY, 'hex'), devClock: false };
+    const together = await h.t.db.transaction((tx) => verifyLegDestinations(tx, legs, o));
+    const alone = await h.t.db.transaction(async (tx) => {
+      const out: DestinationVerdict[] = [];
+      for (const leg of legs) out.push(await verifyLegDestination(tx, leg, o));
+      return out;
+    });
+    expect(together).toEqual(alone);
+    expect(together[0]).toEqual({ ok: true });
+    expect(together[1]).toMatchObject({ ok: false, reason: expect.stringMatching(/does not verify/) });
   });
 
   test('a refund created through the API pays its buyer', async () => {
