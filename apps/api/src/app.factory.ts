@@ -6,13 +6,15 @@ import { SvcConfig } from '@svc/core';
 import { requestLogMiddleware } from '@svc/runtime';
 import { AppModule } from './app.module';
 import { serveHttpMetrics } from './common/http-metrics';
+import { ApiExpressAdapter } from './common/http-server';
 import { bodyParserErrors, jsonBodyParser, requireJsonContentType } from './common/http-middleware';
 import { globalValidationPipe } from './common/validation';
 import { serveOpenApi } from './openapi/openapi';
 
 /** The API application, configured exactly as in production; e2e tests build it the same way. */
 export async function createApiApp(config: SvcConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  // requests and responses built on Express's prototypes, not switched to them (common/http-server.ts)
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ApiExpressAdapter(), {
     bodyParser: false,
     bufferLogs: true,
   });

@@ -1,0 +1,57 @@
+// The API's HTTP server: Nest's Express adapter, with requests and responses built on Express's
+// own prototypes from the start.
+//
+// Express gives every request its application's prototypes by changing them in place:
+// `Object.setPrototypeOf(req, app.request)` and `(res, app.response)` on each request
+// (express/lib/application.js, `app.handle`). V8 handles an object whose prototype changed after
+// its creation far worse than one created with it: in the API, about a fifth of everything a
+// request allocated then outlived a scavenge and was copied to the old generation (7–17 MB a
+// scavenge, 20–40 ms pauses in which every request in flight waits), against next to nothing for
+// the same handler on Node's own objects (docs/performance.md › API › issue 23, twelfth pass).
+// Node's server takes the classes it builds requests and responses with (`http.createServer`'s
+// `IncomingMessage` and `ServerResponse` options): these build them with `app.request` and
+// `app.response` as their prototypes, so Express's `setPrototypeOf` finds the prototype already
+// set and changes nothing (a mounted sub-application still switches and restores them, as before).
+import * as http from 'node:http';
+import type { Socket } from 'node:net';
+import type { NestApplicationOptions } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Application } from 'express';
+
+/** What Express keeps on an application: the prototypes of its requests and responses (express/lib/express.js). */
+interface ExpressPrototypes {
+  request: object;
+  response: object;
+}
+
+type ServerClasses = Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'>;
+
+/**
+ * Node's request and response classes, with `app.request` and `app.response` (which inherit from
+ * Node's prototypes) as their instances' prototypes. Each runs Node's own constructor on the new
+ * object (`Reflect.construct` with this class as the new target).
+ */
+export function expressServerClasses(app: ExpressPrototypes): ServerClasses {
+  function Request(socket: Socket): http.IncomingMessage {
+    return Reflect.construct(http.IncomingMessage, [socket], Request) as http.IncomingMessage;
+  }
+  Request.prototype = app.request;
+  function Response(req: http.IncomingMessage, options?: unknown): http.ServerResponse {
+    return Reflect.construct(http.ServerResponse, [req, options], Response) as http.ServerResponse;
+  }
+  Response.prototype = app.response;
+  return {
+    IncomingMessage: Request as unknown as typeof http.IncomingMessage,
+    ServerResponse: Response as unknown as typeof http.ServerResponse,
+  };
+}
+
+/** Nest's Express adapter, whose HTTP server builds requests and responses with `expressServerClasses`. */
+export class ApiExpressAdapter extends ExpressAdapter {
+  override initHttpServer(options: NestApplicationOptions): void {
+    // HTTPS and forced connection closing are not used by the API: Nest's own server, unchanged
+    if (options?.httpsOptions || options?.forceCloseConnections) return super.initHttpServer(options);
+    const app = this.getInstance<Application & ExpressPrototypes>();
+    this.httpServer = http.createServer(expressServerClasses(app), app);
+  }
+}
