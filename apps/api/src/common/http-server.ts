@@ -9,11 +9,11 @@
 // scavenge, 20–40 ms pauses in which every request in flight waits), against next to nothing for
 // the same handler on Node's own objects (docs/performance.md › API › issue 23, twelfth pass).
 // Node's server takes the classes it builds requests and responses with (`http.createServer`'s
-// `IncomingMessage` and `ServerResponse` options): these build them with `app.request` and
-// `app.response` as their prototypes, so Express's `setPrototypeOf` finds the prototype already
-// set and changes nothing (a mounted sub-application still switches and restores them, as before).
+// `IncomingMessage` and `ServerResponse` options): the API's are subclasses of Node's whose
+// prototypes are the application's `request` and `response`, so Express's `setPrototypeOf` finds
+// the prototype already set and changes nothing (a mounted sub-application still switches and
+// restores them, as before).
 import * as http from 'node:http';
-import type { Socket } from 'node:net';
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Application } from 'express';
@@ -24,26 +24,24 @@ interface ExpressPrototypes {
   response: object;
 }
 
-type ServerClasses = Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'>;
+type ServerClasses = Required<Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'>>;
 
 /**
- * Node's request and response classes, with `app.request` and `app.response` (which inherit from
- * Node's prototypes) as their instances' prototypes. Each runs Node's own constructor on the new
- * object (`Reflect.construct` with this class as the new target).
+ * Node's request and response classes for `app`: subclasses of Node's own, whose prototypes
+ * inherit from `app.request` and `app.response` (Express's methods and getters) and become them
+ * (`app.request = Request.prototype`), so that a request is built with the prototype Express gives
+ * it. Subclasses, not functions handing Node's constructors another prototype (`Reflect.construct`
+ * with a new target): V8 built those objects about as slowly as Express's switch (measured, see
+ * the file's head). Called once per application, before it serves.
  */
 export function expressServerClasses(app: ExpressPrototypes): ServerClasses {
-  function Request(socket: Socket): http.IncomingMessage {
-    return Reflect.construct(http.IncomingMessage, [socket], Request) as http.IncomingMessage;
-  }
-  Request.prototype = app.request;
-  function Response(req: http.IncomingMessage, options?: unknown): http.ServerResponse {
-    return Reflect.construct(http.ServerResponse, [req, options], Response) as http.ServerResponse;
-  }
-  Response.prototype = app.response;
-  return {
-    IncomingMessage: Request as unknown as typeof http.IncomingMessage,
-    ServerResponse: Response as unknown as typeof http.ServerResponse,
-  };
+  class Request extends http.IncomingMessage {}
+  Object.setPrototypeOf(Request.prototype, app.request);
+  app.request = Request.prototype;
+  class Response extends http.ServerResponse {}
+  Object.setPrototypeOf(Response.prototype, app.response);
+  app.response = Response.prototype;
+  return { IncomingMessage: Request, ServerResponse: Response as ServerClasses['ServerResponse'] };
 }
 
 /** Nest's Express adapter, whose HTTP server builds requests and responses with `expressServerClasses`. */
