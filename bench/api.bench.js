@@ -9,6 +9,7 @@
 // mean waits for a pool connection and for the key guard's revocation round trip, and the stages
 // of a request: arrival to the key guard, the guard, the guard to the response, the grouped
 // write, arrival to response in all, and the event loop's mean delay.
+// Each measured phase prints the API's garbage collections per 1,000 requests (from its GET /metrics).
 // Every row prints the CPU ms per request of the API (all its threads, and in brackets its main
 // thread: the event loop every request goes through, without the worker thread that derives
 // deposit addresses ahead), of this process and of the PostgreSQL backends (Linux /proc), and the
@@ -141,6 +142,28 @@ async function queryCounts(api) {
   for (let i = 0; i < 100 && !fs.existsSync(COUNTS_FILE); i++) await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, 50));
   return JSON.parse(fs.readFileSync(COUNTS_FILE, 'utf8'));
+}
+
+/**
+ * The API's garbage collections so far, from its own GET /metrics (prom-client's
+ * `svc_nodejs_gc_duration_seconds`, by kind): count and seconds of pause, for a phase's difference.
+ */
+async function gcTotals(base) {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const totals = {};
+  for (const m of text.matchAll(/^svc_nodejs_gc_duration_seconds_(sum|count)\{[^}]*kind="(\w+)"[^}]*\} (\S+)$/gm))
+    (totals[m[2]] ??= { sum: 0, count: 0 })[m[1]] += Number(m[3]);
+  return totals;
+}
+
+/** Scavenges (V8's minor collections, every request in flight waits through one) and major ones, per 1,000 requests. */
+function gcText(before, after, requests) {
+  const per = (kind) => {
+    const n = (after[kind]?.count ?? 0) - (before[kind]?.count ?? 0);
+    const ms = ((after[kind]?.sum ?? 0) - (before[kind]?.sum ?? 0)) * 1000;
+    return `${((n * 1000) / requests).toFixed(2)} (${((ms * 1000) / requests).toFixed(1)} ms of pause, ${n ? (ms / n).toFixed(1) : '-'} ms each)`;
+  };
+  return `GC per 1,000 requests: scavenges ${per('minor')}; major ${per('major')}`;
 }
 
 function perRequest(name, before, after, requests) {
@@ -485,13 +508,16 @@ async function main() {
     const results = [];
     const counted = async (name, opts) => {
       const before = await queryCounts(api);
+      const gc0 = await gcTotals(base);
       const lines0 = logLines;
       const cpu0 = cpuSnapshot(api, dbName);
       const res = await cannon(opts);
       const cpu = cpuPerRequest(cpu0, cpuSnapshot(api, dbName), res.requests.total);
+      const gc = gcText(gc0, await gcTotals(base), res.requests.total);
       await new Promise((r) => setTimeout(r, 100)); // the last lines reach the pipe
       const n = res.requests.total;
       console.log(`\n${name}: ${((logLines - lines0) / n).toFixed(3)} log lines per request on the API's stdout`);
+      console.log(`${name}: ${gc}`);
       perRequest(name, before, await queryCounts(api), n);
       return row(name, res, cpu);
     };
