@@ -3,7 +3,7 @@ import type { Counter } from 'prom-client';
 import {
   afterAttempt,
   DEFAULT_RETRY_SCHEDULE_SECONDS,
-  envelopeBody,
+  envelopeBytes,
   privateAllowList,
   RetryLater,
   signTimestampedWebhook,
@@ -154,8 +154,7 @@ export class DeliveryService implements OnModuleDestroy, OnApplicationShutdown {
     const dueIn = (d.next_attempt_at?.getTime() ?? 0) - now.getTime();
     if (dueIn > EARLY_TOLERANCE_MS) throw new RetryLater(dueIn, 'not due yet');
     if (!d.test && !d.enabled) return this.repo.abandon(d.id, 'endpoint disabled', now);
-    const body = this.bodyOf(d);
-    if (body === null) return this.repo.abandon(d.id, 'event not found', now);
+    if (!hasBody(d)) return this.repo.abandon(d.id, 'event not found', now);
     const secrets = this.secretsOf(d, now);
 
     // A delivery slot, then the endpoint's gate, for the HTTP attempt only: the record that follows
@@ -173,13 +172,16 @@ export class DeliveryService implements OnModuleDestroy, OnApplicationShutdown {
       }
       if (!slot) throw new RetryLater(1_000 + Math.random() * 1_000, 'endpoint struggling');
       attemptedAt = this.clock.now();
-      result = await this.sender.send(d.url, body, {
+      // the body's bytes, made once the attempt starts (not by the deliveries waiting for a slot):
+      // both signatures and the request use them as they are
+      const raw = bodyOf(d);
+      result = await this.sender.send(d.url, raw, {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
         // spec: Authentication 4, kept exactly, with the current secret
-        'x-svc-signature': signWebhookBody(body, secrets[0]),
+        'x-svc-signature': signWebhookBody(raw, secrets[0]),
         // issue 21 › 5: t=<unix seconds on the service clock>,v1=<current>[,v1=<previous, for 24 h after a rotation>]
-        'svc-signature': signTimestampedWebhook(body, secrets, Math.floor(attemptedAt.getTime() / 1000)),
+        'svc-signature': signTimestampedWebhook(raw, secrets, Math.floor(attemptedAt.getTime() / 1000)),
         'x-svc-event-id': d.event_id,
         'x-svc-event-type': d.event_type,
         'x-svc-attempt': String(attempt),
@@ -253,11 +255,15 @@ export class DeliveryService implements OnModuleDestroy, OnApplicationShutdown {
     }
     return secret;
   }
+}
 
-  /** The exact bytes every attempt sends: a test send's stored envelope, or the event's. */
-  private bodyOf(d: DeliveryForAttempt): string | null {
-    if (d.test) return d.payload;
-    if (d.event_data === null || d.event_created_at === null) return null;
-    return envelopeBody(d.event_id, d.event_type, d.event_created_at, d.event_data);
-  }
+/** Whether there is a body to send: a test send's stored envelope, or the event (not deleted). */
+function hasBody(d: DeliveryForAttempt): boolean {
+  return d.test ? d.payload !== null : d.event_data !== null && d.event_created_at !== null;
+}
+
+/** The exact bytes every attempt sends (`hasBody` first): a test send's stored envelope, or the event's. */
+function bodyOf(d: DeliveryForAttempt): Buffer {
+  if (d.test) return Buffer.from(d.payload as string, 'utf8');
+  return envelopeBytes(d.event_id, d.event_type, d.event_created_at as Date, d.event_data as string);
 }
