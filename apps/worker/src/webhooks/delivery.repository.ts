@@ -133,6 +133,29 @@ export function arrayLiteral(values: ReadonlyArray<string | number | Date | null
 const NEEDS_ESCAPE = /[\\"]/;
 const ESCAPED = /[\\"]/g;
 
+/**
+ * The rows of one endpoint made to share its fields: `pg` gives every row strings of its own (the
+ * endpoint's id, url and sealed secrets, about 300 bytes a row), which then lived as long as the
+ * delivery was in hand (up to 512 in a burst) and were copied by every scavenge with it; the
+ * copies of all rows but the first die young. The values are equal (one statement, one snapshot).
+ */
+function shareEndpointFields(rows: DeliveryForAttempt[]): void {
+  if (rows.length < 2) return;
+  const first = new Map<string, DeliveryForAttempt>();
+  for (const r of rows) {
+    const f = first.get(r.endpoint_id);
+    if (f === undefined) {
+      first.set(r.endpoint_id, r);
+      continue;
+    }
+    r.endpoint_id = f.endpoint_id;
+    r.url = f.url;
+    r.secret_sealed = f.secret_sealed;
+    r.previous_secret_sealed = f.previous_secret_sealed;
+    r.event_type = r.event_type === f.event_type ? f.event_type : r.event_type;
+  }
+}
+
 /** The worker's queries on the outbox and the delivery tables (house style 5). */
 @Injectable()
 export class DeliveryRepository {
@@ -175,6 +198,7 @@ export class DeliveryRepository {
     const claimed = rows[0]?.claimed ?? 0;
     // the rows as they came (each keeps its `claimed` column): no copy per delivery
     const deliveries: DeliveryForAttempt[] = rows[0]?.id === null ? [] : rows;
+    shareEndpointFields(deliveries);
     return { claimed, deliveries };
   }
 

@@ -45,8 +45,8 @@ export class DeliveryService implements OnModuleDestroy, OnApplicationShutdown {
   /** HTTP attempts at once in this process (WorkerOptions.concurrency), from the queue's jobs and the relay together. */
   private readonly slots: Slots;
   private readonly inHand = new Set<string>();
-  /** Endpoint secrets opened, by context and sealed value (`open`). */
-  private readonly opened = new Map<string, string>();
+  /** Endpoint secrets opened, by sealed value (`open`). */
+  private readonly opened = new Map<string, OpenedSecret>();
   private readonly logger = new Logger('webhooks');
   /** Set at stop: no attempt starts any more. */
   private stopping = false;
@@ -226,14 +226,16 @@ export class DeliveryService implements OnModuleDestroy, OnApplicationShutdown {
     this.leftPending++;
   }
 
-  /** The secrets that sign: the current one first, then the previous one while its overlap lasts. */
-  private secretsOf(d: DeliveryForAttempt, now: Date): string[] {
-    const context = `webhook_endpoint:${d.endpoint_id}` as const;
+  /**
+   * The secrets that sign: the current one first, then the previous one while its overlap lasts.
+   * The current one alone (no rotation in its overlap) is the same array every time.
+   */
+  private secretsOf(d: DeliveryForAttempt, now: Date): readonly string[] {
     try {
-      const secrets = [this.open(d.secret_sealed, context)];
+      const current = this.open(d.secret_sealed, d.endpoint_id);
       if (d.previous_secret_sealed && d.previous_secret_expires_at && d.previous_secret_expires_at > now)
-        secrets.push(this.open(d.previous_secret_sealed, context));
-      return secrets;
+        return [current.secret, this.open(d.previous_secret_sealed, d.endpoint_id).secret];
+      return current.alone;
     } catch (err) {
       if (!(err instanceof SecretBoxError)) throw err;
       // never send unsigned or wrongly signed: the delivery stays pending until the key is right
@@ -242,19 +244,28 @@ export class DeliveryService implements OnModuleDestroy, OnApplicationShutdown {
   }
 
   /**
-   * A sealed secret, opened once per process while it is the one stored (a rotation stores a new
-   * sealed value, so it is opened anew); a failure to open is never kept.
+   * A sealed secret of an endpoint, opened once per process while it is the one stored (a
+   * rotation stores a new sealed value, so it is opened anew); a failure to open is never kept.
+   * Kept by the sealed value, with the endpoint it was opened for (its context): a lookup makes no
+   * string of its own.
    */
-  private open(sealed: string, context: `webhook_endpoint:${string}`): string {
-    const key = `${context} ${sealed}`;
-    let secret = this.opened.get(key);
-    if (secret === undefined) {
-      secret = openSecret(this.dataKey, sealed, context);
+  private open(sealed: string, endpointId: string): OpenedSecret {
+    let opened = this.opened.get(sealed);
+    if (opened === undefined || opened.endpointId !== endpointId) {
+      const secret = openSecret(this.dataKey, sealed, `webhook_endpoint:${endpointId}`);
+      opened = { endpointId, secret, alone: [secret] };
       if (this.opened.size >= OPENED_SECRETS_KEPT) this.opened.clear();
-      this.opened.set(key, secret);
+      this.opened.set(sealed, opened);
     }
-    return secret;
+    return opened;
   }
+}
+
+interface OpenedSecret {
+  endpointId: string;
+  secret: string;
+  /** `[secret]`, made once */
+  alone: readonly string[];
 }
 
 /** Whether there is a body to send: a test send's stored envelope, or the event (not deleted). */
