@@ -50,15 +50,36 @@ const now = () => performance.timeOrigin + performance.now();
 const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES === '1';
 const COUNTS_FILE = path.join(require('node:os').tmpdir(), `svc-bench-webhooks-counts-${process.pid}.json`);
 
-/** The worker's statement and command counts so far (BENCH_COUNT_QUERIES): it writes them on SIGUSR2. */
+const GC_FILE = path.join(require('node:os').tmpdir(), `svc-bench-webhooks-gc-${process.pid}.json`);
+/** Copies the worker's stdout (its log lines, and --trace-gc-nvp's output) to this file. */
+const WORKER_STDOUT = process.env.BENCH_WORKER_STDOUT;
+
+/**
+ * The worker's statement and command counts so far (BENCH_COUNT_QUERIES) and its garbage
+ * collections (bench/support/gc-stats.js, always preloaded): it writes both on SIGUSR2.
+ */
 async function counts(worker) {
-  if (!COUNT_QUERIES) return null;
   const fs = require('node:fs');
-  fs.rmSync(COUNTS_FILE, { force: true });
+  const files = COUNT_QUERIES ? [COUNTS_FILE, GC_FILE] : [GC_FILE];
+  for (const f of files) fs.rmSync(f, { force: true });
   worker.kill('SIGUSR2');
-  for (let i = 0; i < 100 && !fs.existsSync(COUNTS_FILE); i++) await sleep(20);
+  for (let i = 0; i < 100 && !files.every((f) => fs.existsSync(f)); i++) await sleep(20);
   await sleep(50);
-  return JSON.parse(fs.readFileSync(COUNTS_FILE, 'utf8'));
+  return {
+    queries: COUNT_QUERIES ? JSON.parse(fs.readFileSync(COUNTS_FILE, 'utf8')) : null,
+    gc: JSON.parse(fs.readFileSync(GC_FILE, 'utf8')),
+  };
+}
+
+/** Collections of the worker's main thread per 1,000 deliveries in a phase: count and pause sum, by kind. */
+function gcPerThousand(before, after, deliveries) {
+  const per = (n) => (n * 1000) / deliveries;
+  const out = {};
+  for (const [kind, [n, ms]] of Object.entries(after.gc)) {
+    const [n0, ms0] = before.gc[kind] ?? [0, 0];
+    out[kind] = { collections: per(n - n0).toFixed(1), 'pause ms': per(ms - ms0).toFixed(1) };
+  }
+  return out;
 }
 
 function perDelivery(name, before, after, deliveries) {
@@ -274,6 +295,8 @@ function startWorker(databaseUrl) {
       process.execPath,
       [
         ...(process.env.BENCH_WORKER_ARGS ? process.env.BENCH_WORKER_ARGS.split(' ') : []),
+        '-r',
+        path.join(__dirname, 'support/gc-stats.js'),
         ...(COUNT_QUERIES ? ['-r', path.join(__dirname, 'support/count-queries.js')] : []),
         path.join(DIST, 'apps', 'worker', 'src', 'main.js'),
       ],
@@ -289,14 +312,22 @@ function startWorker(databaseUrl) {
           SVC_DEV_CLOCK: '',
           SVC_WEBHOOK_ALLOW_PRIVATE: ALLOW_PRIVATE,
           BENCH_QUERY_COUNTS: COUNTS_FILE,
+          BENCH_GC_STATS: GC_FILE,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
     let out = '';
+    const log = WORKER_STDOUT ? require('node:fs').createWriteStream(WORKER_STDOUT) : null;
+    let started = false;
     const onData = (d) => {
+      log?.write(d);
+      if (started) return; // what follows is not kept (--trace-gc-nvp writes a line per collection)
       out += d;
-      if (out.includes('delivering webhooks (production')) resolve(child);
+      if (out.includes('delivering webhooks (production')) {
+        started = true;
+        resolve(child);
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (d) => process.stderr.write(`[worker] ${d}`));
@@ -401,8 +432,8 @@ async function main() {
     const pacedDelays = delays(paced, rx.first);
     const cpu3 = cpuSnapshot(worker.pid, [...new Set([...pacedPgPids, ...(await backendPids(pool))])]);
     const count3 = await counts(worker);
-    perDelivery('burst', count0, count1, EVENTS);
-    perDelivery('paced', count2, count3, EVENTS);
+    perDelivery('burst', count0.queries, count1.queries, EVENTS);
+    perDelivery('paced', count2.queries, count3.queries, EVENTS);
 
     const { requests, badSignatures, connections } = rx.stats();
     const [{ attempts }] = (await pool.query(`SELECT count(*)::int AS attempts FROM webhook_delivery_attempts`)).rows;
@@ -440,6 +471,16 @@ async function main() {
       "CPU ms per delivery (2 cores are shared by all of these; postgres = every PostgreSQL process on the machine, its backends = those serving this run's database):",
     );
     console.table({ burst: cpuPerDelivery(cpu0, cpu1, EVENTS), paced: cpuPerDelivery(cpu2, cpu3, EVENTS) });
+    console.log(
+      "the worker's garbage collections per 1,000 deliveries (main thread: count and pause sum; the helper threads' share is in 'off main thread' above):",
+    );
+    console.table(
+      Object.fromEntries(
+        Object.entries({ burst: gcPerThousand(count0, count1, EVENTS), paced: gcPerThousand(count2, count3, EVENTS) })
+          .map(([phase, kinds]) => Object.entries(kinds).map(([kind, v]) => [`${phase} ${kind}`, v]))
+          .flat(),
+      ),
+    );
     console.log(
       `requests received ${requests}, bad signatures ${badSignatures}, attempts recorded ${attempts}, ` +
         `TCP connections accepted ${connections} (each a guard-checked new connection; the rest reused)`,

@@ -107,3 +107,52 @@ test("an attempt row has one index entry: the primary key (delivery_id, attempt,
   );
   expect(nodes(plan[0].Plan).map((n) => n['Index Name'])).toContain('PK_1b3f2521066e302db7df872e606');
 });
+
+test('the record statement stores every column as given: error texts with quotes, backslashes, braces, commas and NULL, nulls, times to the millisecond', async () => {
+  const open: Array<{ id: string }> = await ds.query(
+    `SELECT id FROM webhook_deliveries WHERE status = 'pending' ORDER BY id LIMIT 4`,
+  );
+  const errors = ['invalid header "x-a\\b" {1,2}', 'NULL', '', ' é, 😀 \\" } { \t'];
+  const base = Date.parse('2026-11-27T10:11:12.345Z');
+  const records = open.map(({ id }, i): AttemptRecord => ({
+    deliveryId: id,
+    attempt: 1,
+    runAttempts: 1,
+    status: i === 3 ? 'failed' : 'pending',
+    nextAttemptAt: i === 3 ? null : new Date(base + 60_000 + i),
+    attemptedAt: new Date(base + i),
+    responseStatus: i === 0 ? null : 500 + i,
+    durationMs: 1000 + i,
+    error: errors[i],
+    at: new Date(base + 10 + i),
+  }));
+  records.push({ ...records[0], deliveryId: randomUUID() }); // a delivery that is gone: neither moved nor logged
+  const repo = new DeliveryRepository(ds, new SqlService(ds));
+  expect(await Promise.all(records.map((r) => repo.recordAttempt(r)))).toEqual([true, true, true, true, false]);
+  const rows: Array<Record<string, unknown>> = await ds.query(
+    `SELECT d.id, d.status, d.attempt_count, d.run_attempts, d.next_attempt_at, d.last_attempt_at, d.last_response_status,
+            d.last_error, d.updated_at, a.attempt, a.attempted_at, a.response_status, a.duration_ms, a.error
+     FROM webhook_deliveries d JOIN webhook_delivery_attempts a ON a.delivery_id = d.id
+     WHERE d.id = ANY($1)`,
+    [open.map((o) => o.id)],
+  );
+  for (const r of records.slice(0, 4)) {
+    const row = rows.find((x) => x.id === r.deliveryId);
+    expect(row).toEqual({
+      id: r.deliveryId,
+      status: r.status,
+      attempt_count: 1,
+      run_attempts: 1,
+      next_attempt_at: r.nextAttemptAt,
+      last_attempt_at: r.attemptedAt,
+      last_response_status: r.responseStatus,
+      last_error: r.error,
+      updated_at: r.at,
+      attempt: 1,
+      attempted_at: r.attemptedAt,
+      response_status: r.responseStatus,
+      duration_ms: r.durationMs,
+      error: r.error,
+    });
+  }
+});

@@ -174,6 +174,26 @@ describe('secrets at rest (issue 21 › 7)', () => {
   });
 });
 
+describe('a sealed secret is bound to its endpoint', () => {
+  test("one endpoint's sealed secret copied onto another does not sign there, even once the worker has opened it for its own", async () => {
+    const own = await endpoint();
+    await cancelledSessionDelivered(own); // opened (and kept) by the worker for `own`
+    const other = await endpoint();
+    await t.db.query(
+      `UPDATE webhook_endpoints SET secret_sealed = (SELECT secret_sealed FROM webhook_endpoints WHERE id = $1) WHERE id = $2`,
+      [own.id, other.id],
+    );
+    await cancelledSessionDelivered(own); // the same event goes to `other`: it must not be signed with `own`'s secret
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(rx.on(other.path)).toHaveLength(0);
+    const [pending] = await t.db.query(
+      `SELECT status, attempt_count FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at DESC LIMIT 1`,
+      [other.id],
+    );
+    expect(pending).toEqual({ status: 'pending', attempt_count: 0 });
+  });
+});
+
 describe('svc-signature: t=<unix seconds>,v1=<hex HMAC of "<t>.<raw body>"> (issue 21 › 5)', () => {
   test('every delivery carries both headers; x-svc-signature is exactly the spec', async () => {
     const e = await endpoint();

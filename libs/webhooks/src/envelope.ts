@@ -4,6 +4,25 @@
  * bytes.
  */
 export function envelopeBody(id: string, type: string, createdAt: Date | string, dataJson: string): string {
+  return `${envelopeHead(id, type, createdAt)}${dataJson}}`;
+}
+
+/**
+ * `envelopeBody`'s UTF-8 bytes, written straight into one Buffer: the event's data is encoded
+ * once, with no body-sized string made on the way (the worker signs and sends these bytes).
+ */
+export function envelopeBytes(id: string, type: string, createdAt: Date | string, dataJson: string): Buffer {
+  const head = envelopeHead(id, type, createdAt);
+  const headLength = Buffer.byteLength(head, 'utf8');
+  const dataLength = Buffer.byteLength(dataJson, 'utf8');
+  const bytes = Buffer.allocUnsafe(headLength + dataLength + 1);
+  bytes.write(head, 0, 'utf8');
+  bytes.write(dataJson, headLength, 'utf8');
+  bytes[headLength + dataLength] = 0x7d; // }
+  return bytes;
+}
+
+function envelopeHead(id: string, type: string, createdAt: Date | string): string {
   const at = typeof createdAt === 'string' ? createdAt : createdAt.toISOString();
-  return `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"createdAt":${JSON.stringify(at)},"data":${dataJson}}`;
+  return `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"createdAt":${JSON.stringify(at)},"data":`;
 }

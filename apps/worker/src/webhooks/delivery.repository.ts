@@ -107,6 +107,55 @@ export const RECORD_STATEMENT = `WITH input AS (
   )
   SELECT id FROM moved`;
 
+/**
+ * A PostgreSQL array literal (`{1,NULL,"text"}`) of one column of a record batch, built in one
+ * pass: a string is quoted, its backslashes and double quotes escaped, as `pg` does; a Date is
+ * sent as its UTC ISO text (the same instant as `pg`'s local-time text: the columns are
+ * timestamptz); a number as itself; null as NULL. `pg` makes the same literal element by element
+ * (a concatenation and two regular expressions per element, a dozen strings per date): about 3 KB
+ * of garbage per recorded attempt, 13 % of the worker's allocations in a burst.
+ */
+export function arrayLiteral(values: ReadonlyArray<string | number | Date | null>): string {
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    parts[i] =
+      v === null || v === undefined
+        ? 'NULL'
+        : typeof v === 'number'
+          ? String(v)
+          : v instanceof Date
+            ? v.toISOString()
+            : `"${NEEDS_ESCAPE.test(v) ? v.replace(ESCAPED, '\\$&') : v}"`;
+  }
+  return `{${parts.join(',')}}`;
+}
+const NEEDS_ESCAPE = /[\\"]/;
+const ESCAPED = /[\\"]/g;
+
+/**
+ * The rows of one endpoint made to share its fields: `pg` gives every row strings of its own (the
+ * endpoint's id, url and sealed secrets, about 300 bytes a row), which then lived as long as the
+ * delivery was in hand (up to 512 in a burst) and were copied by every scavenge with it; the
+ * copies of all rows but the first die young. The values are equal (one statement, one snapshot).
+ */
+function shareEndpointFields(rows: DeliveryForAttempt[]): void {
+  if (rows.length < 2) return;
+  const first = new Map<string, DeliveryForAttempt>();
+  for (const r of rows) {
+    const f = first.get(r.endpoint_id);
+    if (f === undefined) {
+      first.set(r.endpoint_id, r);
+      continue;
+    }
+    r.endpoint_id = f.endpoint_id;
+    r.url = f.url;
+    r.secret_sealed = f.secret_sealed;
+    r.previous_secret_sealed = f.previous_secret_sealed;
+    r.event_type = r.event_type === f.event_type ? f.event_type : r.event_type;
+  }
+}
+
 /** The worker's queries on the outbox and the delivery tables (house style 5). */
 @Injectable()
 export class DeliveryRepository {
@@ -149,6 +198,7 @@ export class DeliveryRepository {
     const claimed = rows[0]?.claimed ?? 0;
     // the rows as they came (each keeps its `claimed` column): no copy per delivery
     const deliveries: DeliveryForAttempt[] = rows[0]?.id === null ? [] : rows;
+    shareEndpointFields(deliveries);
     return { claimed, deliveries };
   }
 
@@ -186,7 +236,7 @@ export class DeliveryRepository {
 
   /** Many attempts in one statement (one commit): the log rows, and each delivery's new state. */
   private async recordMany(records: AttemptRecord[]): Promise<boolean[]> {
-    const col = <K extends keyof AttemptRecord>(k: K) => records.map((r) => r[k]);
+    const col = <K extends keyof AttemptRecord>(k: K) => arrayLiteral(records.map((r) => r[k]));
     const moved = await this.sql.rows<{ id: string }>('webhook_delivery_record', RECORD_STATEMENT, [
       col('deliveryId'),
       col('attempt'),
@@ -197,7 +247,7 @@ export class DeliveryRepository {
       col('responseStatus'),
       col('error'),
       col('at'),
-      records.map(() => randomUUID()),
+      arrayLiteral(records.map(() => randomUUID())),
       col('durationMs'),
     ]);
     const movedIds = new Set(moved.map((m) => m.id));

@@ -3,7 +3,7 @@ import type { Counter } from 'prom-client';
 import {
   afterAttempt,
   DEFAULT_RETRY_SCHEDULE_SECONDS,
-  envelopeBody,
+  envelopeBytes,
   privateAllowList,
   RetryLater,
   signTimestampedWebhook,
@@ -45,8 +45,8 @@ export class DeliveryService implements OnModuleDestroy, OnApplicationShutdown {
   /** HTTP attempts at once in this process (WorkerOptions.concurrency), from the queue's jobs and the relay together. */
   private readonly slots: Slots;
   private readonly inHand = new Set<string>();
-  /** Endpoint secrets opened, by context and sealed value (`open`). */
-  private readonly opened = new Map<string, string>();
+  /** Endpoint secrets opened, by sealed value (`open`). */
+  private readonly opened = new Map<string, OpenedSecret>();
   private readonly logger = new Logger('webhooks');
   /** Set at stop: no attempt starts any more. */
   private stopping = false;
@@ -154,8 +154,7 @@ export class DeliveryService implements OnModuleDestroy, OnApplicationShutdown {
     const dueIn = (d.next_attempt_at?.getTime() ?? 0) - now.getTime();
     if (dueIn > EARLY_TOLERANCE_MS) throw new RetryLater(dueIn, 'not due yet');
     if (!d.test && !d.enabled) return this.repo.abandon(d.id, 'endpoint disabled', now);
-    const body = this.bodyOf(d);
-    if (body === null) return this.repo.abandon(d.id, 'event not found', now);
+    if (!hasBody(d)) return this.repo.abandon(d.id, 'event not found', now);
     const secrets = this.secretsOf(d, now);
 
     // A delivery slot, then the endpoint's gate, for the HTTP attempt only: the record that follows
@@ -173,13 +172,16 @@ export class DeliveryService implements OnModuleDestroy, OnApplicationShutdown {
       }
       if (!slot) throw new RetryLater(1_000 + Math.random() * 1_000, 'endpoint struggling');
       attemptedAt = this.clock.now();
-      result = await this.sender.send(d.url, body, {
+      // the body's bytes, made once the attempt starts (not by the deliveries waiting for a slot):
+      // both signatures and the request use them as they are
+      const raw = bodyOf(d);
+      result = await this.sender.send(d.url, raw, {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
         // spec: Authentication 4, kept exactly, with the current secret
-        'x-svc-signature': signWebhookBody(body, secrets[0]),
+        'x-svc-signature': signWebhookBody(raw, secrets[0]),
         // issue 21 › 5: t=<unix seconds on the service clock>,v1=<current>[,v1=<previous, for 24 h after a rotation>]
-        'svc-signature': signTimestampedWebhook(body, secrets, Math.floor(attemptedAt.getTime() / 1000)),
+        'svc-signature': signTimestampedWebhook(raw, secrets, Math.floor(attemptedAt.getTime() / 1000)),
         'x-svc-event-id': d.event_id,
         'x-svc-event-type': d.event_type,
         'x-svc-attempt': String(attempt),
@@ -224,14 +226,16 @@ export class DeliveryService implements OnModuleDestroy, OnApplicationShutdown {
     this.leftPending++;
   }
 
-  /** The secrets that sign: the current one first, then the previous one while its overlap lasts. */
-  private secretsOf(d: DeliveryForAttempt, now: Date): string[] {
-    const context = `webhook_endpoint:${d.endpoint_id}` as const;
+  /**
+   * The secrets that sign: the current one first, then the previous one while its overlap lasts.
+   * The current one alone (no rotation in its overlap) is the same array every time.
+   */
+  private secretsOf(d: DeliveryForAttempt, now: Date): readonly string[] {
     try {
-      const secrets = [this.open(d.secret_sealed, context)];
+      const current = this.open(d.secret_sealed, d.endpoint_id);
       if (d.previous_secret_sealed && d.previous_secret_expires_at && d.previous_secret_expires_at > now)
-        secrets.push(this.open(d.previous_secret_sealed, context));
-      return secrets;
+        return [current.secret, this.open(d.previous_secret_sealed, d.endpoint_id).secret];
+      return current.alone;
     } catch (err) {
       if (!(err instanceof SecretBoxError)) throw err;
       // never send unsigned or wrongly signed: the delivery stays pending until the key is right
@@ -240,24 +244,37 @@ export class DeliveryService implements OnModuleDestroy, OnApplicationShutdown {
   }
 
   /**
-   * A sealed secret, opened once per process while it is the one stored (a rotation stores a new
-   * sealed value, so it is opened anew); a failure to open is never kept.
+   * A sealed secret of an endpoint, opened once per process while it is the one stored (a
+   * rotation stores a new sealed value, so it is opened anew); a failure to open is never kept.
+   * Kept by the sealed value, with the endpoint it was opened for (its context): a lookup makes no
+   * string of its own.
    */
-  private open(sealed: string, context: `webhook_endpoint:${string}`): string {
-    const key = `${context} ${sealed}`;
-    let secret = this.opened.get(key);
-    if (secret === undefined) {
-      secret = openSecret(this.dataKey, sealed, context);
+  private open(sealed: string, endpointId: string): OpenedSecret {
+    let opened = this.opened.get(sealed);
+    if (opened === undefined || opened.endpointId !== endpointId) {
+      const secret = openSecret(this.dataKey, sealed, `webhook_endpoint:${endpointId}`);
+      opened = { endpointId, secret, alone: [secret] };
       if (this.opened.size >= OPENED_SECRETS_KEPT) this.opened.clear();
-      this.opened.set(key, secret);
+      this.opened.set(sealed, opened);
     }
-    return secret;
+    return opened;
   }
+}
 
-  /** The exact bytes every attempt sends: a test send's stored envelope, or the event's. */
-  private bodyOf(d: DeliveryForAttempt): string | null {
-    if (d.test) return d.payload;
-    if (d.event_data === null || d.event_created_at === null) return null;
-    return envelopeBody(d.event_id, d.event_type, d.event_created_at, d.event_data);
-  }
+interface OpenedSecret {
+  endpointId: string;
+  secret: string;
+  /** `[secret]`, made once */
+  alone: readonly string[];
+}
+
+/** Whether there is a body to send: a test send's stored envelope, or the event (not deleted). */
+function hasBody(d: DeliveryForAttempt): boolean {
+  return d.test ? d.payload !== null : d.event_data !== null && d.event_created_at !== null;
+}
+
+/** The exact bytes every attempt sends (`hasBody` first): a test send's stored envelope, or the event's. */
+function bodyOf(d: DeliveryForAttempt): Buffer {
+  if (d.test) return Buffer.from(d.payload as string, 'utf8');
+  return envelopeBytes(d.event_id, d.event_type, d.event_created_at as Date, d.event_data as string);
 }

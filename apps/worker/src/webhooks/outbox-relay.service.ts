@@ -36,12 +36,25 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private again = false;
   private stopped = false;
   private soon: NodeJS.Timeout | undefined;
-  /** First attempts started by the relay and not finished yet. */
-  private readonly inHand = new Set<Promise<void>>();
+  /**
+   * First attempts started by the relay and not finished yet: a count (a Set of up to 512
+   * promises grew and shrank its table with every batch, tables a scavenge had to copy).
+   */
+  private inHand = 0;
+  /** Resolves onModuleDestroy's wait once no first attempt is in hand. */
+  private drainWaiter: (() => void) | null = null;
   private readonly highWater: number;
   /** The relay claims again once no more than this many deliveries are in hand. */
   private readonly lowWater: number;
   private roomWaiter: (() => void) | null = null;
+  /** What a first attempt calls to go back to the queue: one function for them all, not one per delivery. */
+  private readonly requeue = (id: string, delayMs: number): Promise<unknown> => this.queue.requeue(id, delayMs);
+  /** A first attempt has finished (attemptClaimed never rejects): one function for them all. */
+  private readonly finished = (): void => {
+    this.inHand--;
+    if (this.roomWaiter && this.inHand <= this.lowWater) this.roomWaiter();
+    if (this.inHand === 0) this.drainWaiter?.();
+  };
 
   constructor(
     private readonly repo: DeliveryRepository,
@@ -79,7 +92,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     this.roomWaiter?.();
     await this.running;
     // attempts in flight finish and are recorded while the database and the queue are still open
-    await Promise.all(this.inHand);
+    if (this.inHand > 0) await new Promise<void>((resolve) => (this.drainWaiter = resolve));
   }
 
   /** A commit was notified: run within a few milliseconds, together with the commits that follow. */
@@ -110,7 +123,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         for (;;) {
           await this.room();
           if (this.stopped) break;
-          const limit = Math.min(BATCH, this.highWater - this.inHand.size);
+          const limit = Math.min(BATCH, this.highWater - this.inHand);
           if ((await this.step(limit)) < limit) break;
         }
       } while (this.again && !this.stopped);
@@ -123,20 +136,15 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   async step(limit = BATCH): Promise<number> {
     const { claimed, deliveries } = await this.repo.dispatch(limit, this.clock.now());
     for (const d of deliveries) {
-      const run: Promise<void> = this.deliveries
-        .attemptClaimed(d, (id, delayMs) => this.queue.requeue(id, delayMs))
-        .finally(() => {
-          this.inHand.delete(run);
-          if (this.roomWaiter && this.inHand.size <= this.lowWater) this.roomWaiter();
-        });
-      this.inHand.add(run);
+      this.inHand++;
+      void this.deliveries.attemptClaimed(d, this.requeue).then(this.finished, this.finished);
     }
     return claimed;
   }
 
   /** Resolves once there is room for a batch (at most lowWater first attempts in hand), or at stop. */
   private room(): Promise<void> {
-    if (this.inHand.size <= this.lowWater || this.stopped) return Promise.resolve();
+    if (this.inHand <= this.lowWater || this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       this.roomWaiter = () => {
         this.roomWaiter = null;

@@ -60,3 +60,36 @@ test('at most 8 × the slots in hand; the next claim starts while 6 × are still
   }
   await relay.onModuleDestroy(); // never started: nothing to stop but the flag
 });
+
+test('at stop, the relay waits for the first attempts in hand to finish (they are recorded before the database closes)', async () => {
+  const running: Array<() => void> = [];
+  let outbox = 100;
+  const repo = {
+    dispatch: (limit: number) => {
+      const n = Math.min(limit, outbox);
+      outbox -= n;
+      const deliveries = Array.from({ length: n }, (_, i) => ({ id: `d${i}` }) as DeliveryForAttempt);
+      return Promise.resolve({ claimed: n, deliveries });
+    },
+  } as unknown as DeliveryRepository;
+  const deliveries = {
+    stop: () => undefined,
+    attemptClaimed: () => new Promise<void>((resolve) => running.push(resolve)),
+  } as unknown as DeliveryService;
+  const config = { databaseUrl: 'postgres://unused', jobIntervalMs: 60_000 } as SvcConfig;
+  const clock = { now: () => new Date() } as ClockService;
+  const relay = new OutboxRelay(repo, deliveries, {} as WebhookQueue, clock, config, { concurrency: 4 });
+
+  relay.kick();
+  const settle = () => new Promise((r) => setImmediate(r));
+  await settle();
+  expect(running).toHaveLength(32); // 8 × the slots in hand
+  let stopped = false;
+  const stopping = relay.onModuleDestroy().then(() => (stopped = true));
+  for (const finish of running.splice(0, 31)) finish();
+  await settle();
+  expect(stopped).toBe(false); // one still in hand
+  running.splice(0, 1)[0]();
+  await stopping;
+  expect(stopped).toBe(true);
+});

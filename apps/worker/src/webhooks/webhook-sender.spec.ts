@@ -41,6 +41,15 @@ test('POSTs the exact body with the given headers; a 2xx is success', async () =
   });
 });
 
+test('a Buffer body is sent as its bytes, with its byte length', async () => {
+  const text = '{"id":"e2","data":{"x":"é 😀"}}';
+  const r = await sender.send(`${base}/ok?buffer`, Buffer.from(text, 'utf8'), { 'content-type': 'application/json' });
+  expect(r).toMatchObject({ ok: true, status: 200, error: null });
+  const got = seen.find((s) => s.url === '/ok?buffer')!;
+  expect(got.body).toBe(text);
+  expect(got.headers['content-length']).toBe(String(Buffer.byteLength(text)));
+});
+
 test('a non-2xx is a failure with its status; a redirect is not followed', async () => {
   expect(await sender.send(`${base}/fail`, '{}', {})).toMatchObject({ ok: false, status: 500, error: 'HTTP 500' });
   const before = seen.filter((s) => s.url === '/ok').length;

@@ -56,7 +56,8 @@ export class WebhookSender {
     });
   }
 
-  async send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+  /** `body`: the exact bytes (a string is sent as its UTF-8; a Buffer as it is, without a copy). */
+  async send(url: string, body: string | Buffer, headers: Record<string, string>): Promise<SendResult> {
     const started = performance.now();
     const result = await this.post(url, body, headers);
     return { ...result, durationMs: Math.round(performance.now() - started) };
@@ -102,7 +103,7 @@ export class WebhookSender {
     return target;
   }
 
-  private post(url: string, body: string, headers: Record<string, string>): Promise<Outcome> {
+  private post(url: string, body: string | Buffer, headers: Record<string, string>): Promise<Outcome> {
     const target = this.targetOf(url);
     if (target.refused !== null) return Promise.resolve(failure(target.refused));
     for (const name in headers) {
