@@ -121,6 +121,33 @@ describe("a top-up's receipt found before the transfer it funds is stepped", () 
     await completes(id, topUpId, to);
   });
 
+  test("is recorded in the transaction that signs the transfer on its own too (its sign batch's transaction failed)", async () => {
+    const { id, topUpId, to } = await sweepWithMinedTopUp(43);
+    const stopping = await h.service({
+      crashAt: 'after_sign',
+      onCrash: () => {
+        throw new Error('stopped after signing');
+      },
+    });
+    // the run's sign batch fails before it writes anything: the transfer signs the one-at-a-time
+    // way, its decision opened as a batch of one, which locks the top-ups the run left receipts of
+    const batch = jest.spyOn(stopping.ctx.repo, 'lockCountingMany').mockRejectedValueOnce(new Error('the batch fails'));
+    try {
+      await stopping.runPending(h.chain, h.network).catch(() => undefined);
+      expect(batch).toHaveBeenCalled();
+    } finally {
+      batch.mockRestore();
+    }
+    expect((await a.get(topUpId)).state).toBe('completed');
+    expect((await a.get(id)).state).toBe('signed');
+    const [topUpRow] = await h.db.query('SELECT xmin::text AS x FROM outbound_transactions WHERE id = $1', [topUpId]);
+    const [attemptRow] = await h.db.query('SELECT xmin::text AS x FROM outbound_attempts WHERE transaction_id = $1', [
+      id,
+    ]);
+    expect(topUpRow.x).toBe(attemptRow.x);
+    await completes(id, topUpId, to);
+  });
+
   test('is recorded at the end of the run when the transfer does not sign', async () => {
     const { id, topUpId, to } = await sweepWithMinedTopUp(42);
     const refusing = await h.service({
