@@ -86,6 +86,24 @@ describe("a top-up's receipt found before the transfer it funds is stepped", () 
     return { id: planned.id, topUpId: topUp.id, to };
   }
 
+  /** A signer that stops right after a sign step commits, before the broadcast. */
+  const stoppingAfterSign = () =>
+    h.service({
+      crashAt: 'after_sign',
+      onCrash: () => {
+        throw new Error('stopped after signing');
+      },
+    });
+
+  /** The same PostgreSQL transaction wrote the top-up's receipt and the transfer's signed attempt. */
+  async function receiptWithSignature(id: string, topUpId: string) {
+    const [topUpRow] = await h.db.query('SELECT xmin::text AS x FROM outbound_transactions WHERE id = $1', [topUpId]);
+    const [attemptRow] = await h.db.query('SELECT xmin::text AS x FROM outbound_attempts WHERE transaction_id = $1', [
+      id,
+    ]);
+    expect(topUpRow.x).toBe(attemptRow.x);
+  }
+
   async function completes(id: string, topUpId: string, to: string) {
     for (let run = 0; run < 5 && (await a.get(id)).state !== 'completed'; run++) {
       expect((await a.runPending(h.chain, h.network))?.errors).toEqual([]);
@@ -99,25 +117,32 @@ describe("a top-up's receipt found before the transfer it funds is stepped", () 
 
   test('is recorded in the database transaction that signs the transfer', async () => {
     const { id, topUpId, to } = await sweepWithMinedTopUp(41);
-    // stops right after the sign step commits, before the broadcast
-    const stopping = await h.service({
-      crashAt: 'after_sign',
-      onCrash: () => {
-        throw new Error('stopped after signing');
-      },
-    });
+    const stopping = await stoppingAfterSign();
     // the sign step is one of the run's batch of signs, made once the lanes are done: the stop is
     // logged there, not reported by a lane
     const report = await stopping.runPending(h.chain, h.network);
     expect(report?.errors).toEqual([]);
     expect((await a.get(topUpId)).state).toBe('completed');
     expect((await a.get(id)).state).toBe('signed');
-    // the same PostgreSQL transaction wrote the top-up's receipt and the transfer's signed attempt
-    const [topUpRow] = await h.db.query('SELECT xmin::text AS x FROM outbound_transactions WHERE id = $1', [topUpId]);
-    const [attemptRow] = await h.db.query('SELECT xmin::text AS x FROM outbound_attempts WHERE transaction_id = $1', [
-      id,
-    ]);
-    expect(topUpRow.x).toBe(attemptRow.x);
+    await receiptWithSignature(id, topUpId);
+    await completes(id, topUpId, to);
+  });
+
+  test("is recorded in the transaction that signs the transfer on its own too (its sign batch's transaction failed)", async () => {
+    const { id, topUpId, to } = await sweepWithMinedTopUp(43);
+    const stopping = await stoppingAfterSign();
+    // the run's sign batch fails before it writes anything: the transfer signs the one-at-a-time
+    // way, its decision opened as a batch of one, which locks the top-ups the run left receipts of
+    const batch = jest.spyOn(stopping.ctx.repo, 'lockCountingMany').mockRejectedValueOnce(new Error('the batch fails'));
+    try {
+      await stopping.runPending(h.chain, h.network).catch(() => undefined);
+      expect(batch).toHaveBeenCalled();
+    } finally {
+      batch.mockRestore();
+    }
+    expect((await a.get(topUpId)).state).toBe('completed');
+    expect((await a.get(id)).state).toBe('signed');
+    await receiptWithSignature(id, topUpId);
     await completes(id, topUpId, to);
   });
 

@@ -24,7 +24,6 @@ import {
   gasFromTank,
   markSigned,
   neverSignedDepositTransfer,
-  openSignDecision,
   openSignDecisions,
   refuseUnverifiedDestination,
   unchanged,
@@ -586,12 +585,9 @@ export class OutboundBatches {
       this.ctx,
       this.claims,
       m,
-      together.map((x) => ({
-        t: (locked.get(x.t.id) as { row: Transfer }).row,
-        block: x.facts.block,
-        lockTopUps: this.steps.hasLeftReceipt(x.t.id),
-      })),
+      together.map((x) => ({ t: (locked.get(x.t.id) as { row: Transfer }).row, block: x.facts.block, newest: null })),
       this.ctx.now(),
+      (t) => this.steps.hasLeftReceipt(t.id),
     );
     return new Map(together.map((x, i) => [x, opened[i]]));
   }
@@ -665,12 +661,13 @@ export class OutboundBatches {
     return back;
   }
 
-  /** A top-up decision's opening on its own (a second member of one sender): its commitments and top-ups, or null when it waits. */
-  private async openAlone(m: EntityManager, t: Transfer, block: bigint, now: Date): Promise<Opened | null> {
-    // no attempt yet: newest null
-    const committed = await openSignDecision(this.ctx, this.claims, m, t, block, now, null);
-    if (committed === null) return null;
-    return { committed, topUps: await this.ctx.repo.topUps(m, t.id), topUpsLocked: false };
+  /**
+   * Top-up decisions' openings (outbound-steps.ts), their top-ups never locked (a member the run
+   * left receipts to goes the one-at-a-time way), none signed yet (newest null): null when it waits.
+   */
+  private openTopUpDecisions(m: EntityManager, members: TopUpDecision[], now: Date): Promise<Array<Opened | null>> {
+    const toOpen = members.map((x) => ({ t: x.t, block: x.facts.block, newest: null }));
+    return openSignDecisions(this.ctx, this.claims, m, toOpen, now, () => false);
   }
 
   /** decideTopUpsTogether's database transaction; `back` gets the members left to the one-at-a-time way. */
@@ -699,17 +696,11 @@ export class OutboundBatches {
     // API did not authorise, nor for an `all` leg another live leg's claim blocks; opened together
     // (one statement per step), a second member of one sender after the first's write
     const together = [...firstOfEachSender(ready)];
-    const opens = await openSignDecisions(
-      this.ctx,
-      this.claims,
-      m,
-      together.map((x) => ({ t: x.t, block: x.facts.block, lockTopUps: false })),
-      now,
-    );
+    const opens = await this.openTopUpDecisions(m, together, now);
     const opened = new Map(together.map((x, i) => [x, opens[i]]));
     for (const x of ready) {
       const t = x.t;
-      const o = opened.has(x) ? opened.get(x) : await this.openAlone(m, t, x.facts.block, now);
+      const o = opened.has(x) ? opened.get(x) : (await this.openTopUpDecisions(m, [x], now))[0];
       if (!o) continue;
       const { decision, open } = this.steps.decide(t, x.facts, o.committed, o.topUps);
       if (decision.action === 'wait') {

@@ -31,7 +31,7 @@ import { OutboundNotFoundError } from './outbound.errors';
 import {
   gasFromTank,
   markSigned,
-  openSignDecision,
+  openSignDecisions,
   unchanged,
   type Mined,
   type Opened,
@@ -593,7 +593,8 @@ export class OutboundEngine {
 
   /**
    * A sign decision's opening (outbound-steps.ts: the destination, the sender's source lock and
-   * claims, its commitments), then its top-ups: null when it waits (written).
+   * claims, its commitments, its top-ups), as a batch's member opens: a batch of one. Null when it
+   * waits (written).
    */
   private async open(
     m: EntityManager,
@@ -602,14 +603,12 @@ export class OutboundEngine {
     now: Date,
     newest: string | null | undefined,
   ): Promise<Opened | null> {
-    const committed = await openSignDecision(this.ctx, this.claims, m, t, facts.block, now, newest);
-    if (committed === null) return null;
-    // a transfer whose gas is not from the tank never has a top-up (decideSign tops up only those);
-    // locked when the run left receipts of them to this step: those are recorded here, under their
-    // locks, and commit with this decision (or not at all)
-    const topUpsLocked = gasFromTank(t) && this.hasLeftReceipt(t.id);
-    const topUps = gasFromTank(t) ? await this.ctx.repo.topUps(m, t.id, topUpsLocked) : [];
-    return { committed, topUps, topUpsLocked };
+    // its top-ups locked when the run left receipts of them to this step: those are recorded here,
+    // under their locks, and commit with this decision (or not at all)
+    const [opened] = await openSignDecisions(this.ctx, this.claims, m, [{ t, block: facts.block, newest }], now, (x) =>
+      this.hasLeftReceipt(x.id),
+    );
+    return opened;
   }
 
   /** Whether a top-up receipt of `parentId` is left to its sign step (leaveToFunded). */

@@ -58,18 +58,11 @@ const legOf = (t: Transfer, kind: ChainKind): LegToVerify => ({
 });
 
 /**
- * Why the destination check refuses `t` (docs/money-out.md › Destinations), or null when it passes;
- * a refusal is logged as an error when it is news (`t` did not already wait with that reason).
- * Nothing is written: refuseUnverifiedDestination writes a stored row's wait.
- */
-export async function destinationRefusal(ctx: SignerContext, m: EntityManager, t: Transfer): Promise<string | null> {
-  const kind = kindOf(ctx, t);
-  return refusalOf(ctx, t, kind ? await ctx.destinations.verify(m, legOf(t, kind)) : notInRegistry(t));
-}
-
-/**
- * `destinationRefusal` of several transfers, in the order given: their legs' facts read together
- * (the guard's `verifyMany`, one statement per purpose), each judged and logged as alone.
+ * Why the destination check refuses each of `ts` (docs/money-out.md › Destinations), in the order
+ * given, or null when it passes: their legs' facts read together (the guard's `verifyMany`, one
+ * statement per purpose; one leg alone by `verify`), each judged alone; a refusal is logged as an error when it is news (the
+ * transfer did not already wait with that reason). Nothing is written: refuseUnverifiedDestination
+ * and openSignDecisions write a refused row's wait.
  */
 export async function destinationRefusals(
   ctx: SignerContext,
@@ -82,7 +75,8 @@ export async function destinationRefusals(
   });
   const guard = ctx.destinations;
   let verdicts: DestinationVerdict[] = [];
-  if (guard.verifyMany && legs.length > 0) verdicts = await guard.verifyMany(m, legs);
+  // one leg (a sign step's own check): `verify`, whose statements read one row by its key
+  if (guard.verifyMany && legs.length > 1) verdicts = await guard.verifyMany(m, legs);
   else for (const leg of legs) verdicts.push(await guard.verify(m, leg));
   let next = 0;
   return ts.map((t) => refusalOf(ctx, t, kindOf(ctx, t) ? verdicts[next++] : notInRegistry(t)));
@@ -115,7 +109,7 @@ export async function refuseUnverifiedDestination(
   t: Transfer,
   now: Date,
 ): Promise<boolean> {
-  const message = await destinationRefusal(ctx, m, t);
+  const [message] = await destinationRefusals(ctx, m, [t]);
   if (message === null) return false;
   await writeRefusal(ctx, m, t, message, now);
   return true;
@@ -127,38 +121,6 @@ async function writeRefusal(ctx: SignerContext, m: EntityManager, t: Transfer, m
     m,
     Object.assign(t, { waitReason: 'destination_unverified' as const, error: message, updatedAt: now }),
   );
-}
-
-/**
- * How a sign decision of `t` opens, under its row's lock in `m` (OutboundEngine.decideAndSign and
- * the run's top-up batch, OutboundBatches.decideWithTopUps): the destination check, then the
- * sender's source lock (docs/money-out.md › Claims), then for an `all` leg the claims that would
- * block it, then what the sender's other signed transactions commit at `block`. Answers those
- * commitments, or null when `t` waits, written here: `destination_unverified`, or `address_busy`
- * (`newest`: the hash of its newest stored attempt, for its purpose's row, as `ctx.write` takes it).
- */
-export async function openSignDecision(
-  ctx: SignerContext,
-  claims: SourceClaims,
-  m: EntityManager,
-  t: Transfer,
-  block: bigint,
-  now: Date,
-  newest: string | null | undefined,
-): Promise<Commitments | null> {
-  // nothing is signed (nor topped up) for a destination the API did not authorise
-  if (await refuseUnverifiedDestination(ctx, m, t, now)) return null;
-  await claims.lock(m, { chain: t.chain, network: t.network, address: t.fromAddress }, now);
-  if (t.amountMode === 'all') {
-    // an `all` leg moves what nothing else claims (claims.ts); while another live leg claims this
-    // asset at the source (a refund not final yet), it waits
-    const message = await claims.allBlockedBy(m, t);
-    if (message !== null) {
-      await writeBusy(ctx, m, t, message, now, newest);
-      return null;
-    }
-  }
-  return ctx.repo.commitments(m, t, t.tokenAddress, block);
 }
 
 /** `t`, locked in `m`, waits `address_busy`: another live leg claims what its `all` leg would move. */
@@ -173,7 +135,16 @@ async function writeBusy(
   await ctx.write(m, Object.assign(t, { waitReason: 'address_busy' as const, error: message, updatedAt: now }), newest);
 }
 
-/** What a batch's opening of a member's sign decision read under its locks (openSignDecisions). */
+/** A transfer whose sign decision opens (openSignDecisions), locked in `m`. */
+export interface ToOpen {
+  t: Transfer;
+  /** Its facts' block: its sender's commitments are read at it. */
+  block: bigint;
+  /** The hash of its newest stored attempt, for its purpose's row as `ctx.write` takes it (null: none; undefined: read). */
+  newest: string | null | undefined;
+}
+
+/** What the opening of a transfer's sign decision read under its locks (openSignDecisions). */
 export interface Opened {
   committed: Commitments;
   /** Its top-ups (none for a transfer whose gas is not from the tank), oldest first. */
@@ -183,21 +154,25 @@ export interface Opened {
 }
 
 /**
- * `openSignDecision` of several transfers of a batch (the run's sign batch, its top-up decisions),
- * each locked in `m`, never signed (no stored attempt), of distinct senders (`firstOfEachSender`):
- * the same steps in the same order for each member, one statement per step for all of them (the
- * destination checks; the senders' source locks, in address order as every lock of several
- * sources; the claims that block each `all` leg; each one's commitments at its own facts' block),
- * then the top-ups of those that go on (`lockTopUps`: locked, as that member's own step would).
- * A member that waits is written here, alone: the others' steps go on. Answers each member's
- * commitments and top-ups, or null when it waits.
+ * How sign decisions open, each transfer locked in `m`: one transfer's own sign step (a batch of
+ * one: OutboundEngine.decideAndSign, a top-up batch's second member of one sender) or a batch's
+ * members (the run's sign batch, its top-up decisions), of distinct senders (`firstOfEachSender`).
+ * The same steps in the same order for each, one statement per step for all of them: the
+ * destination checks; the senders' source locks (docs/money-out.md › Claims; in address order, as
+ * every lock of several sources); the claims that block each `all` leg; each one's commitments at
+ * its own facts' block; then the top-ups of those that go on and whose gas is from the tank, locked
+ * where `leftReceipts` says (asked then) the run left receipts of them to this decision, as rule 7.
+ * A transfer that waits is written here, alone (`destination_unverified`, or `address_busy` with
+ * its `newest`): the others' steps go on. Answers each one's commitments and top-ups, or null when
+ * it waits.
  */
 export async function openSignDecisions(
   ctx: SignerContext,
   claims: SourceClaims,
   m: EntityManager,
-  members: Array<{ t: Transfer; block: bigint; lockTopUps: boolean }>,
+  members: ToOpen[],
   now: Date,
+  leftReceipts: (t: Transfer) => boolean,
 ): Promise<Array<Opened | null>> {
   const out: Array<Opened | null> = members.map(() => null);
   // nothing is signed (nor topped up) for a destination the API did not authorise
@@ -224,23 +199,24 @@ export async function openSignDecisions(
     alls.map((i) => members[i].t),
   );
   for (const [j, message] of blocked.entries()) {
-    if (message !== null) await writeBusy(ctx, m, members[alls[j]].t, message, now, null);
+    if (message !== null) await writeBusy(ctx, m, members[alls[j]].t, message, now, members[alls[j]].newest);
   }
   const open = checked.filter((i) => !alls.includes(i) || blocked[alls.indexOf(i)] === null);
   const committed = await ctx.repo.commitmentsMany(
     m,
     open.map((i) => ({ t: members[i].t, token: members[i].t.tokenAddress, block: members[i].block })),
   );
+  // a transfer whose gas is not from the tank never has a top-up (decideSign tops up only those)
+  const funded = open.filter((i) => gasFromTank(members[i].t));
+  const locks = new Map(funded.map((i) => [i, leftReceipts(members[i].t)]));
   const topUpsOf = async (lock: boolean) => {
-    const ids = open
-      .filter((i) => members[i].lockTopUps === lock && gasFromTank(members[i].t))
-      .map((i) => members[i].t.id);
+    const ids = funded.filter((i) => locks.get(i) === lock).map((i) => members[i].t.id);
     return ids.length > 0 ? ctx.repo.topUpsOfMany(m, ids, lock) : new Map<string, Transfer[]>();
   };
   const topUps = new Map([...(await topUpsOf(true)), ...(await topUpsOf(false))]);
   for (const [j, i] of open.entries()) {
-    const { t, lockTopUps } = members[i];
-    out[i] = { committed: committed[j], topUps: topUps.get(t.id) ?? [], topUpsLocked: lockTopUps && gasFromTank(t) };
+    const { t } = members[i];
+    out[i] = { committed: committed[j], topUps: topUps.get(t.id) ?? [], topUpsLocked: locks.get(i) === true };
   }
   return out;
 }

@@ -325,6 +325,8 @@ export class OutboundRepository {
   async topUpsOfMany(m: EntityManager, parentIds: string[], lock: boolean): Promise<Map<string, OutboundTransfer[]>> {
     const out = new Map<string, OutboundTransfer[]>(parentIds.map((id) => [id, []]));
     if (parentIds.length === 0) return out;
+    // one (a sign step's own): `topUps`, whose plan reads one key (an array's generic plan guesses ten)
+    if (parentIds.length === 1) return out.set(parentIds[0], await this.topUps(m, parentIds[0], lock));
     const rows = await this.withLegs(
       m,
       't.funds_transaction_id = ANY($1::uuid[]) ORDER BY t.created_at',
@@ -461,6 +463,8 @@ export class OutboundRepository {
     }>,
   ): Promise<Commitments[]> {
     if (asks.length === 0) return [];
+    // one (a sign step's own): `commitments`, whose plan reads one sender's ranges, not a guessed ten
+    if (asks.length === 1) return [await this.commitments(m, asks[0].t, asks[0].token, asks[0].block)];
     const rows = (await preparedStatement(
       m,
       'outbound_commitments_many',
@@ -560,6 +564,8 @@ export class OutboundRepository {
     asks: Array<{ source: SourceKey; token: string | null; exceptLegId: string }>,
   ): Promise<LiveClaims[]> {
     if (asks.length === 0) return [];
+    // one (a sign step's own): `liveClaims`, whose plan reads one source, not a guessed ten
+    if (asks.length === 1) return [await this.liveClaims(m, asks[0].source, asks[0].token, asks[0].exceptLegId)];
     const rows = (await preparedStatement(
       m,
       'outbound_live_claims_many',
