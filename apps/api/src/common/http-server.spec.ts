@@ -43,7 +43,7 @@ describe('the API’s HTTP server (ApiExpressAdapter)', () => {
   it('builds each request and response on Express’s prototypes, so Express does not switch them', async () => {
     const { base, atCreation, close } = await serve(new ApiExpressAdapter());
     try {
-      // three requests on one kept-alive connection, then one on a new connection
+      // three requests one after another (fetch keeps the connection alive between them)
       for (const n of [1, 2, 3]) {
         const res = await fetch(`${base}/echo/p${n}?q=${n}`, {
           method: 'POST',
