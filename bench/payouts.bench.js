@@ -50,6 +50,10 @@ const SUI_PAYMENTS = Number(process.env.BENCH_SUI_PAYMENTS ?? 1000);
 const SUI_CHECKPOINT_MS = Number(process.env.BENCH_SUI_CHECKPOINT_MS ?? 250);
 const SUI_GAS_COINS = Number(process.env.BENCH_SUI_GAS_COINS ?? 20);
 const RAILS = (process.env.BENCH_RAILS ?? 'bnb,sui').split(',').map((r) => r.trim());
+// a rail this bench does not know (BENCH_RAILS=evm, say) would measure nothing and print nothing
+for (const rail of RAILS)
+  if (rail !== 'bnb' && rail !== 'sui')
+    throw new Error(`BENCH_RAILS: unknown rail "${rail}" (the rails are bnb and sui)`);
 const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES !== '0';
 const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? 0);
 const MINING = BLOCK_MS > 0 ? `a block every ${BLOCK_MS} ms while sweeping` : 'auto-mining';
