@@ -221,12 +221,7 @@ export class CheckoutSessionRepository {
    * decides between rows of the same lot as between statements (the first in the lot wins).
    */
   private async insertManyForProductVersion(lot: VersionedInsert[]): Promise<VersionedInsertOutcome[]> {
-    const input = lot.map(({ session, productVersion, keyHash }, i) => {
-      const row: Record<string, unknown> = { ord: i, product_version: productVersion, key_hash: keyHash };
-      sessionInsertParams(session).forEach((v, j) => (row[SESSION_INSERT_PARAM_COLUMNS[j]] = v));
-      row.metadata = session.metadata; // a JSON value of the array, the same text as the single insert's parameter
-      return row;
-    });
+    const input = lot.map((v, i) => sessionRecordsetRow(v, i));
     const rows = await this.sql.rows<{ ord: number; current: boolean; inserted: boolean }>(
       'session_insert_many_for_product_version',
       `WITH input AS (
@@ -351,12 +346,54 @@ const SESSION_RECORDSET_VALUES = SESSION_INSERT_VALUES.replace(
 
 export type VersionedInsertOutcome = 'inserted' | 'taken' | 'stale';
 
-interface VersionedInsert {
+export interface VersionedInsert {
   session: CheckoutSessionEntity;
   productVersion: string;
   /** with it, the row goes in only while this API key is not revoked (checked in the same statement) */
   keyHash: string | null;
 }
+
+/**
+ * One row of the grouped insert's JSON array: the columns of SESSION_INSERT_PARAMS (the same values
+ * as sessionInsertParams, the metadata as a JSON value, not its text), then the row's checks and
+ * its place in the lot. An object literal of one shape, not keys added one by one: `JSON.stringify`
+ * of the lot took 8 µs a row that way, about 4.5 this way (issue 23, thirteenth pass). The unit test
+ * holds its keys to SESSION_INSERT_PARAMS.
+ */
+export function sessionRecordsetRow({ session: s, productVersion, keyHash }: VersionedInsert, ord: number) {
+  return {
+    id: s.id,
+    workspace_id: s.workspaceId,
+    source: s.source,
+    product_id: s.productId,
+    invoice_id: s.invoiceId,
+    invoice_number: s.invoiceNumber,
+    status: s.status,
+    reference: s.reference,
+    metadata: s.metadata,
+    reference_origin: s.referenceOrigin,
+    amount: s.amount,
+    pinned_chain: s.pinnedChain,
+    network: s.network,
+    locale: s.locale,
+    success_url: s.successUrl,
+    pending_url: s.pendingUrl,
+    cancel_url: s.cancelUrl,
+    expired_url: s.expiredUrl,
+    failed_url: s.failedUrl,
+    return_url: s.returnUrl,
+    idempotency_key: s.idempotencyKey,
+    expires_at: s.expiresAt,
+    livemode: s.livemode,
+    created_at: s.createdAt,
+    product_version: productVersion,
+    key_hash: keyHash,
+    ord,
+  };
+}
+
+/** The columns of the grouped insert's JSON rows, in order (sessionRecordsetRow's test). */
+export const SESSION_RECORDSET_KEYS = [...SESSION_INSERT_PARAM_COLUMNS, 'product_version', 'key_hash', 'ord'];
 
 /** $1…$24 of a session INSERT, in SESSION_INSERT_COLUMNS order. */
 function sessionInsertParams(s: CheckoutSessionEntity): unknown[] {

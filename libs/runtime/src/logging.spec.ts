@@ -107,3 +107,116 @@ describe('the API request line', () => {
     }
   });
 });
+
+// Keys, secrets and seeds never reach a line: the keys apiKey, secret, checkoutSecret and mnemonic
+// are censored at the top of what is logged and one level down, and in objects a message
+// interpolates; at the top of a child logger's bindings; the request line keeps no header at all.
+describe('logs never keep a key, a secret or a seed', () => {
+  const SECRETS = ['K1', 'S1', 'C1', 'M1', 'K2', 'S2', 'C2', 'M2', 'K3', 'S3', 'K4', 'S4'].map((s) => `value-${s}-x`);
+  const [K1, S1, C1, M1, K2, S2, C2, M2, K3, S3, K4, S4] = SECRETS;
+
+  test('at the top of a logged object and one level down, the caller’s object untouched', () => {
+    const { log, lines } = logger();
+    const top = { apiKey: K1, secret: S1, checkoutSecret: C1, mnemonic: M1, workspaceId: 'ws-1' };
+    const nested = {
+      workspace: { apiKey: K2, name: 'shop' },
+      endpoint: { secret: S2, url: 'https://shop.example/hooks' },
+      session: { checkoutSecret: C2 },
+      wallet: { mnemonic: M2 },
+      list: [1, 2],
+      count: 3,
+    };
+    log.info(top, 'top');
+    log.info(nested, 'nested');
+    const [a, b] = lines()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(a).toMatchObject({
+      apiKey: '[redacted]',
+      secret: '[redacted]',
+      checkoutSecret: '[redacted]',
+      mnemonic: '[redacted]',
+      workspaceId: 'ws-1',
+      msg: 'top',
+    });
+    expect(b).toMatchObject({
+      workspace: { apiKey: '[redacted]', name: 'shop' },
+      endpoint: { secret: '[redacted]', url: 'https://shop.example/hooks' },
+      session: { checkoutSecret: '[redacted]' },
+      wallet: { mnemonic: '[redacted]' },
+      list: [1, 2],
+      count: 3,
+      msg: 'nested',
+    });
+    for (const s of SECRETS) expect(lines()).not.toContain(s);
+    expect(top.apiKey).toBe(K1);
+    expect(nested.workspace.apiKey).toBe(K2);
+  });
+
+  test('at the top of a child logger’s bindings, and of what its calls log', () => {
+    const { log, lines } = logger();
+    log.child({ secret: S3, id: 'c-1' }).info({ ctx: { apiKey: K3 } }, 'bound');
+    const line = JSON.parse(lines()) as Record<string, unknown>;
+    expect(line).toMatchObject({ secret: '[redacted]', id: 'c-1', ctx: { apiKey: '[redacted]' }, msg: 'bound' });
+    expect(lines()).not.toContain(S3);
+    expect(lines()).not.toContain(K3);
+  });
+
+  test('an Error one level down has its secret censored, the caller’s Error untouched', () => {
+    const { log, lines } = logger();
+    const cause = Object.assign(new Error('refused'), { secret: S4 });
+    log.warn({ cause }, 'with a cause');
+    const line = JSON.parse(lines()) as { cause: Record<string, unknown> };
+    expect(line.cause.secret).toBe('[redacted]');
+    expect(lines()).not.toContain(S4);
+    expect(cause.secret).toBe(S4);
+  });
+
+  test('in an object a message interpolates', () => {
+    const { log, lines } = logger();
+    log.info('settings %j and %o', { apiKey: K4, label: 'a' }, { secret: S4 });
+    expect(lines()).not.toContain(K4);
+    expect(lines()).not.toContain(S4);
+    expect(lines()).toContain('label');
+  });
+
+  test('the request line keeps none of the request’s or the response’s headers', async () => {
+    const { pinoHttp } = await import('pino-http');
+    const { createServer } = await import('node:http');
+    const [options] = loggerParams(loadConfig({ SVC_ENV: 'test', LOG_LEVEL: 'info', LOG_PRETTY: '0' }), 'api', true)
+      .pinoHttp as [Options, unknown];
+    let out = '';
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        out += chunk.toString();
+        done();
+      },
+    });
+    const middleware = pinoHttp(options, stream);
+    const server = createServer((req, res) => {
+      middleware(req, res);
+      req.log.info({ note: 'inside' }, 'handled');
+      res.setHeader('set-cookie', 'session=value-cookie-out');
+      res.statusCode = 200;
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await (
+      await fetch(`http://127.0.0.1:${port}/v1/payments`, {
+        headers: {
+          'x-api-key': 'value-api-key-x',
+          authorization: 'Bearer value-bearer-x',
+          cookie: 'session=value-cookie-in',
+        },
+      })
+    ).text();
+    await new Promise((resolve) => server.close(resolve));
+    for (let i = 0; i < 50 && out.split('\n').length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(out.trim().split('\n')).toHaveLength(2);
+    for (const s of ['value-api-key-x', 'value-bearer-x', 'value-cookie-in', 'value-cookie-out'])
+      expect(out).not.toContain(s);
+    expect(out).toContain('/v1/payments');
+  });
+});
