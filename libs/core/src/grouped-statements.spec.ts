@@ -1,4 +1,4 @@
-import { GroupedStatements } from './grouped-statements';
+import { GroupedStatements, recordsetColumns } from './grouped-statements';
 
 /** A fake store: `one` and `many` record what they were sent and answer when released. */
 function store(options: { failMany?: boolean; failOne?: (item: number) => boolean } = {}) {
@@ -119,4 +119,13 @@ test('a writer that throws instead of rejecting still answers every row', async 
     'thrown',
     'one:3',
   ]);
+});
+
+test('recordset columns: times travel as epoch milliseconds and are read back under their own names', () => {
+  const { declared, selected } = recordsetColumns([
+    ['id', 'uuid'],
+    ['created_at', 'timestamptz'],
+  ]);
+  expect(declared).toBe('id uuid, created_at bigint');
+  expect(selected).toBe(`id, 'epoch'::timestamptz + created_at * interval '1 millisecond' AS created_at`);
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { GroupedStatements, SqlService } from '@svc/core';
+import { GroupedStatements, recordsetColumns, SqlService } from '@svc/core';
 import { CheckoutSessionEntity, PaymentEntity, ProductEntity } from '@svc/db';
 import { SessionStatus } from '@svc/domain';
 import type { SessionContext } from './presenters/session.presenter';
@@ -225,8 +225,8 @@ export class CheckoutSessionRepository {
     const rows = await this.sql.rows<{ ord: number; current: boolean; inserted: boolean }>(
       'session_insert_many_for_product_version',
       `WITH input AS (
-         SELECT ${SESSION_RECORDSET_NAMES}, product_version, key_hash, ord
-         FROM json_to_recordset($1::json) AS x(${SESSION_RECORDSET_COLUMNS}, product_version text, key_hash bpchar, ord int)
+         SELECT ${SESSION_RECORDSET.selected}, product_version, key_hash, ord
+         FROM json_to_recordset($1::json) AS x(${SESSION_RECORDSET.declared}, product_version text, key_hash bpchar, ord int)
        ), fresh AS (
          SELECT i.ord, ${SESSION_INSERT_PARAM_COLUMNS.map((c) => `i.${c}`).join(', ')} FROM input i
          JOIN products p ON p.id = i.product_id AND p.workspace_id = i.workspace_id AND p.xmin = i.product_version::xid
@@ -336,8 +336,7 @@ const SESSION_INSERT_PARAMS: ReadonlyArray<readonly [string, string]> = [
   ['created_at', 'timestamptz'],
 ];
 const SESSION_INSERT_PARAM_COLUMNS = SESSION_INSERT_PARAMS.map(([name]) => name);
-const SESSION_RECORDSET_COLUMNS = SESSION_INSERT_PARAMS.map(([name, type]) => `${name} ${type}`).join(', ');
-const SESSION_RECORDSET_NAMES = SESSION_INSERT_PARAM_COLUMNS.join(', ');
+const SESSION_RECORDSET = recordsetColumns(SESSION_INSERT_PARAMS);
 /** SESSION_INSERT_VALUES with the JSON row's columns for $1…$24. */
 const SESSION_RECORDSET_VALUES = SESSION_INSERT_VALUES.replace(
   /\$(\d+)/g,
@@ -355,10 +354,11 @@ export interface VersionedInsert {
 
 /**
  * One row of the grouped insert's JSON array: the columns of SESSION_INSERT_PARAMS (the same values
- * as sessionInsertParams, the metadata as a JSON value, not its text), then the row's checks and
- * its place in the lot. An object literal of one shape, not keys added one by one: `JSON.stringify`
- * of the lot took 8 µs a row that way, about 4.5 this way (issue 23, thirteenth pass). The unit test
- * holds its keys to SESSION_INSERT_PARAMS.
+ * as sessionInsertParams, the metadata as a JSON value, not its text, the times as epoch
+ * milliseconds), then the row's checks and
+ * its place in the lot. An object literal of one shape, not keys added one by one, which made
+ * `JSON.stringify` of the lot about twice as slow (issue 23, thirteenth pass). The unit test holds
+ * its keys to SESSION_INSERT_PARAMS.
  */
 export function sessionRecordsetRow({ session: s, productVersion, keyHash }: VersionedInsert, ord: number) {
   return {
@@ -383,9 +383,9 @@ export function sessionRecordsetRow({ session: s, productVersion, keyHash }: Ver
     failed_url: s.failedUrl,
     return_url: s.returnUrl,
     idempotency_key: s.idempotencyKey,
-    expires_at: s.expiresAt,
+    expires_at: s.expiresAt.getTime(), // epoch milliseconds (recordsetColumns)
     livemode: s.livemode,
-    created_at: s.createdAt,
+    created_at: s.createdAt.getTime(),
     product_version: productVersion,
     key_hash: keyHash,
     ord,

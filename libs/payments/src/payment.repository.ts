@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
-import { GroupedStatements, SqlService } from '@svc/core';
+import { GroupedStatements, recordsetColumns, SqlService } from '@svc/core';
 import { BlockchainTransactionEntity, PaymentEntity } from '@svc/db';
 import { EvaluableTransfer, Network, PaymentStatus } from '@svc/domain';
 import type { CheckoutSessionRef } from './presenters/payment.presenter';
@@ -83,7 +83,7 @@ function paymentInsertParams(p: NewPayment): unknown[] {
 /**
  * One row of the grouped insert's JSON array: the row's place in the lot and key check, then the
  * columns of PAYMENT_INSERT_PARAMS (paymentInsertParams's values, the metadata as a JSON value,
- * not its text). An object literal of one shape, not keys added one by one, which made
+ * not its text, the times as epoch milliseconds). An object literal of one shape, not keys added one by one, which made
  * `JSON.stringify` of the lot about twice as slow (issue 23, thirteenth pass). The unit test holds
  * its keys to PAYMENT_INSERT_PARAMS.
  */
@@ -109,11 +109,14 @@ export function paymentRecordsetRow({ p, keyHash }: KeyedPayment, ord: number) {
     metadata: p.metadata,
     product_id: p.productId,
     checkout_session_id: p.checkoutSessionId,
-    expires_at: p.expiresAt,
-    created_at: p.createdAt,
-    updated_at: p.updatedAt,
+    // epoch milliseconds (recordsetColumns)
+    expires_at: p.expiresAt.getTime(),
+    created_at: p.createdAt.getTime(),
+    updated_at: p.updatedAt.getTime(),
   };
 }
+
+const PAYMENT_RECORDSET = recordsetColumns(PAYMENT_INSERT_PARAMS);
 
 /** The columns of the grouped insert's JSON rows, in order (paymentRecordsetRow's test). */
 export const PAYMENT_RECORDSET_KEYS = ['ord', 'key_hash', ...PAYMENT_INSERT_PARAMS.map(([name]) => name)];
@@ -535,8 +538,8 @@ export class PaymentRepository {
     const rows = await this.sql.rows<{ id: string }>(
       'payment_insert_many',
       `WITH input AS (
-         SELECT ord, key_hash, ${PAYMENT_INSERT_PARAMS.map(([name]) => name).join(', ')}
-         FROM json_to_recordset($1::json) AS x(ord int, key_hash bpchar, ${PAYMENT_INSERT_PARAMS.map(([n, t]) => `${n} ${t}`).join(', ')})
+         SELECT ord, key_hash, ${PAYMENT_RECORDSET.selected}
+         FROM json_to_recordset($1::json) AS x(ord int, key_hash bpchar, ${PAYMENT_RECORDSET.declared})
        )
        INSERT INTO payments (${PAYMENT_INSERT_COLUMNS})
        SELECT id, workspace_id, chain, network, token, token_address, decimals, amount, currency, expected_amount_atomic,
