@@ -128,7 +128,8 @@ describe('logs never keep a key, a secret or a seed', () => {
     };
     log.info(top, 'top');
     log.info(nested, 'nested');
-    const [a, b] = lines()
+    log.info([{ apiKey: K1, id: 'a' }, 'plain'], 'an array');
+    const [a, b, c] = lines()
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -149,6 +150,8 @@ describe('logs never keep a key, a secret or a seed', () => {
       count: 3,
       msg: 'nested',
     });
+    // an array logged: its elements are its top level
+    expect(c).toMatchObject({ 0: { apiKey: '[redacted]', id: 'a' }, 1: 'plain', msg: 'an array' });
     for (const s of SECRETS) expect(lines()).not.toContain(s);
     expect(top.apiKey).toBe(K1);
     expect(nested.workspace.apiKey).toBe(K2);

@@ -35,9 +35,14 @@ function hasSecretKey(value: object): boolean {
   return false;
 }
 
-/** A copy of `value` (same prototype, every own property, enumerable or not) with `keys` censored. */
+/**
+ * A copy of `value` with `keys` censored and `nested` values replaced: an array stays an array; an
+ * object keeps its prototype and every own property, enumerable or not (an Error its message).
+ */
 function censoredCopy(value: object, keys: Iterable<string>, nested: Map<string, object> | null): object {
-  const copy = Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value)) as object;
+  const copy = Array.isArray(value)
+    ? value.slice()
+    : (Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value)) as object);
   const censor = (key: string, v: unknown) =>
     Object.defineProperty(copy, key, { value: v, enumerable: true, writable: true, configurable: true });
   for (const key of keys) censor(key, CENSOR);
@@ -50,13 +55,13 @@ function censoredCopy(value: object, keys: Iterable<string>, nested: Map<string,
  * caller's object is never changed), `value` itself otherwise.
  */
 export function censorSecrets<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  if (typeof value !== 'object' || value === null) return value;
   let top: string[] | null = null;
   let nested: Map<string, object> | null = null;
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[key];
     if (SECRET_KEYS.has(key)) (top ??= []).push(key);
-    else if (typeof v === 'object' && v !== null && !Array.isArray(v) && hasSecretKey(v))
+    else if (typeof v === 'object' && v !== null && hasSecretKey(v))
       (nested ??= new Map()).set(
         key,
         censoredCopy(
