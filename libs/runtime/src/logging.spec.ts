@@ -9,9 +9,8 @@ import { loggerParams } from './logging';
 const KEY = 'a1b2c3d4e5f6a7b8c9d0e1f2';
 const URL_WITH_KEY = `https://bsc-mainnet.provider.example/v3/${KEY}?apikey=${KEY}`;
 
-function logger(): { log: pino.Logger; lines: () => string } {
-  const params = loggerParams(loadConfig({ SVC_ENV: 'test', LOG_LEVEL: 'info', LOG_PRETTY: '0' }), 'listener', false);
-  const [options] = params.pinoHttp as [Options, unknown];
+/** A stream that keeps what is written to it. */
+function collector(): { stream: Writable; text: () => string } {
   let out = '';
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -19,7 +18,14 @@ function logger(): { log: pino.Logger; lines: () => string } {
       done();
     },
   });
-  return { log: pino(options as pino.LoggerOptions, stream), lines: () => out };
+  return { stream, text: () => out };
+}
+
+function logger(): { log: pino.Logger; lines: () => string } {
+  const params = loggerParams(loadConfig({ SVC_ENV: 'test', LOG_LEVEL: 'info', LOG_PRETTY: '0' }), 'listener', false);
+  const [options] = params.pinoHttp as [Options, unknown];
+  const { stream, text } = collector();
+  return { log: pino(options as pino.LoggerOptions, stream), lines: text };
 }
 
 describe('logs never keep an RPC URL’s key', () => {
@@ -46,13 +52,7 @@ describe('the API request line', () => {
   async function requestLine(options: Options, originalUrl?: string): Promise<{ line: object; getHeaders: number }> {
     const { pinoHttp } = await import('pino-http');
     const { createServer } = await import('node:http');
-    let out = '';
-    const stream = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        out += chunk.toString();
-        done();
-      },
-    });
+    const { stream, text } = collector();
     const middleware = pinoHttp(options, stream);
     let getHeaders = 0;
     const server = createServer((req, res) => {
@@ -68,8 +68,8 @@ describe('the API request line', () => {
     const { port } = server.address() as { port: number };
     await (await fetch(`http://127.0.0.1:${port}/v1/checkout/sessions?token=x`, { method: 'POST' })).text();
     await new Promise((resolve) => server.close(resolve));
-    for (let i = 0; i < 50 && !out; i++) await new Promise((r) => setTimeout(r, 10));
-    const line = JSON.parse(out) as Record<string, unknown>;
+    for (let i = 0; i < 50 && !text(); i++) await new Promise((r) => setTimeout(r, 10));
+    const line = JSON.parse(text()) as Record<string, unknown>;
     delete line.time;
     delete line.responseTime;
     line.msg = String(line.msg).replace(/ \d+ms$/, '');
@@ -189,13 +189,7 @@ describe('logs never keep a key, a secret or a seed', () => {
     const { createServer } = await import('node:http');
     const [options] = loggerParams(loadConfig({ SVC_ENV: 'test', LOG_LEVEL: 'info', LOG_PRETTY: '0' }), 'api', true)
       .pinoHttp as [Options, unknown];
-    let out = '';
-    const stream = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        out += chunk.toString();
-        done();
-      },
-    });
+    const { stream, text } = collector();
     const middleware = pinoHttp(options, stream);
     const server = createServer((req, res) => {
       middleware(req, res);
@@ -216,10 +210,10 @@ describe('logs never keep a key, a secret or a seed', () => {
       })
     ).text();
     await new Promise((resolve) => server.close(resolve));
-    for (let i = 0; i < 50 && out.split('\n').length < 3; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(out.trim().split('\n')).toHaveLength(2);
+    for (let i = 0; i < 50 && text().split('\n').length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(text().trim().split('\n')).toHaveLength(2);
     for (const s of ['value-api-key-x', 'value-bearer-x', 'value-cookie-in', 'value-cookie-out'])
-      expect(out).not.toContain(s);
-    expect(out).toContain('/v1/payments');
+      expect(text()).not.toContain(s);
+    expect(text()).toContain('/v1/payments');
   });
 });
