@@ -176,6 +176,15 @@ describe('logs never keep a key, a secret or a seed', () => {
     expect(cause.secret).toBe(S4);
   });
 
+  test('in a frozen object, the object left as it was', () => {
+    const { log, lines } = logger();
+    const frozen = Object.freeze({ secret: S1, inner: Object.freeze({ apiKey: K1, id: 'f' }) });
+    log.info(frozen, 'frozen');
+    expect(JSON.parse(lines())).toMatchObject({ secret: '[redacted]', inner: { apiKey: '[redacted]', id: 'f' } });
+    expect(frozen.secret).toBe(S1);
+    expect(frozen.inner.apiKey).toBe(K1);
+  });
+
   test('in an object a message interpolates', () => {
     const { log, lines } = logger();
     log.info('settings %j and %o', { apiKey: K4, label: 'a' }, { secret: S4 });
