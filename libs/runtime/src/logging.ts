@@ -63,7 +63,8 @@ function censoredCopy(value: object, keys: Iterable<string>, nested: Map<string,
  * caller's object is never changed), `value` itself otherwise.
  */
 export function censorSecrets<T>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
+  // a Buffer or typed array has no keys to censor, and one key per byte to walk
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
   let top: string[] | null = null;
   let nested: Map<string, object> | null = null;
   for (const key of Object.keys(value)) {
