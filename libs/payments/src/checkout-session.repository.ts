@@ -355,10 +355,10 @@ export interface VersionedInsert {
 /**
  * One row of the grouped insert's JSON array: the columns of SESSION_INSERT_PARAMS (the same values
  * as sessionInsertParams, the metadata as a JSON value, not its text, the times as epoch
- * milliseconds), then the row's checks and
- * its place in the lot. An object literal of one shape, not keys added one by one, which made
- * `JSON.stringify` of the lot about twice as slow (issue 23, thirteenth pass). The unit test holds
- * its keys to SESSION_INSERT_PARAMS.
+ * milliseconds), then the row's checks and its place in the lot. An object literal of one shape,
+ * not keys added one by one, which made `JSON.stringify` of the lot about twice as slow (issue 23,
+ * thirteenth pass). The unit test holds its keys to SESSION_INSERT_PARAMS; the e2e test of creates
+ * sent together holds its values to sessionInsertParams's, column by column.
  */
 export function sessionRecordsetRow({ session: s, productVersion, keyHash }: VersionedInsert, ord: number) {
   return {

@@ -83,9 +83,10 @@ function paymentInsertParams(p: NewPayment): unknown[] {
 /**
  * One row of the grouped insert's JSON array: the row's place in the lot and key check, then the
  * columns of PAYMENT_INSERT_PARAMS (paymentInsertParams's values, the metadata as a JSON value,
- * not its text, the times as epoch milliseconds). An object literal of one shape, not keys added one by one, which made
- * `JSON.stringify` of the lot about twice as slow (issue 23, thirteenth pass). The unit test holds
- * its keys to PAYMENT_INSERT_PARAMS.
+ * not its text, the times as epoch milliseconds). An object literal of one shape, not keys added
+ * one by one, which made `JSON.stringify` of the lot about twice as slow (issue 23, thirteenth
+ * pass). The unit test holds its keys to PAYMENT_INSERT_PARAMS; e2e/payments.grouped-inserts holds
+ * its values to paymentInsertParams's, column by column.
  */
 export function paymentRecordsetRow({ p, keyHash }: KeyedPayment, ord: number) {
   return {

@@ -30,32 +30,29 @@ import type { SvcConfig } from '@svc/config';
 export const SECRET_KEYS: ReadonlySet<string> = new Set(['apiKey', 'secret', 'checkoutSecret', 'mnemonic']);
 const CENSOR = '[redacted]';
 
-function hasSecretKey(value: object): boolean {
-  for (const key of SECRET_KEYS) if (Object.prototype.hasOwnProperty.call(value, key)) return true;
-  return false;
-}
-
 /**
- * A copy of `value` with `keys` censored and `nested` values replaced: an array stays an array; an
- * object keeps its prototype and every own property, enumerable or not (an Error its message), a
- * frozen one too (the replaced properties are the copy's own, writable).
+ * A copy of `value` with the properties `replaced` holds set to its values: an array stays an
+ * array; an object keeps its prototype and every own property, enumerable or not (an Error its
+ * message), a frozen one too (the replaced properties are the copy's own, writable).
  */
-function censoredCopy(value: object, keys: Iterable<string>, nested: Map<string, object> | null): object {
-  const replaced = (v: unknown): PropertyDescriptor => ({
-    value: v,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+function replacedCopy(value: object, replaced: Map<string, unknown>): object {
   if (Array.isArray(value)) {
-    const copy: unknown[] = value.slice();
-    for (const [key, v] of nested ?? []) copy[Number(key)] = v;
+    const copy = value.slice() as unknown as Record<string, unknown>;
+    for (const [key, v] of replaced) copy[key] = v;
     return copy;
   }
   const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(value);
-  for (const key of keys) descriptors[key] = replaced(CENSOR);
-  for (const [key, v] of nested ?? []) descriptors[key] = replaced(v);
+  for (const [key, v] of replaced)
+    descriptors[key] = { value: v, enumerable: true, writable: true, configurable: true };
   return Object.create(Object.getPrototypeOf(value), descriptors) as object;
+}
+
+/** `value`'s own SECRET_KEYS, each with the censor, or null when it has none. */
+function censoredKeys(value: object): Map<string, unknown> | null {
+  let out: Map<string, unknown> | null = null;
+  for (const key of SECRET_KEYS)
+    if (Object.prototype.hasOwnProperty.call(value, key)) (out ??= new Map()).set(key, CENSOR);
+  return out;
 }
 
 /**
@@ -65,22 +62,16 @@ function censoredCopy(value: object, keys: Iterable<string>, nested: Map<string,
 export function censorSecrets<T>(value: T): T {
   // a Buffer or typed array has no keys to censor, and one key per byte to walk
   if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
-  let top: string[] | null = null;
-  let nested: Map<string, object> | null = null;
+  let replaced: Map<string, unknown> | null = null;
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[key];
-    if (SECRET_KEYS.has(key)) (top ??= []).push(key);
-    else if (typeof v === 'object' && v !== null && hasSecretKey(v))
-      (nested ??= new Map()).set(
-        key,
-        censoredCopy(
-          v,
-          [...SECRET_KEYS].filter((k) => Object.prototype.hasOwnProperty.call(v, k)),
-          null,
-        ),
-      );
+    if (SECRET_KEYS.has(key)) (replaced ??= new Map()).set(key, CENSOR);
+    else if (typeof v === 'object' && v !== null) {
+      const inner = censoredKeys(v);
+      if (inner) (replaced ??= new Map()).set(key, replacedCopy(v, inner));
+    }
   }
-  return top || nested ? (censoredCopy(value, top ?? [], nested) as T) : value;
+  return replaced ? (replacedCopy(value, replaced) as T) : value;
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -126,7 +117,7 @@ export function loggerParams(config: SvcConfig, processName: string, http: boole
     // RPC URLs carry provider keys, and a library's error text may embed one (ethers names the
     // request URL): every logged message and error text has its URLs cut to scheme://host[:port];
     // and every logged object has its secret keys censored (SECRET_KEYS; a child's bindings at their top)
-    hooks: { logMethod: redactUrlsInLog },
+    hooks: { logMethod: redactLogArguments },
     redact: { paths: [...SECRET_KEYS], censor: CENSOR },
     transport,
     autoLogging: http ? { ignore: (req) => req.url === '/metrics' || req.url === '/healthz' } : false,
@@ -168,7 +159,7 @@ export function loggerParams(config: SvcConfig, processName: string, http: boole
  * pino `logMethod` hook: the arguments of a log call with every URL in their text redacted, and
  * every object's secret keys censored (censorSecrets: the logged object, the ones a message interpolates).
  */
-export function redactUrlsInLog(
+export function redactLogArguments(
   this: unknown,
   args: Parameters<import('pino').LogFn>,
   method: (...args: unknown[]) => void,
