@@ -811,7 +811,7 @@ export class OutboundEngine {
 
   /** Hands the stored bytes to the node (again: harmless) and records what it said. */
   private async broadcast(t: Transfer, attempt: Attempt, rail: EvmRail, head: bigint): Promise<Transfer> {
-    const outcome = await rail.broadcast(attempt.rawTx);
+    const outcome = await rail.broadcast(attempt.rawTx, attempt.txHash);
     this.ctx.crashPoint('after_broadcast');
     switch (outcome.kind) {
       case 'accepted':

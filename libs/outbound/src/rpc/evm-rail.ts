@@ -40,6 +40,7 @@ const tag = (block: bigint | 'latest' | 'pending') => (typeof block === 'bigint'
  */
 interface LatestBlock {
   number: string;
+  hash: string;
   baseFeePerGas?: string | null;
 }
 
@@ -62,6 +63,12 @@ export class EvmRail {
   private chainIdValue: Promise<bigint> | null = null;
   private runReads: RunReads | null = null;
   private runDepth = 0;
+  /**
+   * The transactions whose receipt the last run's batch found missing, or that a run broadcast
+   * since, each with the hash of the head block the run had read: while the head is still that
+   * block, none of them can have been mined, and the next run's batch does not ask again (receipts).
+   */
+  private unminedAtHead = new Map<string, string>();
 
   constructor(
     readonly config: ChainConfig,
@@ -248,9 +255,24 @@ export class EvmRail {
    * for the run's later `receipt` calls.
    */
   async receipts(hashes: string[]): Promise<Array<TxReceipt | null>> {
-    const out = await Promise.all(hashes.map((h) => this.readReceipt(h)));
     const run = this.runReads;
-    if (run) hashes.forEach((h, i) => run.receipts.set(h, out[i]));
+    if (!run) return Promise.all(hashes.map((h) => this.readReceipt(h)));
+    // A transaction is mined only in a new block: one whose receipt was missing when the head was
+    // this very block (its hash, so a reorg at the same height reads again) is still not mined, and
+    // is not asked for again until the head moves. The head is read before the receipts, so a
+    // missing receipt was missing at that head or later. A lagging node behind the RPC pool can
+    // only make such a transaction wait one more block, as the lagging read itself would.
+    await this.head();
+    const headHash = (await (run.latest as Promise<LatestBlock>)).hash;
+    const out = await Promise.all(
+      hashes.map((h) => (this.unminedAtHead.get(h) === headHash ? null : this.readReceipt(h))),
+    );
+    const unmined = new Map<string, string>();
+    hashes.forEach((h, i) => {
+      run.receipts.set(h, out[i]);
+      if (out[i] === null) unmined.set(h, headHash);
+    });
+    this.unminedAtHead = unmined; // the run's batch holds every open attempt: nothing older is kept
     return out;
   }
 
@@ -282,10 +304,21 @@ export class EvmRail {
     return (await this.rpc.call<unknown>('eth_getTransactionByHash', [hash])) !== null;
   }
 
-  /** Hands a signed transaction to the node; the node's refusals are sorted (transport errors throw). */
-  async broadcast(raw: string): Promise<BroadcastOutcome> {
+  /**
+   * Hands a signed transaction to the node; the node's refusals are sorted (transport errors throw).
+   * In a run, an accepted transaction (`hash`) is not in the run's head block nor any before it (all
+   * mined before it was sent): the next run's receipt batch does not ask for it while that block is
+   * still the head (receipts). Sent again after a lagging node missed its receipt, it may be: it is
+   * then read once the head moves, a block later.
+   */
+  async broadcast(raw: string, hash?: string): Promise<BroadcastOutcome> {
     try {
       await this.rpc.call<string>('eth_sendRawTransaction', [raw]);
+      const latest = this.runReads?.latest;
+      if (hash !== undefined && latest) {
+        const head = await latest.catch(() => null);
+        if (head) this.unminedAtHead.set(hash, head.hash);
+      }
       return { kind: 'accepted' };
     } catch (err) {
       if (err instanceof RpcResponseError) return classifyBroadcastError(err.message);
