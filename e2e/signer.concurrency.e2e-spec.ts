@@ -206,16 +206,7 @@ describe("the read-ahead rule: a row another signer moves between the run's read
     const wallet = refundWalletKey(index);
     const sender = a.address(wallet);
     await h.payer.sendNative(sender, ether('1'));
-    const buyer = freshAddress();
-    const planned = await a.planRefund({
-      chain: h.chain,
-      network: h.network,
-      refundId: randomUUID(),
-      from: wallet,
-      to: buyer,
-      token: null,
-      amountAtomic: ether('0.25'),
-    });
+    const { planned, buyer } = await h.planNativeRefund(a, wallet, ether('0.25'));
     const node = new EvmRpc([h.node.url]);
     const hooked = hookedRpc(node, sender, () => move(planned.id));
     try {

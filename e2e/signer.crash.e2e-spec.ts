@@ -125,16 +125,8 @@ test('token sweep: killed after the top-up broadcast, then after signing the tok
 test('after a crash the node may already hold the stored transaction: "already known" counts as broadcast', async () => {
   const wallet = refundWalletKey(4);
   await h.payer.sendNative(s.address(wallet), ether('1'));
-  const buyer = freshAddress();
-  const { id } = await s.planRefund({
-    chain: h.chain,
-    network: h.network,
-    refundId: randomUUID(),
-    from: wallet,
-    to: buyer,
-    token: null,
-    amountAtomic: ether('0.3'),
-  });
+  const { planned, buyer } = await h.planNativeRefund(s, wallet, ether('0.3'));
+  const { id } = planned;
   expect(await runSigner('after_sign')).toEqual(expect.objectContaining({ signal: 'SIGKILL' }));
   const [attempt] = await s.attempts(id);
   await h.node.rpc('evm_setAutomine', [false]);
@@ -156,16 +148,8 @@ test('a nonce spent by a transaction the service did not sign: signed again with
   const wallet = refundWalletKey(5);
   const walletAddress = s.address(wallet);
   await h.payer.sendNative(walletAddress, ether('1'));
-  const buyer = freshAddress();
-  const { id } = await s.planRefund({
-    chain: h.chain,
-    network: h.network,
-    refundId: randomUUID(),
-    from: wallet,
-    to: buyer,
-    token: null,
-    amountAtomic: ether('0.05'),
-  });
+  const { planned, buyer } = await h.planNativeRefund(s, wallet, ether('0.05'));
+  const { id } = planned;
   expect(await runSigner('after_sign')).toEqual(expect.objectContaining({ signal: 'SIGKILL' }));
   expect((await s.get(id)).nonce).toBe(0n);
 

@@ -3,11 +3,10 @@
 // the real node's pool and can land. The signer looks the stored transaction up by hash before it
 // signs anything new for the row, and never signs a second transaction while the first can land:
 // the buyer is paid exactly once.
-import { randomUUID } from 'node:crypto';
 import { EvmRpc } from '@svc/chains';
 import { OutboundService, refundWalletKey } from '@svc/outbound';
 import { RpcProxy, startRpcProxy } from './support/rpc-proxy';
-import { ether, freshAddress, SignerHarness, startSignerHarness } from './support/signer-harness';
+import { ether, SignerHarness, startSignerHarness } from './support/signer-harness';
 
 jest.setTimeout(120_000);
 
@@ -33,17 +32,8 @@ test('"nonce too low" with no receipt and the nonce spent at a final block, whil
   const wallet = refundWalletKey(7);
   await h.payer.sendNative(s.address(wallet), ether('1'));
   await h.node.rpc('evm_setAutomine', [false]);
-  const buyer = freshAddress();
   try {
-    const planned = await s.planRefund({
-      chain: h.chain,
-      network: h.network,
-      refundId: randomUUID(),
-      from: wallet,
-      to: buyer,
-      token: null,
-      amountAtomic: ether('0.1'),
-    });
+    const { planned, buyer } = await h.planNativeRefund(s, wallet, ether('0.1'));
     let t = await s.advance(planned.id);
     expect(t.state).toBe('submitted');
     const nonce = t.nonce as bigint;

@@ -4,11 +4,10 @@
 // sees B as its head, and is read, and recorded, as soon as the head is another block, a block at
 // the same height with another hash (a reorg) included. On a chain slower than the signer's ticks
 // these reads were a third of a token sweep's JSON-RPC calls.
-import { randomUUID } from 'node:crypto';
 import { EvmRpc } from '@svc/chains';
 import { OutboundService, refundWalletKey } from '@svc/outbound';
 import { RpcProxy, RpcRequest, startRpcProxy } from './support/rpc-proxy';
-import { ether, freshAddress, SignerHarness, startSignerHarness } from './support/signer-harness';
+import { ether, SignerHarness, startSignerHarness } from './support/signer-harness';
 
 jest.setTimeout(120_000);
 
@@ -38,17 +37,8 @@ test('a receipt is not asked for while the head is the block it was sent at or f
   const wallet = refundWalletKey(21);
   await h.payer.sendNative(s.address(wallet), ether('1'));
   await h.node.rpc('evm_setAutomine', [false]);
-  const buyer = freshAddress();
   try {
-    const planned = await s.planRefund({
-      chain: h.chain,
-      network: h.network,
-      refundId: randomUUID(),
-      from: wallet,
-      to: buyer,
-      token: null,
-      amountAtomic: ether('0.1'),
-    });
+    const { planned, buyer } = await h.planNativeRefund(s, wallet, ether('0.1'));
     await run(); // signs and broadcasts; the transaction waits in the node's pool
     expect((await s.get(planned.id)).state).toBe('submitted');
     const [attempt] = await s.attempts(planned.id);

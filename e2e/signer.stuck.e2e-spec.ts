@@ -43,16 +43,7 @@ test('a stuck refund is replaced with the same nonce at a higher fee and complet
   const wallet = refundWalletKey(1);
   await h.payer.sendNative(s.address(wallet), ether('1'));
   await automine(false);
-  const buyer = freshAddress();
-  const planned = await s.planRefund({
-    chain: h.chain,
-    network: h.network,
-    refundId: randomUUID(),
-    from: wallet,
-    to: buyer,
-    token: null,
-    amountAtomic: ether('0.1'),
-  });
+  const { planned, buyer } = await h.planNativeRefund(s, wallet, ether('0.1'));
   let t = await s.advance(planned.id);
   expect(t.state).toBe('submitted');
   const first = t.maxFeePerGas as bigint;
@@ -86,16 +77,7 @@ test('the cap stops the raises; the transfer still completes once the price fall
   await automine(true);
   await h.payer.sendNative(s.address(wallet), ether('1'));
   await automine(false);
-  const buyer = freshAddress();
-  const planned = await s.planRefund({
-    chain: h.chain,
-    network: h.network,
-    refundId: randomUUID(),
-    from: wallet,
-    to: buyer,
-    token: null,
-    amountAtomic: ether('0.2'),
-  });
+  const { planned, buyer } = await h.planNativeRefund(s, wallet, ether('0.2'));
   const signed = await s.advance(planned.id);
   const first = signed.maxFeePerGas as bigint;
   const cap = (first * 3n) / 2n;

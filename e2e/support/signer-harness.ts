@@ -2,6 +2,7 @@
 // OpenZeppelin ERC-20 deployed, a chain registry pointing at it (also written as a chains file for
 // child processes), a seed of its own and a clock the test moves.
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -20,7 +21,7 @@ import {
   writeChainsFile,
 } from '@svc/devnet';
 import { isFinalOutboundState } from '@svc/domain';
-import { EvmKeyring, FeePolicy, OutboundService, OutboundTransfer, SignerOptions } from '@svc/outbound';
+import { EvmKeyring, FeePolicy, OutboundService, OutboundTransfer, SignerKeyRef, SignerOptions } from '@svc/outbound';
 import { ENGINE_SUITES_PAY_ANY_DESTINATION } from './engine-destinations';
 import { createTestDatabase, dropTestDatabase } from './test-app';
 
@@ -60,6 +61,12 @@ export interface SignerHarness {
   service(options?: SignerOptions & { mnemonic?: string }): Promise<OutboundService>;
   nativeBalance(address: string): Promise<bigint>;
   tokenBalance(address: string): Promise<bigint>;
+  /** A native refund of `amountAtomic` from `from` (a refund wallet, say) to a fresh buyer, planned by `s`. */
+  planNativeRefund(
+    s: OutboundService,
+    from: SignerKeyRef,
+    amountAtomic: bigint,
+  ): Promise<{ planned: OutboundTransfer; buyer: string }>;
   /** advance() until final, mining a block whenever a transaction waits for confirmations */
   drive(s: OutboundService, id: string, maxSteps?: number): Promise<OutboundTransfer>;
   close(): Promise<void>;
@@ -130,6 +137,19 @@ export async function startSignerHarness(o: SignerHarnessOptions = {}): Promise<
     async tokenBalance(address) {
       const c = new Contract(token, ['function balanceOf(address) view returns (uint256)'], provider);
       return (await c.balanceOf(address)) as bigint;
+    },
+    async planNativeRefund(s, from, amountAtomic) {
+      const buyer = freshAddress();
+      const planned = await s.planRefund({
+        chain,
+        network: 'mainnet',
+        refundId: randomUUID(),
+        from,
+        to: buyer,
+        token: null,
+        amountAtomic,
+      });
+      return { planned, buyer };
     },
     async drive(s, id, maxSteps = 30) {
       let t = await s.get(id);
