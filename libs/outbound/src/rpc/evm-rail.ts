@@ -50,6 +50,8 @@ const RUN_HEAD_MAX_AGE_MS = 1_000;
 interface RunReads {
   latest: Promise<LatestBlock> | null;
   latestAt: number;
+  /** the newest head block the run has had answered (a broadcast after it cannot be in it) */
+  answered: LatestBlock | null;
   /** raised to the block of a receipt seen in this run: the node is at least there */
   seen: bigint;
   fees: Map<bigint, Promise<FeeMarket>>;
@@ -108,6 +110,7 @@ export class EvmRail {
       this.runReads = {
         latest: null,
         latestAt: 0,
+        answered: null,
         seen: -1n,
         fees: new Map(),
         reads: new Map(),
@@ -147,7 +150,9 @@ export class EvmRail {
         if (run.latest === latest) run.latest = null;
       });
     }
-    const head = BigInt((await run.latest).number);
+    const block = await run.latest;
+    if (!run.answered || BigInt(block.number) >= BigInt(run.answered.number)) run.answered = block;
+    const head = BigInt(block.number);
     return head > run.seen ? head : run.seen;
   }
 
@@ -263,7 +268,7 @@ export class EvmRail {
     // missing receipt was missing at that head or later. A lagging node behind the RPC pool can
     // only make such a transaction wait one more block, as the lagging read itself would.
     await this.head();
-    const headHash = (await (run.latest as Promise<LatestBlock>)).hash;
+    const headHash = (run.answered as LatestBlock).hash;
     const out = await Promise.all(
       hashes.map((h) => (this.unminedAtHead.get(h) === headHash ? null : this.readReceipt(h))),
     );
@@ -306,19 +311,16 @@ export class EvmRail {
 
   /**
    * Hands a signed transaction to the node; the node's refusals are sorted (transport errors throw).
-   * In a run, an accepted transaction (`hash`) is not in the run's head block nor any before it (all
-   * mined before it was sent): the next run's receipt batch does not ask for it while that block is
-   * still the head (receipts). Sent again after a lagging node missed its receipt, it may be: it is
-   * then read once the head moves, a block later.
+   * In a run, an accepted transaction (`hash`) is not in the head block the run had answered before
+   * it was sent, nor in any before it: the next run's receipt batch does not ask for it while that
+   * block is still the head (receipts). Sent again after a lagging node missed its receipt, it may
+   * be: it is then read once the head moves, a block later.
    */
   async broadcast(raw: string, hash?: string): Promise<BroadcastOutcome> {
+    const before = this.runReads?.answered ?? null; // taken before the send
     try {
       await this.rpc.call<string>('eth_sendRawTransaction', [raw]);
-      const latest = this.runReads?.latest;
-      if (hash !== undefined && latest) {
-        const head = await latest.catch(() => null);
-        if (head) this.unminedAtHead.set(hash, head.hash);
-      }
+      if (hash !== undefined && before) this.unminedAtHead.set(hash, before.hash);
       return { kind: 'accepted' };
     } catch (err) {
       if (err instanceof RpcResponseError) return classifyBroadcastError(err.message);
