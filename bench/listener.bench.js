@@ -593,10 +593,12 @@ function report(title, lats, chain, runs, perBlockWord) {
       .join(' ')})`,
     ...Object.entries(lats).flatMap(([mode, lat]) => [
       `(1) detection latency, ${mode === 'ws' ? 'new heads over WebSocket' : 'polling'}: final block -> committed status (n=${lat.n}, 1 block/s, ${CONFIRMATIONS} confirmations${lat.loadBlocks ? `, ${lat.loadBlocks} blocks of background traffic, last block ${lat.txsPerBlock} transactions` : ''})`,
-      // issue 23's goal is for the heads over WebSocket; polling is the fallback when a node has no wsUrl
-      mode === 'ws'
-        ? `    p50 ${lat.p50.toFixed(0)} ms   p99 ${lat.p99.toFixed(0)} ms   max ${lat.max.toFixed(0)} ms   goal p99 < ${LATENCY_GOAL_MS} ms: ${lat.p99 < LATENCY_GOAL_MS ? 'met' : 'NOT met'}`
-        : `    p50 ${lat.p50.toFixed(0)} ms   p99 ${lat.p99.toFixed(0)} ms   max ${lat.max.toFixed(0)} ms   (the fallback: the goal, p99 < ${LATENCY_GOAL_MS} ms, is the WebSocket heads')`,
+      `    p50 ${lat.p50.toFixed(0)} ms   p99 ${lat.p99.toFixed(0)} ms   max ${lat.max.toFixed(0)} ms   ${
+        // issue 23's goal is for the heads over WebSocket; polling is the fallback when a node has no wsUrl
+        mode === 'ws'
+          ? `goal p99 < ${LATENCY_GOAL_MS} ms: ${lat.p99 < LATENCY_GOAL_MS ? 'met' : 'NOT met'}`
+          : `(the fallback: the goal, p99 < ${LATENCY_GOAL_MS} ms, is the WebSocket heads')`
+      }`,
       ...(lat.stages ? stageLines(lat) : []),
     ]),
     ...(chain ? catchUpLines(chain, runs, perBlockWord) : []),

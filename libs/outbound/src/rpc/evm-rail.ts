@@ -146,13 +146,17 @@ export class EvmRail {
       const latest = this.rpc.call<LatestBlock>('eth_getBlockByNumber', ['latest', false]);
       run.latest = latest;
       run.latestAt = Date.now();
-      latest.catch(() => {
-        if (run.latest === latest) run.latest = null;
-      });
+      // once per answer, before any caller awaiting it resumes (reactions run in the order added)
+      latest.then(
+        (block) => {
+          if (!run.answered || BigInt(block.number) >= BigInt(run.answered.number)) run.answered = block;
+        },
+        () => {
+          if (run.latest === latest) run.latest = null;
+        },
+      );
     }
-    const block = await run.latest;
-    if (!run.answered || BigInt(block.number) >= BigInt(run.answered.number)) run.answered = block;
-    const head = BigInt(block.number);
+    const head = BigInt((await run.latest).number);
     return head > run.seen ? head : run.seen;
   }
 
